@@ -1,0 +1,35 @@
+# histnorm: two set-up commands from a fresh clone (`make demo`, `make test`).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint typecheck schema clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/python -m histnorm_cli.demo fixtures/demo
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+	$(BIN)/ruff check histnorm cli tests
+	$(BIN)/mypy
+
+lint: $(STAMP)
+	$(BIN)/ruff check histnorm cli tests
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+schema: $(STAMP)
+	$(BIN)/python -m histnorm.schema schemas
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""The histnorm command-line shell."""

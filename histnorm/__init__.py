@@ -1,0 +1,1 @@
+"""histnorm: find and repair what makes a stored LLM chat history unreplayable."""

@@ -1,0 +1,51 @@
+"""The one exception type histnorm raises for bad input."""
+
+from __future__ import annotations
+
+
+def escape_token(token: str | int) -> str:
+    """Escape one JSON Pointer reference token (RFC 6901)."""
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def join_pointer(base: str, *tokens: str | int) -> str:
+    """Append reference tokens to the JSON Pointer `base`."""
+    return base + "".join("/" + escape_token(token) for token in tokens)
+
+
+class HistnormError(ValueError):
+    """Input that is not a readable transcript, with where and what was expected.
+
+    `pointer` is a JSON Pointer into the document ("" is the whole document); `line` is
+    the 1-based line number when known (JSONL records, or the line of a JSON syntax error).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        pointer: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.pointer = pointer
+        self.line = line
+        self.column = column
+
+    def at(self, *, line: int | None = None, prefix: str = "") -> HistnormError:
+        """Return a copy located at `line`, with `prefix` prepended to the pointer."""
+        pointer = None if self.pointer is None else prefix + self.pointer
+        return HistnormError(
+            self.message, pointer=pointer, line=self.line if line is None else line,
+            column=self.column,
+        )
+
+    def __str__(self) -> str:
+        where = []
+        if self.line is not None:
+            where.append(f"line {self.line}" + (f", column {self.column}" if self.column else ""))
+        if self.pointer is not None:
+            where.append(f"at {self.pointer or '/'}" if self.pointer else "at the document root")
+        return f"{', '.join(where)}: {self.message}" if where else self.message

@@ -1,0 +1,162 @@
+"""What every codec provides, and the small helpers codecs share."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, Final
+
+from histnorm.errors import HistnormError, join_pointer
+from histnorm.model import JsonValue, Message, Transcript
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Final = _Missing()
+"""Marks a key to delete in `rebuild`."""
+
+
+class Codec(ABC):
+    """Reads one stored format into the canonical model and writes it back.
+
+    `decode` never mutates its input; `encode(decode(x)) == x` for every valid `x`.
+    """
+
+    name: ClassVar[str]
+    summary: ClassVar[str]
+
+    @abstractmethod
+    def sniff(self, data: JsonValue) -> float:
+        """How sure (0 to 1) the codec is that `data` is in its format; 0 means "not mine"."""
+
+    @abstractmethod
+    def decode(self, data: JsonValue) -> Transcript:
+        """Build a transcript from a parsed native document; raise `HistnormError` if malformed."""
+
+    @abstractmethod
+    def encode(self, transcript: Transcript) -> JsonValue:
+        """Build the native document for `transcript`."""
+
+    @abstractmethod
+    def message_pointer(self, transcript: Transcript, message_index: int) -> str:
+        """The JSON Pointer of message `message_index` in the native document."""
+
+    @abstractmethod
+    def part_pointer(self, transcript: Transcript, message_index: int, part_index: int) -> str:
+        """The JSON Pointer of part `part_index` of message `message_index`."""
+
+
+def rebuild(native: Mapping[str, Any], updates: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of `native` with `updates` applied in place; new keys go last, MISSING deletes."""
+    out: dict[str, Any] = {}
+    for key, value in native.items():
+        if key in updates:
+            if updates[key] is not MISSING:
+                out[key] = updates[key]
+        else:
+            out[key] = value
+    for key, value in updates.items():
+        if key not in native and value is not MISSING:
+            out[key] = value
+    return out
+
+
+def reuse_native(obj: Any, decoder: Callable[[Any], Any]) -> bool:
+    """Whether `obj` is exactly what decoding its own native value gives (it was not changed)."""
+    native = getattr(obj, "native", None)
+    if native is None:
+        return False
+    try:
+        return bool(decoder(native) == obj)
+    except HistnormError:
+        return False
+
+
+def split_envelope(
+    data: JsonValue, key: str, what: str
+) -> tuple[list[Any], str]:
+    """Return the message list of `data` (a bare list or an object holding `key`) and its pointer."""
+    if isinstance(data, list):
+        return data, ""
+    if isinstance(data, dict):
+        inner = data.get(key)
+        if isinstance(inner, list):
+            return inner, join_pointer("", key)
+        if key in data:
+            raise HistnormError(
+                f'expected "{key}" to be an array of {what}, got {type_name(inner)}',
+                pointer=join_pointer("", key),
+            )
+        raise HistnormError(
+            f'expected an array of {what} or an object with "{key}", '
+            f"got an object with keys {sorted(data)[:6]}",
+            pointer="",
+        )
+    raise HistnormError(
+        f'expected an array of {what} or an object with "{key}", got {type_name(data)}',
+        pointer="",
+    )
+
+
+def join_envelope(transcript: Transcript, key: str, messages: list[Any]) -> JsonValue:
+    """Put `messages` back into the transcript's native envelope, if it had one."""
+    if isinstance(transcript.native, dict):
+        return rebuild(transcript.native, {key: messages})
+    return messages
+
+
+def type_name(value: Any) -> str:
+    """The JSON type name of `value`, for error messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def expect_object(value: Any, pointer: str, what: str) -> dict[str, Any]:
+    """Return `value` if it is a JSON object, else raise naming `what` and `pointer`."""
+    if not isinstance(value, dict):
+        raise HistnormError(f"expected {what} (an object), got {type_name(value)}", pointer=pointer)
+    return value
+
+
+def optional_str(value: Any, pointer: str, what: str) -> str | None:
+    """Return `value` if it is a string or null/absent, else raise."""
+    if value is None or isinstance(value, str):
+        return value
+    raise HistnormError(f"expected {what} to be a string, got {type_name(value)}", pointer=pointer)
+
+
+def required_str(value: Any, pointer: str, what: str) -> str:
+    """Return `value` if it is a string, else raise (missing and null included)."""
+    if isinstance(value, str):
+        return value
+    if value is None:
+        raise HistnormError(f"{what} is missing", pointer=pointer)
+    raise HistnormError(f"expected {what} to be a string, got {type_name(value)}", pointer=pointer)
+
+
+def messages_sniff(data: JsonValue, key: str) -> list[Any] | None:
+    """The candidate message list of `data` for sniffing, or None."""
+    if isinstance(data, list):
+        return data
+    if isinstance(data, dict) and isinstance(data.get(key), list):
+        return data[key]  # type: ignore[no-any-return]
+    return None
+
+
+def first_index(message: Message, part_index: int, slot: str | None) -> int:
+    """The index of part `part_index` among the parts of `message` that share its slot."""
+    return sum(1 for part in message.parts[:part_index] if part.slot == slot)
