@@ -20,6 +20,7 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 	$(BIN)/ruff check histnorm cli tests
+	$(BIN)/ruff format --check histnorm cli tests
 	$(BIN)/mypy
 
 lint: $(STAMP)
@@ -29,7 +30,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 schema: $(STAMP)
-	$(BIN)/python -m histnorm.schema schemas
+	$(BIN)/histnorm schema
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -38,7 +38,9 @@ class HistnormError(ValueError):
         """Return a copy located at `line`, with `prefix` prepended to the pointer."""
         pointer = None if self.pointer is None else prefix + self.pointer
         return HistnormError(
-            self.message, pointer=pointer, line=self.line if line is None else line,
+            self.message,
+            pointer=pointer,
+            line=self.line if line is None else line,
             column=self.column,
         )
 

@@ -75,10 +75,8 @@ def reuse_native(obj: Any, decoder: Callable[[Any], Any]) -> bool:
         return False
 
 
-def split_envelope(
-    data: JsonValue, key: str, what: str
-) -> tuple[list[Any], str]:
-    """Return the message list of `data` (a bare list or an object holding `key`) and its pointer."""
+def split_envelope(data: JsonValue, key: str, what: str) -> tuple[list[Any], str]:
+    """The message list of `data` (a bare list or an object holding `key`) and its pointer."""
     if isinstance(data, list):
         return data, ""
     if isinstance(data, dict):

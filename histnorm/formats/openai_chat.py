@@ -91,8 +91,13 @@ def decode_tool_call(item: Any, pointer: str) -> ToolCallPart:
         args = body.get("arguments") if isinstance(body, dict) else None
         family = _family(name) if kind == "function" else ToolFamily.CUSTOM
     return ToolCallPart(
-        call_id=call_id, name=name, arguments=args, family=family, tool_type=kind,
-        native=item, slot="tool_calls",
+        call_id=call_id,
+        name=name,
+        arguments=args,
+        family=family,
+        tool_type=kind,
+        native=item,
+        slot="tool_calls",
     )
 
 
@@ -101,8 +106,13 @@ def decode_function_call(item: Any, pointer: str) -> ToolCallPart:
     call = expect_object(item, pointer, "a function call")
     name = optional_str(call.get("name"), join_pointer(pointer, "name"), "the function name")
     return ToolCallPart(
-        call_id=None, name=name, arguments=call.get("arguments"), family=_family(name),
-        tool_type="function_call", native=item, slot="function_call",
+        call_id=None,
+        name=name,
+        arguments=call.get("arguments"),
+        family=_family(name),
+        tool_type="function_call",
+        native=item,
+        slot="function_call",
     )
 
 
@@ -124,8 +134,13 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
             name = optional_str(msg.get("name"), join_pointer(pointer, "name"), "the function name")
         parts.append(
             ToolResultPart(
-                call_id=call_id, name=name, content=content, family=_family(name),
-                tool_type=role, native=content, slot=role.casefold(),
+                call_id=call_id,
+                name=name,
+                content=content,
+                family=_family(name),
+                tool_type=role,
+                native=content,
+                slot=role.casefold(),
             )
         )
     else:
@@ -185,7 +200,8 @@ def _encode_tool_call(part: ToolCallPart) -> dict[str, Any]:
     base = part.native if isinstance(part.native, dict) else {}
     kind = part.tool_type if part.tool_type in ("function", "custom") else "function"
     body_key = "custom" if kind == "custom" else "function"
-    body = base.get(body_key) if isinstance(base.get(body_key), dict) else {}
+    found = base.get(body_key)
+    body: dict[str, Any] = found if isinstance(found, dict) else {}
     args_key = "input" if kind == "custom" else "arguments"
     new_body = rebuild(body, {"name": part.name, args_key: _encode_arguments(part.arguments)})
     return rebuild(base, {"id": part.call_id or "", "type": kind, body_key: new_body})
@@ -200,6 +216,7 @@ def _encode_function_call(part: ToolCallPart) -> dict[str, Any]:
 
 def _encode_result(message: Message, part: ToolResultPart) -> dict[str, Any]:
     base = message.native if isinstance(message.native, dict) else {}
+    updates: dict[str, Any]
     if part.call_id is None and part.tool_type == "function":
         updates = {"role": message.role if message.role_is("function") else "function"}
         updates |= {"name": part.name, "content": part.content}
@@ -213,17 +230,22 @@ def _encode_result(message: Message, part: ToolResultPart) -> dict[str, Any]:
 
 def _encode_content(message: Message, base: dict[str, Any]) -> Any:
     items = [
-        p for p in message.parts
-        if p.slot in _CONTENT_SLOTS
-        or (p.native is None and isinstance(p, TextPart | MediaPart))
+        p
+        for p in message.parts
+        if p.slot in _CONTENT_SLOTS or (p.native is None and isinstance(p, TextPart | MediaPart))
     ]
     if not items:
         if message.role_is("assistant") or base.get("content", "") is None:
             return None
         return []
     only = items[0]
-    if len(items) == 1 and isinstance(only, TextPart) and (
-        only.slot == "content" or (only.native is None and not isinstance(base.get("content"), list))
+    if (
+        len(items) == 1
+        and isinstance(only, TextPart)
+        and (
+            only.slot == "content"
+            or (only.native is None and not isinstance(base.get("content"), list))
+        )
     ):
         return only.text
     return [_encode_content_item(p) for p in items]
@@ -242,10 +264,16 @@ def encode_message(message: Message) -> list[dict[str, Any]]:
     if results:  # results inside a non-tool message: write them as tool messages after it
         base = {k: v for k, v in base.items() if k != "tool_call_id"}
     calls = [p for p in others if isinstance(p, ToolCallPart) and p.slot != "function_call"]
-    legacy = next((p for p in others if isinstance(p, ToolCallPart) and p.slot == "function_call"), None)
+    legacy = next(
+        (p for p in others if isinstance(p, ToolCallPart) and p.slot == "function_call"), None
+    )
     refusal = next((p for p in others if isinstance(p, RefusalPart) and p.slot == "refusal"), None)
-    leftover = [p for p in others if p.slot not in _CONTENT_SLOTS | {"refusal", "tool_calls", "function_call"}
-                and not (p.native is None and isinstance(p, TextPart | MediaPart | ToolCallPart))]
+    leftover = [
+        p
+        for p in others
+        if p.slot not in _CONTENT_SLOTS | {"refusal", "tool_calls", "function_call"}
+        and not (p.native is None and isinstance(p, TextPart | MediaPart | ToolCallPart))
+    ]
     if leftover:
         raise HistnormError(f"a {leftover[0].kind} part cannot be written as OpenAI Chat")
     role = message.role if not message.role_is("tool", "function") else "assistant"
@@ -292,7 +320,9 @@ class OpenAIChatCodec(Codec):
         """Decode a bare message list or an object holding `messages`."""
         messages, base = split_envelope(data, "messages", "messages")
         decoded = tuple(decode_message(m, join_pointer(base, i)) for i, m in enumerate(messages))
-        return Transcript(messages=decoded, format=self.name, native=data if isinstance(data, dict) else None)
+        return Transcript(
+            messages=decoded, format=self.name, native=data if isinstance(data, dict) else None
+        )
 
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode to the native shape the transcript was read from."""

@@ -1,0 +1,275 @@
+"""Documents: the transcripts held in the bytes of one JSON or JSONL file.
+
+Reading keeps each record's original bytes; writing gives those bytes back for every
+record (and, in message-per-line JSONL, every line) that no rule changed, so an
+untouched file or line stays byte-identical. Functions take and return bytes; opening
+files is the caller's job.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from histnorm import jsonio
+from histnorm.errors import HistnormError, join_pointer
+from histnorm.formats import detect_format, get_codec
+from histnorm.model import Transcript
+
+BOM = b"\xef\xbb\xbf"
+
+
+class Layout(StrEnum):
+    """How transcripts sit in a document."""
+
+    JSON = "json"
+    """One transcript in one JSON document."""
+    JSON_ARRAY = "json-array"
+    """A JSON array of transcripts."""
+    JSONL = "jsonl"
+    """One transcript per line (dataset style)."""
+    JSONL_MESSAGES = "jsonl-messages"
+    """One message per line; the whole file is one transcript (session-log style)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One transcript of a document, or the error that kept it from being read."""
+
+    transcript: Transcript | None
+    error: HistnormError | None = None
+    line: int | None = None
+    pointer: str = ""
+    raw: bytes = b""
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """The records of one file and what is needed to write it back."""
+
+    layout: Layout
+    records: tuple[Record, ...]
+    raw: bytes
+    style: jsonio.Style = jsonio.COMPACT
+    bom: bool = False
+    lines: tuple[tuple[bytes, Any], ...] = field(default=())
+
+
+def decode_value(value: Any, format: str | None = None) -> Transcript:
+    """Decode a parsed native value with `format`, or the detected one."""
+    codec = get_codec(format if format is not None else detect_format(value))
+    return codec.decode(value)
+
+
+def _record(
+    value: Any, format: str | None, *, line: int | None, pointer: str, raw: bytes
+) -> Record:
+    try:
+        transcript = decode_value(value, format)
+    except HistnormError as exc:
+        return Record(None, exc.at(line=line, prefix=pointer), line, pointer, raw)
+    return Record(transcript, None, line, pointer, raw)
+
+
+def _is_transcript_array(value: Any) -> bool:
+    if not isinstance(value, list) or not value:
+        return False
+    return all(
+        isinstance(item, list)
+        or (isinstance(item, dict) and "messages" in item and "role" not in item)
+        for item in value
+    )
+
+
+def read_json(data: bytes, format: str | None = None) -> Document:
+    """Read a JSON document holding one transcript or an array of transcripts."""
+    bom = data.startswith(BOM)
+    body = data[len(BOM) :] if bom else data
+    style = jsonio.detect_style(body)
+    try:
+        value = jsonio.loads(body)
+    except HistnormError as exc:
+        return Document(Layout.JSON, (Record(None, exc, exc.line, "", data),), data, style, bom)
+    if _is_transcript_array(value):
+        records = tuple(
+            _record(item, format, line=None, pointer=join_pointer("", i), raw=b"")
+            for i, item in enumerate(value)
+        )
+        return Document(Layout.JSON_ARRAY, records, data, style, bom)
+    return Document(
+        Layout.JSON, (_record(value, format, line=None, pointer="", raw=data),), data, style, bom
+    )
+
+
+def split_lines(data: bytes) -> Iterator[tuple[int, bytes, bytes]]:
+    """Yield (1-based line number, line without its ending, ending) for each line."""
+    start, number = 0, 0
+    while start < len(data):
+        number += 1
+        end = data.find(b"\n", start)
+        if end < 0:
+            yield number, data[start:], b""
+            return
+        content_end = end - 1 if end > start and data[end - 1 : end] == b"\r" else end
+        yield number, data[start:content_end], data[content_end : end + 1]
+        start = end + 1
+
+
+def _looks_like_message(value: Any) -> bool:
+    if not isinstance(value, dict) or "messages" in value:
+        return False
+    return any(key.casefold() == "role" for key in value)
+
+
+def read_line(line: bytes, number: int, format: str | None = None) -> Record:
+    """Read one JSONL line holding one transcript."""
+    try:
+        value = jsonio.loads(line)
+    except HistnormError as exc:
+        return Record(None, exc.at(line=number), number, "", line)
+    return _record(value, format, line=number, pointer="", raw=line)
+
+
+def read_jsonl(data: bytes, format: str | None = None, mode: str = "auto") -> Document:
+    """Read JSONL: one transcript per line, or (`mode="message"`) one message per line."""
+    bom = data.startswith(BOM)
+    body = data[len(BOM) :] if bom else data
+    rows = [(n, line, end) for n, line, end in split_lines(body)]
+    if mode == "auto":
+        first = next((line for _, line, _ in rows if line.strip()), b"")
+        try:
+            mode = "message" if _looks_like_message(jsonio.loads(first)) else "transcript"
+        except HistnormError:
+            mode = "transcript"
+    if mode == "transcript":
+        records = tuple(read_line(line, n, format) for n, line, _ in rows if line.strip())
+        return Document(Layout.JSONL, records, data, jsonio.COMPACT, bom)
+    if mode != "message":
+        raise HistnormError(f"unknown JSONL mode {mode!r}; expected auto, transcript or message")
+    return _read_message_lines(data, rows, format, bom)
+
+
+def _read_message_lines(
+    data: bytes, rows: list[tuple[int, bytes, bytes]], format: str | None, bom: bool
+) -> Document:
+    values: list[Any] = []
+    lines: list[tuple[bytes, Any]] = []
+    for number, line, _ in rows:
+        if not line.strip():
+            continue
+        try:
+            value = jsonio.loads(line)
+        except HistnormError as exc:
+            record = Record(None, exc.at(line=number), number, "", data)
+            return Document(Layout.JSONL_MESSAGES, (record,), data, jsonio.COMPACT, bom)
+        values.append(value)
+        lines.append((line, value))
+    try:
+        transcript = decode_value(values, format)
+    except HistnormError as exc:
+        index = _pointer_index(exc.pointer)
+        line_no = rows_for_values(rows)[index] if index is not None else None
+        error = HistnormError(exc.message, pointer=_strip_index(exc.pointer), line=line_no)
+        return Document(
+            Layout.JSONL_MESSAGES,
+            (Record(None, error, line_no, "", data),),
+            data,
+            jsonio.COMPACT,
+            bom,
+        )
+    record = Record(transcript, None, 1, "", data)
+    return Document(Layout.JSONL_MESSAGES, (record,), data, jsonio.COMPACT, bom, tuple(lines))
+
+
+def rows_for_values(rows: Iterable[tuple[int, bytes, bytes]]) -> list[int]:
+    """Line numbers of the non-blank rows, in order."""
+    return [n for n, line, _ in rows if line.strip()]
+
+
+def _pointer_index(pointer: str | None) -> int | None:
+    if not pointer:
+        return None
+    head = pointer.split("/")[1]
+    return int(head) if head.isdigit() else None
+
+
+def _strip_index(pointer: str | None) -> str | None:
+    if not pointer:
+        return pointer
+    rest = pointer.split("/", 2)
+    return "/" + rest[2] if len(rest) > 2 else ""
+
+
+def encode_transcript(transcript: Transcript) -> Any:
+    """The native value of `transcript` in its own format."""
+    if transcript.format is None:
+        raise HistnormError("the transcript has no format to write it in")
+    return get_codec(transcript.format).encode(transcript)
+
+
+def write_line(record: Record, transcript: Transcript | None) -> bytes:
+    """The bytes of one JSONL line: the original if nothing changed, else compact JSON."""
+    if transcript is None or transcript == record.transcript:
+        return record.raw
+    return jsonio.dumps(encode_transcript(transcript))
+
+
+def write(document: Document, transcripts: Sequence[Transcript | None]) -> bytes:
+    """Write `document` with each record's transcript replaced by the one in `transcripts`."""
+    if len(transcripts) != len(document.records):
+        raise ValueError("write() needs one transcript (or None) per record")
+    changed = [
+        t is not None and t != r.transcript
+        for r, t in zip(document.records, transcripts, strict=True)
+    ]
+    if not any(changed):
+        return document.raw
+    prefix = BOM if document.bom else b""
+    if document.layout is Layout.JSON:
+        return prefix + jsonio.dumps(encode_transcript(_only(transcripts)), document.style)
+    if document.layout is Layout.JSON_ARRAY:
+        value = jsonio.loads(document.raw[len(prefix) :])
+        for i, (record, transcript) in enumerate(zip(document.records, transcripts, strict=True)):
+            if transcript is not None and transcript != record.transcript:
+                value[i] = encode_transcript(transcript)
+        return prefix + jsonio.dumps(value, document.style)
+    if document.layout is Layout.JSONL:
+        return prefix + _write_jsonl(document, transcripts)
+    return prefix + _write_message_lines(document, _only(transcripts))
+
+
+def _only(transcripts: Sequence[Transcript | None]) -> Transcript:
+    transcript = transcripts[0]
+    assert transcript is not None
+    return transcript
+
+
+def _ending(document: Document) -> bytes:
+    return b"\r\n" if b"\r\n" in document.raw else b"\n"
+
+
+def _write_jsonl(document: Document, transcripts: Sequence[Transcript | None]) -> bytes:
+    body = document.raw[len(BOM) :] if document.bom else document.raw
+    replacements = {
+        r.line: write_line(r, t) for r, t in zip(document.records, transcripts, strict=True)
+    }
+    out = bytearray()
+    for number, line, end in split_lines(body):
+        out += replacements.get(number, line) + end
+    return bytes(out)
+
+
+def _write_message_lines(document: Document, transcript: Transcript) -> bytes:
+    encoded = encode_transcript(transcript)
+    originals = {id(value): line for line, value in document.lines}
+    ending = _ending(document)
+    body = document.raw[len(BOM) :] if document.bom else document.raw
+    out = bytearray()
+    for value in encoded:
+        line = originals.get(id(value))
+        out += (line if line is not None else jsonio.dumps(value)) + ending
+    if not body.endswith(b"\n") and out.endswith(ending):
+        del out[len(out) - len(ending) :]
+    return bytes(out)

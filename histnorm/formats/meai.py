@@ -1,0 +1,427 @@
+"""Microsoft.Extensions.AI `ChatMessage` JSON, as Microsoft Agent Framework stores it.
+
+Contents carry a `$type` discriminator. Property names are read case-insensitively
+(camelCase from the MEAI defaults, PascalCase from stores that use plain serializer
+options) and written back in the casing of the object they came from. Both approval
+generations are read: `toolApprovalRequest` (`requestId`, `toolCall`) and the older
+`functionApprovalRequest` (`id`, `functionCall`). Every part sits in slot `contents`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from histnorm.errors import HistnormError, join_pointer
+from histnorm.formats.base import (
+    Codec,
+    expect_object,
+    join_envelope,
+    messages_sniff,
+    optional_str,
+    rebuild,
+    required_str,
+    reuse_native,
+    split_envelope,
+    type_name,
+)
+from histnorm.model import (
+    ApprovalRequestPart,
+    ApprovalResponsePart,
+    JsonValue,
+    MediaPart,
+    Message,
+    Part,
+    ReasoningPart,
+    TextPart,
+    ToolCallPart,
+    ToolFamily,
+    ToolResultPart,
+    Transcript,
+    UnknownPart,
+    UsagePart,
+)
+
+TYPE_KEY = "$type"
+HANDOFF_PREFIX = "handoff_to_"
+_CALLS = {
+    "functionCall": ToolFamily.FUNCTION,
+    "toolCall": ToolFamily.FUNCTION,
+    "mcpServerToolCall": ToolFamily.MCP,
+    "codeInterpreterToolCall": ToolFamily.HOSTED,
+    "imageGenerationToolCall": ToolFamily.HOSTED,
+    "webSearchToolCall": ToolFamily.HOSTED,
+}
+_RESULTS = {
+    "functionResult": ToolFamily.FUNCTION,
+    "toolResult": ToolFamily.FUNCTION,
+    "mcpServerToolResult": ToolFamily.MCP,
+    "codeInterpreterToolResult": ToolFamily.HOSTED,
+    "imageGenerationToolResult": ToolFamily.HOSTED,
+    "webSearchToolResult": ToolFamily.HOSTED,
+}
+_REQUESTS = {
+    "toolApprovalRequest",
+    "functionApprovalRequest",
+    "inputRequest",
+    "userInputRequest",
+    "mcpServerToolApprovalRequest",
+}
+_RESPONSES = {
+    "toolApprovalResponse",
+    "functionApprovalResponse",
+    "inputResponse",
+    "userInputResponse",
+    "mcpServerToolApprovalResponse",
+}
+_MEDIA = {"data", "uri", "hostedFile", "hostedVectorStore"}
+_OLD_APPROVALS = {
+    "functionApprovalRequest",
+    "functionApprovalResponse",
+    "userInputRequest",
+    "userInputResponse",
+}
+
+
+def _key(obj: dict[str, Any], name: str) -> str | None:
+    """The key of `obj` that matches `name` ignoring case, if any."""
+    if name in obj:
+        return name
+    folded = name.casefold()
+    return next((k for k in obj if k.casefold() == folded), None)
+
+
+def _get(obj: dict[str, Any], name: str) -> Any:
+    key = _key(obj, name)
+    return None if key is None else obj[key]
+
+
+def _is_pascal(obj: Any) -> bool:
+    return isinstance(obj, dict) and any(k[:1].isupper() for k in obj if k != TYPE_KEY)
+
+
+def _styled(name: str, pascal: bool) -> str:
+    return name[:1].upper() + name[1:] if pascal else name
+
+
+def _metadata(obj: dict[str, Any], pointer: str) -> dict[str, Any]:
+    props = _get(obj, "additionalProperties")
+    if props is None:
+        return {}
+    return dict(
+        expect_object(
+            props,
+            join_pointer(pointer, _key(obj, "additionalProperties") or ""),
+            "additionalProperties",
+        )
+    )
+
+
+def _at(pointer: str, obj: dict[str, Any], name: str) -> str:
+    return join_pointer(pointer, _key(obj, name) or name)
+
+
+def _tool_call(obj: dict[str, Any], kind: str, pointer: str) -> ToolCallPart:
+    call_id = required_str(_get(obj, "callId"), _at(pointer, obj, "callId"), "callId")
+    name = optional_str(_get(obj, "name"), _at(pointer, obj, "name"), "the tool name")
+    family = _CALLS[kind]
+    if family is ToolFamily.FUNCTION and name and name.startswith(HANDOFF_PREFIX):
+        family = ToolFamily.HANDOFF
+    informational = _get(obj, "informationalOnly")
+    if informational is None:
+        informational = _get(obj, "invocationRequired") is False
+    return ToolCallPart(
+        call_id=call_id,
+        name=name,
+        arguments=_get(obj, "arguments"),
+        family=family,
+        tool_type=kind,
+        informational=bool(informational),
+        native=obj,
+        slot="contents",
+        metadata=_metadata(obj, pointer),
+    )
+
+
+def _nested_call(obj: dict[str, Any], pointer: str) -> ToolCallPart | None:
+    key = _key(obj, "toolCall") or _key(obj, "functionCall")
+    if key is None or obj[key] is None:
+        return None
+    part = decode_content(obj[key], join_pointer(pointer, key))
+    if not isinstance(part, ToolCallPart):
+        raise HistnormError("expected a tool call content", pointer=join_pointer(pointer, key))
+    return part
+
+
+def _request_id(obj: dict[str, Any], pointer: str) -> str:
+    key = _key(obj, "requestId") or _key(obj, "id") or "requestId"
+    return required_str(obj.get(key), join_pointer(pointer, key), "the request id")
+
+
+def decode_content(obj: Any, pointer: str = "") -> Part:
+    """Decode one `AIContent` object."""
+    content = expect_object(obj, pointer, "a content item")
+    kind = content.get(TYPE_KEY)
+    meta = _metadata(content, pointer)
+    if kind == "text" and isinstance(_get(content, "text"), str):
+        return TextPart(text=_get(content, "text"), native=obj, slot="contents", metadata=meta)
+    if kind == "reasoning":
+        text = optional_str(_get(content, "text"), _at(pointer, content, "text"), "reasoning text")
+        return ReasoningPart(
+            text=text,
+            opaque=_get(content, "protectedData"),
+            native=obj,
+            slot="contents",
+            metadata=meta,
+        )
+    if kind in _CALLS:
+        return _tool_call(content, kind, pointer)
+    if kind in _RESULTS:
+        call_id = required_str(_get(content, "callId"), _at(pointer, content, "callId"), "callId")
+        result_key = "outputs" if kind == "mcpServerToolResult" else "result"
+        return ToolResultPart(
+            call_id=call_id,
+            content=_get(content, result_key),
+            family=_RESULTS[kind],
+            tool_type=kind,
+            native=obj,
+            slot="contents",
+            metadata=meta,
+        )
+    if kind in _REQUESTS:
+        confirm = _get(content, "requiresConfirmation")
+        return ApprovalRequestPart(
+            request_id=_request_id(content, pointer),
+            tool_call=_nested_call(content, pointer),
+            requires_confirmation=confirm is not False,
+            native=obj,
+            slot="contents",
+            metadata=meta,
+        )
+    if kind in _RESPONSES:
+        approved = _get(content, "approved")
+        reason = optional_str(_get(content, "reason"), _at(pointer, content, "reason"), "reason")
+        return ApprovalResponsePart(
+            request_id=_request_id(content, pointer),
+            approved=approved if isinstance(approved, bool) else None,
+            tool_call=_nested_call(content, pointer),
+            reason=reason,
+            native=obj,
+            slot="contents",
+            metadata=meta,
+        )
+    if kind in _MEDIA:
+        uri = _get(content, "uri")
+        media_type = _get(content, "mediaType")
+        if media_type is None and isinstance(uri, str) and uri.startswith("data:"):
+            media_type = uri[5:].split(";", 1)[0].split(",", 1)[0] or None
+        return MediaPart(
+            media_type=media_type if isinstance(media_type, str) else None,
+            uri=uri if isinstance(uri, str) else None,
+            native=obj,
+            slot="contents",
+            metadata=meta,
+        )
+    if kind == "usage":
+        return UsagePart(
+            details=_get(content, "details"), native=obj, slot="contents", metadata=meta
+        )
+    return UnknownPart(
+        type=kind if isinstance(kind, str) else None, native=obj, slot="contents", metadata=meta
+    )
+
+
+def decode_message(obj: Any, pointer: str = "") -> Message:
+    """Decode one `ChatMessage` object."""
+    msg = expect_object(obj, pointer, "a message")
+    role = required_str(_get(msg, "role"), _at(pointer, msg, "role"), "the message role")
+    contents = _get(msg, "contents")
+    contents_at = _at(pointer, msg, "contents")
+    if contents is not None and not isinstance(contents, list):
+        raise HistnormError(
+            f"expected contents to be an array, got {type_name(contents)}", pointer=contents_at
+        )
+    parts = tuple(
+        decode_content(c, join_pointer(contents_at, i)) for i, c in enumerate(contents or ())
+    )
+    return Message(
+        role=role,
+        id=optional_str(_get(msg, "messageId"), _at(pointer, msg, "messageId"), "messageId"),
+        author_name=optional_str(
+            _get(msg, "authorName"), _at(pointer, msg, "authorName"), "authorName"
+        ),
+        parts=parts,
+        metadata=_metadata(msg, pointer),
+        native=obj,
+    )
+
+
+def _updates(base: dict[str, Any], pascal: bool, values: dict[str, Any]) -> dict[str, Any]:
+    """Map canonical property names onto the keys `base` spells them with."""
+    return {(_key(base, name) or _styled(name, pascal)): value for name, value in values.items()}
+
+
+def _arguments(arguments: Any) -> Any:
+    """MEAI arguments are a JSON object; a JSON-encoded object string is parsed into one."""
+    if isinstance(arguments, str):
+        try:
+            parsed = orjson.loads(arguments)
+        except orjson.JSONDecodeError:
+            return arguments
+        return parsed if isinstance(parsed, dict) else arguments
+    return arguments
+
+
+def _with_type(kind: str, body: dict[str, Any]) -> dict[str, Any]:
+    return {TYPE_KEY: kind, **{k: v for k, v in body.items() if k != TYPE_KEY}}
+
+
+def encode_content(part: Part, pascal: bool = False) -> Any:
+    """Encode one part as an `AIContent` object."""
+    if reuse_native(part, decode_content):
+        return part.native
+    base = part.native if isinstance(part.native, dict) else {}
+    pascal = _is_pascal(base) if base else pascal
+    values: dict[str, Any] = {}
+    if part.metadata or _key(base, "additionalProperties"):
+        values["additionalProperties"] = part.metadata or _get(base, "additionalProperties")
+    if isinstance(part, TextPart):
+        kind, values = "text", {"text": part.text, **values}
+    elif isinstance(part, ReasoningPart):
+        kind, values = "reasoning", {"text": part.text, **values}
+        if part.opaque is not None or _key(base, "protectedData"):
+            values["protectedData"] = part.opaque
+    elif isinstance(part, ToolCallPart):
+        kind = (
+            part.tool_type
+            if part.tool_type in _CALLS
+            else ("mcpServerToolCall" if part.family is ToolFamily.MCP else "functionCall")
+        )
+        values = {
+            "callId": part.call_id or "",
+            "name": part.name,
+            "arguments": _arguments(part.arguments),
+            **values,
+        }
+        if _key(base, "invocationRequired"):
+            values["invocationRequired"] = not part.informational
+        elif part.informational or _key(base, "informationalOnly"):
+            values["informationalOnly"] = part.informational
+    elif isinstance(part, ToolResultPart):
+        kind = (
+            part.tool_type
+            if part.tool_type in _RESULTS
+            else ("mcpServerToolResult" if part.family is ToolFamily.MCP else "functionResult")
+        )
+        key = "outputs" if kind == "mcpServerToolResult" else "result"
+        values = {"callId": part.call_id or "", key: part.content, **values}
+    elif isinstance(part, ApprovalRequestPart | ApprovalResponsePart):
+        kind, values = _encode_approval(part, base, pascal, values)
+    elif isinstance(part, MediaPart):
+        kind = base.get(
+            TYPE_KEY, "uri" if part.uri and not part.uri.startswith("data:") else "data"
+        )
+        values = {"uri": part.uri, **values}
+        if part.media_type is not None and (kind == "uri" or _key(base, "mediaType")):
+            values["mediaType"] = part.media_type
+    elif isinstance(part, UsagePart):
+        kind, values = "usage", {"details": part.details, **values}
+    elif part.native is not None:
+        return part.native
+    else:
+        raise HistnormError(f"a {part.kind} part cannot be written as MEAI content")
+    return _with_type(kind, rebuild(base, _updates(base, pascal, values)))
+
+
+def _encode_approval(
+    part: ApprovalRequestPart | ApprovalResponsePart,
+    base: dict[str, Any],
+    pascal: bool,
+    values: dict[str, Any],
+) -> tuple[str, dict[str, Any]]:
+    request = isinstance(part, ApprovalRequestPart)
+    default = "toolApprovalRequest" if request else "toolApprovalResponse"
+    kind = base.get(TYPE_KEY, default)
+    old = kind in _OLD_APPROVALS
+    head: dict[str, Any] = {("id" if old else "requestId"): part.request_id}
+    if isinstance(part, ApprovalResponsePart):
+        head["approved"] = part.approved
+    if part.tool_call is not None:
+        head["functionCall" if old else "toolCall"] = encode_content(part.tool_call, pascal)
+    if isinstance(part, ApprovalRequestPart):
+        if not part.requires_confirmation or _key(base, "requiresConfirmation"):
+            head["requiresConfirmation"] = part.requires_confirmation
+    elif part.reason is not None or _key(base, "reason"):
+        head["reason"] = part.reason
+    return kind, {**head, **values}
+
+
+def encode_message(message: Message, pascal: bool = False) -> Any:
+    """Encode one message as a `ChatMessage` object."""
+    if reuse_native(message, decode_message):
+        return message.native
+    base = message.native if isinstance(message.native, dict) else {}
+    pascal = _is_pascal(base) if base else pascal
+    values: dict[str, Any] = {
+        "role": message.role,
+        "contents": [encode_content(p, pascal) for p in message.parts],
+    }
+    for name, value in (("authorName", message.author_name), ("messageId", message.id)):
+        if value is not None or _key(base, name):
+            values[name] = value
+    if message.metadata or _key(base, "additionalProperties"):
+        values["additionalProperties"] = message.metadata or _get(base, "additionalProperties")
+    return rebuild(base, _updates(base, pascal, values))
+
+
+class MeaiCodec(Codec):
+    """Microsoft.Extensions.AI ChatMessage lists (camelCase or PascalCase)."""
+
+    name = "meai"
+    summary = "Microsoft.Extensions.AI ChatMessage JSON as stored by Agent Framework"
+
+    def sniff(self, data: JsonValue) -> float:
+        """Likely when messages hold `contents` arrays of `$type` objects."""
+        messages = messages_sniff(data, "messages")
+        if not messages or not all(isinstance(m, dict) for m in messages):
+            return 0.0
+        score = 0.0
+        for msg in messages[:50]:
+            if _key(msg, "role") is None:
+                return 0.0
+            contents = _get(msg, "contents")
+            if isinstance(contents, list) and any(
+                isinstance(c, dict) and TYPE_KEY in c for c in contents
+            ):
+                score = 0.95
+            elif _key(msg, "contents") is not None:
+                score = max(score, 0.6)
+        return score
+
+    def decode(self, data: JsonValue) -> Transcript:
+        """Decode a bare ChatMessage list or an object holding `messages`."""
+        messages, base = split_envelope(data, "messages", "ChatMessage objects")
+        decoded = tuple(decode_message(m, join_pointer(base, i)) for i, m in enumerate(messages))
+        return Transcript(
+            messages=decoded, format=self.name, native=data if isinstance(data, dict) else None
+        )
+
+    def encode(self, transcript: Transcript) -> JsonValue:
+        """Encode in the casing each message was read in (new messages follow the transcript)."""
+        pascal = any(_is_pascal(m.native) for m in transcript.messages)
+        messages = [encode_message(m, pascal) for m in transcript.messages]
+        return join_envelope(transcript, "messages", messages)
+
+    def message_pointer(self, transcript: Transcript, message_index: int) -> str:
+        """`/N`, or `/messages/N` inside an envelope."""
+        base = "/messages" if isinstance(transcript.native, dict) else ""
+        return join_pointer(base, message_index)
+
+    def part_pointer(self, transcript: Transcript, message_index: int, part_index: int) -> str:
+        """`.../contents/K` (or `Contents`, as the message spells it)."""
+        message = transcript.messages[message_index]
+        key = "contents"
+        if isinstance(message.native, dict):
+            key = _key(message.native, "contents") or key
+        return join_pointer(self.message_pointer(transcript, message_index), key, part_index)
