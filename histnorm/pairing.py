@@ -1,0 +1,201 @@
+"""Pairing calls with results and approval requests with responses: one walk, shared by all.
+
+The rules (behaviours.md R-A3, RB-1 to RB-5, RB-10):
+
+- Calls and results pair by (family group, call id); the empty string is an ordinary id.
+  Each result pairs with the nearest preceding unmatched call of its key (ordered
+  occurrence), so an id is free again once answered.
+- A call whose key is already pending is a repeat, not a second call: the first copy stays
+  pending (first wins). Same function name: a benign re-emission; another name: a conflict.
+  Handoff calls repeat only when call id *and* target name match; a handoff call with a new
+  target under a pending id is a distinct candidate.
+- A result with no pending call is a duplicate when the last call of its key was already
+  answered, otherwise an orphan.
+- Approval requests pair with responses by request id, in order; a repeated pending request
+  id is a repeat (same wrapped call id and kind) or a conflict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from histnorm.model import (
+    ApprovalRequestPart,
+    ApprovalResponsePart,
+    Part,
+    ToolCallPart,
+    ToolFamily,
+    ToolResultPart,
+    Transcript,
+)
+
+Position = tuple[int, int]
+"""(message index, part index), or (update index, content index)."""
+
+Key = tuple[str, str | None]
+
+
+def group(part: ToolCallPart | ToolResultPart) -> str:
+    """The pairing group of a call or result: results answer calls of the same group."""
+    if part.family is ToolFamily.MCP:
+        return "mcp"
+    if part.family is ToolFamily.HOSTED:
+        kind = part.tool_type or ""
+        for suffix in ("Call", "Result", "_call", "_result", "_output"):
+            kind = kind.removesuffix(suffix)
+        return "hosted:" + kind
+    return "function"
+
+
+def key_of(part: ToolCallPart | ToolResultPart) -> Key:
+    """The pairing key of a call or result."""
+    return group(part), part.call_id
+
+
+@dataclass(frozen=True, slots=True)
+class Repeat:
+    """A request re-emitted under an id that is still pending."""
+
+    position: Position
+    first: Position
+    kind: Literal["tool_call", "approval_request", "handoff"]
+    id: str | None
+    conflict: bool
+    kept: str | None
+    dropped: str | None
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """Everything the walk found, by position."""
+
+    call_results: Mapping[Position, Position] = field(default_factory=dict)
+    result_calls: Mapping[Position, Position] = field(default_factory=dict)
+    unmatched_calls: tuple[Position, ...] = ()
+    orphan_results: tuple[Position, ...] = ()
+    duplicate_results: tuple[tuple[Position, Position], ...] = ()
+    repeats: tuple[Repeat, ...] = ()
+    request_responses: Mapping[Position, Position] = field(default_factory=dict)
+    pending_requests: tuple[Position, ...] = ()
+    lone_responses: tuple[Position, ...] = ()
+
+
+def _wrapped(part: ApprovalRequestPart) -> tuple[str | None, str | None]:
+    call = part.tool_call
+    return (None, None) if call is None else (call.call_id, call.tool_type or call.family.value)
+
+
+def pair(
+    items: Iterable[tuple[Position, Part]],
+    *,
+    call_filter: Callable[[ToolCallPart], bool] | None = None,
+) -> Pairing:
+    """Walk `items` in order and pair them; calls rejected by `call_filter` are ignored."""
+    pending: dict[Key, list[tuple[Position, ToolCallPart]]] = {}
+    answered: dict[Key, Position] = {}
+    parts: dict[Position, Part] = {}
+    call_results: dict[Position, Position] = {}
+    orphans: list[Position] = []
+    duplicates: list[tuple[Position, Position]] = []
+    repeats: list[Repeat] = []
+    requests: dict[str, tuple[Position, ApprovalRequestPart]] = {}
+    request_responses: dict[Position, Position] = {}
+    lone: list[Position] = []
+    for position, part in items:
+        parts[position] = part
+        if isinstance(part, ToolCallPart):
+            if call_filter is not None and not call_filter(part):
+                continue
+            key = key_of(part)
+            stack = pending.setdefault(key, [])
+            repeat = _call_repeat(position, part, stack)
+            if repeat is not None:
+                repeats.append(repeat)
+                continue
+            stack.append((position, part))
+            answered.pop(key, None)
+        elif isinstance(part, ToolResultPart):
+            key = key_of(part)
+            stack = pending.get(key)
+            if stack:
+                call_position, _ = stack.pop()
+                call_results[call_position] = position
+                answered[key] = position
+            elif key in answered:
+                duplicates.append((position, answered[key]))
+            else:
+                orphans.append(position)
+        elif isinstance(part, ApprovalRequestPart):
+            held = requests.get(part.request_id)
+            if held is None:
+                requests[part.request_id] = (position, part)
+                continue
+            first_position, first = held
+            kept, dropped = _wrapped(first), _wrapped(part)
+            repeats.append(
+                Repeat(
+                    position,
+                    first_position,
+                    "approval_request",
+                    part.request_id,
+                    kept != dropped,
+                    kept[0],
+                    dropped[0],
+                )
+            )
+        elif isinstance(part, ApprovalResponsePart):
+            held = requests.pop(part.request_id, None)
+            if held is None:
+                lone.append(position)
+            else:
+                request_responses[held[0]] = position
+    unmatched = sorted(p for stack in pending.values() for p, _ in stack)
+    return Pairing(
+        call_results=call_results,
+        result_calls={result: call for call, result in call_results.items()},
+        unmatched_calls=tuple(unmatched),
+        orphan_results=tuple(orphans),
+        duplicate_results=tuple(duplicates),
+        repeats=tuple(repeats),
+        request_responses=request_responses,
+        pending_requests=tuple(sorted(p for p, _ in requests.values())),
+        lone_responses=tuple(lone),
+    )
+
+
+def _call_repeat(
+    position: Position, part: ToolCallPart, stack: list[tuple[Position, ToolCallPart]]
+) -> Repeat | None:
+    if part.family is ToolFamily.HANDOFF:
+        for first_position, first in stack:
+            if first.family is ToolFamily.HANDOFF and first.name == part.name:
+                return Repeat(
+                    position, first_position, "handoff", part.call_id, False, first.name, part.name
+                )
+        return None
+    for first_position, first in stack:
+        if first.family is not ToolFamily.HANDOFF:
+            return Repeat(
+                position,
+                first_position,
+                "tool_call",
+                part.call_id,
+                first.name != part.name,
+                first.name,
+                part.name,
+            )
+    return None
+
+
+def transcript_items(transcript: Transcript) -> Iterable[tuple[Position, Part]]:
+    """Every part of `transcript` with its (message index, part index)."""
+    for mi, message in enumerate(transcript.messages):
+        for pi, part in enumerate(message.parts):
+            yield (mi, pi), part
+
+
+def pair_transcript(transcript: Transcript) -> Pairing:
+    """Pair the whole transcript."""
+    return pair(transcript_items(transcript))
