@@ -118,9 +118,9 @@ def pair(
             answered.pop(key, None)
         elif isinstance(part, ToolResultPart):
             key = key_of(part)
-            stack = pending.get(key)
-            if stack:
-                call_position, _ = stack.pop()
+            waiting = pending.get(key)
+            if waiting:
+                call_position, _ = waiting.pop()
                 call_results[call_position] = position
                 answered[key] = position
             elif key in answered:
