@@ -7,9 +7,12 @@ return new values. Nothing here reads files, the environment or the terminal.
 from __future__ import annotations
 
 import copy
+from typing import Any
 
-from histnorm import jsonio
+from histnorm import engine, jsonio
 from histnorm.convert import convert
+from histnorm.diagnostic import Applicability, Diagnostic, FixInfo, Location, Severity
+from histnorm.engine import FixDidNotConverge, FixResult
 from histnorm.errors import HistnormError
 from histnorm.formats import CODECS, detect_format, get_codec
 from histnorm.jsonio import Style
@@ -29,6 +32,14 @@ from histnorm.model import (
     Transcript,
     UnknownPart,
     UsagePart,
+)
+from histnorm.rules import ALL_RULES as RULES
+from histnorm.settings import (
+    ApprovalPolicy,
+    OrphanCallPolicy,
+    Scope,
+    Settings,
+    TailMode,
 )
 
 __version__ = "0.1.0"
@@ -62,18 +73,76 @@ def dump(transcript: Transcript, format: str | None = None, *, style: Style | No
     return jsonio.dumps(encode(transcript, format), style or jsonio.COMPACT)
 
 
+def _settings(settings: Settings | None, options: dict[str, Any]) -> Settings:
+    base = settings or Settings()
+    if not options:
+        return base
+    return Settings.model_validate({**base.model_dump(), **options})
+
+
+def lint(
+    data: Transcript | bytes | str | JsonValue,
+    settings: Settings | None = None,
+    *,
+    format: str | None = None,
+    **options: Any,
+) -> tuple[Diagnostic, ...]:
+    """Diagnose a transcript (or JSON bytes, text or value holding one).
+
+    `options` override fields of `settings`, e.g. `lint(data, select=("HN001",))`.
+    Unreadable input gives a single HN000 diagnostic instead of an exception.
+    """
+    chosen = _settings(settings, options)
+    if not isinstance(data, Transcript):
+        try:
+            data = load(data, format)
+        except HistnormError as error:
+            return (engine.unreadable(error),)
+    return engine.lint(data, chosen)
+
+
+def fix(
+    data: Transcript | bytes | str | JsonValue,
+    settings: Settings | None = None,
+    *,
+    format: str | None = None,
+    **options: Any,
+) -> FixResult:
+    """Repair a transcript: apply the allowed fixes, one rule at a time, to a fixed point.
+
+    Raises `HistnormError` when `data` is not a readable transcript, and
+    `FixDidNotConverge` (an internal error) if the fixes do not settle.
+    """
+    chosen = _settings(settings, options)
+    transcript = data if isinstance(data, Transcript) else load(data, format)
+    return engine.fix(transcript, chosen)
+
+
 __all__ = [
     "CODECS",
+    "RULES",
+    "Applicability",
+    "ApprovalPolicy",
     "ApprovalRequestPart",
     "ApprovalResponsePart",
+    "Diagnostic",
+    "FixDidNotConverge",
+    "FixInfo",
+    "FixResult",
     "HistnormError",
     "JsonValue",
+    "Location",
     "MediaPart",
     "Message",
+    "OrphanCallPolicy",
     "Part",
     "ReasoningPart",
     "RefusalPart",
+    "Scope",
+    "Settings",
+    "Severity",
     "Style",
+    "TailMode",
     "TextPart",
     "ToolCallPart",
     "ToolFamily",
@@ -86,6 +155,8 @@ __all__ = [
     "detect_format",
     "dump",
     "encode",
+    "fix",
     "get_codec",
+    "lint",
     "load",
 ]

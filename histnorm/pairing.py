@@ -4,7 +4,9 @@ The rules (behaviours.md R-A3, RB-1 to RB-5, RB-10):
 
 - Calls and results pair by (family group, call id); the empty string is an ordinary id.
   Each result pairs with the nearest preceding unmatched call of its key (ordered
-  occurrence), so an id is free again once answered.
+  occurrence), so an id is free again once answered. Calls without an id (legacy OpenAI
+  `function_call`, Gemini without ids) pair by position: the earliest pending call, with
+  the result's name when it has one; they are never repeats of each other.
 - A call whose key is already pending is a repeat, not a second call: the first copy stays
   pending (first wins). Same function name: a benign re-emission; another name: a conflict.
   Handoff calls repeat only when call id *and* target name match; a handoff call with a new
@@ -110,7 +112,7 @@ def pair(
                 continue
             key = key_of(part)
             stack = pending.setdefault(key, [])
-            repeat = _call_repeat(position, part, stack)
+            repeat = None if part.call_id is None else _call_repeat(position, part, stack)
             if repeat is not None:
                 repeats.append(repeat)
                 continue
@@ -120,7 +122,7 @@ def pair(
             key = key_of(part)
             waiting = pending.get(key)
             if waiting:
-                call_position, _ = waiting.pop()
+                call_position, _ = waiting.pop(_pick(waiting, part))
                 call_results[call_position] = position
                 answered[key] = position
             elif key in answered:
@@ -163,6 +165,15 @@ def pair(
         pending_requests=tuple(sorted(p for p, _ in requests.values())),
         lone_responses=tuple(lone),
     )
+
+
+def _pick(waiting: list[tuple[Position, ToolCallPart]], result: ToolResultPart) -> int:
+    """Which pending call a result answers: the nearest one, or for calls without ids the
+    earliest one with the result's name (pairing by position)."""
+    if result.call_id is not None:
+        return len(waiting) - 1
+    named = [i for i, (_, call) in enumerate(waiting) if result.name and call.name == result.name]
+    return named[0] if named else 0
 
 
 def _call_repeat(

@@ -2,7 +2,7 @@
 
 Fine-tuning lines (`weight`, top-level `tools`) and request bodies keep every other key.
 Slots: `content` (string content), `content[]` (an item of array content), `refusal`,
-`tool_calls`, `function_call` (legacy), `tool` (a `tool` message), `function` (a legacy
+`tool_calls`, `function_call` (legacy), `audio`, `tool` (a `tool` message), `function` (a legacy
 `function` message, paired with the preceding `function_call` by position).
 """
 
@@ -59,7 +59,7 @@ def decode_content_item(item: Any) -> Part:
         return TextPart(text=item["text"], native=item, slot="content[]")
     if kind == "refusal" and isinstance(item.get("refusal"), str):
         return RefusalPart(text=item["refusal"], native=item, slot="content[]")
-    if kind in _MEDIA_TYPES:
+    if isinstance(kind, str) and kind in _MEDIA_TYPES:
         body = item.get(kind)
         uri = body.get("url") if isinstance(body, dict) else None
         fmt = body.get("format") if isinstance(body, dict) and kind == "input_audio" else None
@@ -167,6 +167,9 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
                 )
             for index, call in enumerate(calls):
                 parts.append(decode_tool_call(call, join_pointer(pointer, "tool_calls", index)))
+        audio = msg.get("audio")
+        if isinstance(audio, dict) and role.casefold() == "assistant":
+            parts.append(MediaPart(media_type="audio", native=audio, slot="audio"))
         if msg.get("function_call") is not None:
             fc_pointer = join_pointer(pointer, "function_call")
             parts.append(decode_function_call(msg["function_call"], fc_pointer))
@@ -181,8 +184,13 @@ def _encode_content_item(part: Part) -> Any:
         return rebuild(base, {"type": "text", "text": part.text})
     if isinstance(part, RefusalPart):
         return rebuild(base, {"type": "refusal", "refusal": part.text})
-    if isinstance(part, MediaPart) and not base:
-        return {"type": "image_url", "image_url": {"url": part.uri}}
+    if isinstance(part, MediaPart):
+        if not base:
+            return {"type": "image_url", "image_url": {"url": part.uri}}
+        kind = base.get("type")
+        body = base.get(kind) if isinstance(kind, str) else None
+        if isinstance(body, dict) and ("url" in body or part.uri is not None):
+            return rebuild(base, {str(kind): rebuild(body, {"url": part.uri})})
     if part.native is not None:
         return part.native
     raise HistnormError(f"a {part.kind} part cannot be written as OpenAI Chat content")
@@ -217,15 +225,20 @@ def _encode_function_call(part: ToolCallPart) -> dict[str, Any]:
 def _encode_result(message: Message, part: ToolResultPart) -> dict[str, Any]:
     base = message.native if isinstance(message.native, dict) else {}
     updates: dict[str, Any]
-    if part.call_id is None and part.tool_type == "function":
+    legacy = part.slot == "function" or (part.tool_type or "").casefold() == "function"
+    if part.call_id is None and legacy:
         updates = {"role": message.role if message.role_is("function") else "function"}
         updates |= {"name": part.name, "content": part.content}
     else:
         role = message.role if message.role_is("tool") else "tool"
         updates = {"role": role, "tool_call_id": part.call_id or "", "content": part.content}
-        if part.name is not None or "name" in base:
-            updates["name"] = part.name if part.name is not None else MISSING
+        updates["name"] = part.name if part.name is not None else _null_or_missing(base, "name")
     return rebuild(base, updates)
+
+
+def _null_or_missing(base: dict[str, Any], key: str) -> Any:
+    """Keep a key the input had as null; otherwise leave it out."""
+    return None if key in base and base[key] is None else MISSING
 
 
 def _encode_content(message: Message, base: dict[str, Any]) -> Any:
@@ -235,9 +248,10 @@ def _encode_content(message: Message, base: dict[str, Any]) -> Any:
         if p.slot in _CONTENT_SLOTS or (p.native is None and isinstance(p, TextPart | MediaPart))
     ]
     if not items:
-        if message.role_is("assistant") or base.get("content", "") is None:
-            return None
-        return []
+        current = base.get("content", MISSING)
+        if current is MISSING and base:
+            return MISSING
+        return None if message.role_is("assistant") or current is None else []
     only = items[0]
     if (
         len(items) == 1
@@ -267,23 +281,40 @@ def encode_message(message: Message) -> list[dict[str, Any]]:
     legacy = next(
         (p for p in others if isinstance(p, ToolCallPart) and p.slot == "function_call"), None
     )
-    refusal = next((p for p in others if isinstance(p, RefusalPart) and p.slot == "refusal"), None)
+    refusal = next(
+        (
+            p
+            for p in others
+            if isinstance(p, RefusalPart) and (p.slot == "refusal" or p.native is None)
+        ),
+        None,
+    )
+    audio = next((p for p in others if p.slot == "audio"), None)
     leftover = [
         p
         for p in others
-        if p.slot not in _CONTENT_SLOTS | {"refusal", "tool_calls", "function_call"}
-        and not (p.native is None and isinstance(p, TextPart | MediaPart | ToolCallPart))
+        if p.slot not in _CONTENT_SLOTS | {"refusal", "tool_calls", "function_call", "audio"}
+        and not (
+            p.native is None and isinstance(p, TextPart | MediaPart | ToolCallPart | RefusalPart)
+        )
     ]
     if leftover:
         raise HistnormError(f"a {leftover[0].kind} part cannot be written as OpenAI Chat")
     role = message.role if not message.role_is("tool", "function") else "assistant"
     updates: dict[str, Any] = {"role": role, "content": _encode_content(message, base)}
-    if message.author_name is not None or "name" in base:
-        updates["name"] = message.author_name if message.author_name is not None else MISSING
+    name = message.author_name
+    updates["name"] = name if name is not None else _null_or_missing(base, "name")
     if refusal is not None or "refusal" in base:
         updates["refusal"] = refusal.text if refusal is not None else None
-    updates["tool_calls"] = [_encode_tool_call(c) for c in calls] if calls else MISSING
-    updates["function_call"] = _encode_function_call(legacy) if legacy is not None else MISSING
+    updates["audio"] = audio.native if audio is not None else _null_or_missing(base, "audio")
+    updates["tool_calls"] = (
+        [_encode_tool_call(c) for c in calls] if calls else _null_or_missing(base, "tool_calls")
+    )
+    updates["function_call"] = (
+        _encode_function_call(legacy)
+        if legacy is not None
+        else _null_or_missing(base, "function_call")
+    )
     out = [rebuild(base, updates)]
     empty = message.evolve(native=None)
     return out + [_encode_result(empty, r) for r in results]
@@ -344,6 +375,6 @@ class OpenAIChatCodec(Codec):
         if part.slot in ("content[]", "tool_calls"):
             key = "content" if part.slot == "content[]" else "tool_calls"
             return join_pointer(at, key, first_index(message, part_index, part.slot))
-        if part.slot in ("content", "refusal", "function_call"):
+        if part.slot in ("content", "refusal", "function_call", "audio"):
             return join_pointer(at, part.slot)
         return at

@@ -1,0 +1,1 @@
+"""Exact-semantics functions for the behaviours of behaviours.md (A, B and C)."""

@@ -1,0 +1,390 @@
+"""Behaviour B: a repeated request ID inside one run is one pending request; the first wins.
+
+behaviours.md §3 (microsoft/agent-framework#7947). Three pure functions:
+
+- `merge_repeated_requests` plays a streamed response (a sequence of updates) through the
+  workflow request collector: approval requests and function calls stay pending until
+  their response or result, a repeat of a pending ID keeps the first copy, and a repeat
+  that is not the same request is reported (RB-1 to RB-9).
+- `dedupe_handoff_candidates` collects the handoff candidates of one turn, coalescing a
+  re-emitted (call ID, function name) pair, and picks the last distinct one (RB-10).
+- `dedupe_transcript_requests` removes benign repeated copies of pending approval
+  requests and function calls from a stored transcript and reports conflicts (§3.4).
+
+Pending-ID tracking, pairing and repeat/conflict detection all come from
+`histnorm.pairing.pair`; this module only chooses what to feed it and shapes the answer.
+Inputs are never mutated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Literal, TypeAlias
+
+from histnorm.errors import HistnormError, join_pointer
+from histnorm.formats.base import type_name
+from histnorm.formats.meai import decode_content
+from histnorm.model import (
+    SYNTHESIZED_KEY,
+    ApprovalRequestPart,
+    Message,
+    Part,
+    ToolCallPart,
+    ToolFamily,
+    ToolResultPart,
+    Transcript,
+)
+from histnorm.pairing import Pairing, Position, Repeat, group, pair, transcript_items
+
+Update: TypeAlias = Message | Mapping[str, Any]
+"""One streamed update: a canonical `Message`, or a native MEAI object with `contents`."""
+
+CallFilter: TypeAlias = Callable[[ToolCallPart], bool]
+"""Decides whether a function call is collected (upstream's optional collector filter)."""
+
+RequestKind: TypeAlias = Literal["approval_request", "function_call"]
+"""What a request ID names: an approval request's `RequestId` or a call's `CallId`."""
+
+TRANSFERRED = "Transferred."
+"""The text of the synthetic result the handoff executor adds for the chosen candidate."""
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """A later request under a pending ID that is not the same request (RB-2, RB-4, RB-7).
+
+    `kept` and `dropped` are the wrapped `ToolCall.CallId`s (approval requests) or the
+    function names (calls) of the first and the later copy. `update_position` is where the
+    later, dropped copy is; `first_position` where the kept one is.
+    """
+
+    kind: RequestKind
+    id: str
+    kept: str | None
+    dropped: str | None
+    update_position: Position
+    message: str
+    first_position: Position
+
+
+@dataclass(frozen=True, slots=True)
+class Duplicate:
+    """A benign re-emission of a pending request; it is ignored (first wins) silently."""
+
+    kind: RequestKind
+    id: str
+    update_position: Position
+    first_position: Position
+
+
+@dataclass(frozen=True, slots=True)
+class Submission:
+    """One request the collector submits: its kind, ID, first copy and where that copy is."""
+
+    kind: RequestKind
+    id: str
+    request: ApprovalRequestPart | ToolCallPart
+    update_position: Position
+
+
+@dataclass(frozen=True)
+class MergeResult:
+    """What `merge_repeated_requests` found.
+
+    - `approvals`: request ID → the first copy of each approval request still pending.
+    - `calls`: call ID → the first copy of each function call still pending.
+    - `warnings`: one `Conflict` per conflicting occurrence, in detection order.
+    - `warning_message`: the one aggregated warning naming `conflicted_ids`, or None.
+    - `duplicates`: benign repeats, in detection order (for diagnostics).
+    - `conflicted_ids`: the distinct IDs that had a conflict, in detection order.
+    - `submissions`: what is submitted, each once: approvals, then calls (RB-9).
+    """
+
+    approvals: Mapping[str, ApprovalRequestPart]
+    calls: Mapping[str, ToolCallPart]
+    warnings: tuple[Conflict, ...]
+    warning_message: str | None
+    duplicates: tuple[Duplicate, ...]
+    conflicted_ids: tuple[str, ...]
+    submissions: tuple[Submission, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandoffCandidate:
+    """A distinct handoff request: its first call, its position and its update's response ID."""
+
+    call: ToolCallPart
+    update_position: Position
+    response_id: str | None
+
+    @property
+    def call_id(self) -> str | None:
+        """The handoff call's ID."""
+        return self.call.call_id
+
+    @property
+    def name(self) -> str | None:
+        """The handoff function name, which fixes the target."""
+        return self.call.name
+
+
+def merge_repeated_requests(
+    updates: Iterable[Update], *, call_filter: CallFilter | None = None
+) -> MergeResult:
+    """Collect the requests a streamed response leaves pending, first copy winning.
+
+    Contents are processed in order across all updates (RB-6); positions are (update
+    index, content index). Approval requests pend until an approval response with their
+    request ID; function calls (family `function`, accepted by `call_filter`, never
+    handoff calls) pend until a result with their call ID. IDs are ordinal strings and
+    `""` is an ordinary ID. A repeat of a pending ID never raises (RB-8); it is either a
+    benign duplicate or a conflict, and the first copy stays pending either way (I-B3).
+
+    Raises `HistnormError` only for a native update that cannot be read as MEAI content.
+    """
+    items = list(_stream_items(updates))
+    parts = dict(items)
+    pairing = pair(items, call_filter=_collected(call_filter))
+    warnings, duplicates = _classify(pairing.repeats, parts)
+    conflicted = tuple(dict.fromkeys(w.id for w in warnings))
+    approvals, calls, submissions = _pending(pairing, parts)
+    message = None
+    if conflicted:
+        names = ", ".join(i or "''" for i in conflicted)
+        message = f"Conflicting requests under repeated IDs were not serviced: {names}."
+    return MergeResult(
+        approvals=MappingProxyType(approvals),
+        calls=MappingProxyType(calls),
+        warnings=warnings,
+        warning_message=message,
+        duplicates=duplicates,
+        conflicted_ids=conflicted,
+        submissions=submissions,
+    )
+
+
+def submit(
+    result: MergeResult, *, outstanding: Collection[tuple[RequestKind, str]] = ()
+) -> tuple[tuple[Submission, ...], frozenset[tuple[RequestKind, str]]]:
+    """What the external request handler posts for `result`, and what is then outstanding.
+
+    `outstanding` holds the (kind, ID) pairs posted in an earlier turn and not yet
+    answered; a submission already outstanding is an idempotent re-emission and is not
+    posted again (RB-9, `AIContentExternalHandler`). Remove a pair from the returned set
+    once its response or result arrives.
+    """
+    held = set(outstanding)
+    posted = []
+    for submission in result.submissions:
+        key = (submission.kind, submission.id)
+        if key not in held:
+            held.add(key)
+            posted.append(submission)
+    return tuple(posted), frozenset(held)
+
+
+def dedupe_handoff_candidates(
+    updates: Iterable[Update], handoff_names: Collection[str]
+) -> tuple[tuple[HandoffCandidate, ...], HandoffCandidate | None, tuple[str, ...]]:
+    """The distinct handoff candidates of one turn, the chosen one and the warnings (RB-10).
+
+    A handoff candidate is a function call whose name is in `handoff_names` (a set of
+    names, or a mapping from name to target). Its identity is (call ID, name): a repeat of
+    a collected identity is dropped and the first occurrence kept with its update position
+    and response ID; a new name under a collected call ID is a distinct candidate. The
+    last distinct candidate is chosen; with more than one, the baseline warning is given.
+    """
+    found: dict[Position, HandoffCandidate] = {}
+    items: list[tuple[Position, Part]] = []
+    for index, update in enumerate(updates):
+        response_id = _response_id(update)
+        for position, part in _update_items(update, index):
+            if (
+                isinstance(part, ToolCallPart)
+                and part.family in (ToolFamily.FUNCTION, ToolFamily.HANDOFF)
+                and part.name in handoff_names
+            ):
+                found[position] = HandoffCandidate(part, position, response_id)
+                # pairing tells candidates apart by (call ID, name) only for handoff calls
+                items.append((position, part.model_copy(update={"family": ToolFamily.HANDOFF})))
+    repeated = {repeat.position for repeat in pair(items).repeats}
+    candidates = tuple(c for position, c in found.items() if position not in repeated)
+    chosen = candidates[-1] if candidates else None
+    warnings: tuple[str, ...] = ()
+    if chosen is not None and len(candidates) > 1:
+        names = ", ".join(str(c.name) for c in candidates)
+        warnings = (
+            f"Duplicate handoff requests in single turn ([{names}]). Using last ({chosen.name})",
+        )
+    return candidates, chosen, warnings
+
+
+def handoff_result(candidate: HandoffCandidate) -> Message:
+    """The synthetic `role: tool` message answering the chosen handoff call: `Transferred.`"""
+    result = ToolResultPart(
+        call_id=candidate.call_id,
+        content=TRANSFERRED,
+        family=ToolFamily.FUNCTION,
+        metadata={SYNTHESIZED_KEY: True},
+    )
+    return Message(role="tool", parts=(result,))
+
+
+def dedupe_transcript_requests(
+    transcript: Transcript,
+) -> tuple[Transcript, tuple[Position, ...], tuple[Conflict, ...]]:
+    """Remove benign repeated copies of pending requests; report conflicts (§3.4).
+
+    A repeat is a later approval request under a pending request ID wrapping the same
+    call, or a later function call under a pending call ID with the same name (handoff
+    calls: the same target), with no response or result in between. The first copy is
+    kept. Conflicts are reported and left in place. Positions are (message index, part
+    index) in `transcript`. Untouched messages are kept as the same objects; a message left
+    with no parts is dropped. Without removals, `transcript` itself is returned.
+    """
+    parts = dict(transcript_items(transcript))
+    pairing = pair(parts.items(), call_filter=_function_group)
+    conflicts, _ = _classify(pairing.repeats, parts)
+    removed = tuple(r.position for r in pairing.repeats if not r.conflict)
+    if not removed:
+        return transcript, (), conflicts
+    by_message: dict[int, set[int]] = {}
+    for mi, pi in removed:
+        by_message.setdefault(mi, set()).add(pi)
+    messages: list[Message] = []
+    for mi, message in enumerate(transcript.messages):
+        gone = by_message.get(mi)
+        if gone is None:
+            messages.append(message)
+            continue
+        kept = tuple(p for pi, p in enumerate(message.parts) if pi not in gone)
+        if kept:
+            messages.append(message.evolve(parts=kept))
+    return transcript.evolve(messages=tuple(messages)), removed, conflicts
+
+
+def _collected(call_filter: CallFilter | None) -> CallFilter:
+    """The collector's call filter: function calls with an ID that `call_filter` accepts."""
+
+    def accept(call: ToolCallPart) -> bool:
+        if call.family is not ToolFamily.FUNCTION or call.call_id is None:
+            return False
+        return call_filter is None or call_filter(call)
+
+    return accept
+
+
+def _function_group(call: ToolCallPart) -> bool:
+    """Transcript dedupe looks at function-style calls (handoffs included) with an ID."""
+    return group(call) == "function" and call.call_id is not None
+
+
+def _contents_key(update: Mapping[str, Any]) -> str | None:
+    if "contents" in update:
+        return "contents"
+    return next((k for k in update if isinstance(k, str) and k.casefold() == "contents"), None)
+
+
+def _update_items(update: Update, index: int) -> Iterable[tuple[Position, Part]]:
+    """The parts of one update with their (update index, content index)."""
+    if isinstance(update, Message):
+        for ci, part in enumerate(update.parts):
+            yield (index, ci), part
+        return
+    if not isinstance(update, Mapping):
+        raise HistnormError(
+            f"expected an update (a Message or an object), got {type_name(update)}",
+            pointer=join_pointer("", index),
+        )
+    key = _contents_key(update)
+    contents = None if key is None else update[key]
+    if contents is None:
+        return
+    at = join_pointer("", index, key or "contents")
+    if not isinstance(contents, list | tuple):
+        raise HistnormError(
+            f"expected contents to be an array, got {type_name(contents)}", pointer=at
+        )
+    for ci, content in enumerate(contents):
+        yield (index, ci), decode_content(content, join_pointer(at, ci))
+
+
+def _stream_items(updates: Iterable[Update]) -> Iterable[tuple[Position, Part]]:
+    for index, update in enumerate(updates):
+        yield from _update_items(update, index)
+
+
+def _response_id(update: Update) -> str | None:
+    native = update.native if isinstance(update, Message) else update
+    if not isinstance(native, Mapping):
+        return None
+    key = next((k for k in native if isinstance(k, str) and k.casefold() == "responseid"), None)
+    value = None if key is None else native[key]
+    return value if isinstance(value, str) else None
+
+
+def _quoted(value: str | None) -> str:
+    return "none" if value is None else f"'{value}'"
+
+
+def _call_kind(part: Part) -> str | None:
+    call = part.tool_call if isinstance(part, ApprovalRequestPart) else None
+    return None if call is None else call.tool_type or call.family.value
+
+
+def _classify(
+    repeats: Iterable[Repeat], parts: Mapping[Position, Part]
+) -> tuple[tuple[Conflict, ...], tuple[Duplicate, ...]]:
+    """Split pairing's repeats into conflict records and benign duplicates."""
+    conflicts: list[Conflict] = []
+    duplicates: list[Duplicate] = []
+    for repeat in repeats:
+        kind: RequestKind = (
+            "approval_request" if repeat.kind == "approval_request" else "function_call"
+        )
+        rid = repeat.id or ""
+        if not repeat.conflict:
+            duplicates.append(Duplicate(kind, rid, repeat.position, repeat.first))
+            continue
+        if kind == "function_call":
+            text = (
+                f"Repeated CallId '{rid}' carried a different function name "
+                f"({_quoted(repeat.dropped)}); keeping the first ({_quoted(repeat.kept)})."
+            )
+        elif repeat.kept != repeat.dropped:
+            text = (
+                f"Repeated RequestId '{rid}' carried a different ToolCall.CallId "
+                f"({_quoted(repeat.dropped)}); keeping the first ({_quoted(repeat.kept)})."
+            )
+        else:
+            text = (
+                f"Repeated RequestId '{rid}' carried a different ToolCall kind "
+                f"({_quoted(_call_kind(parts[repeat.position]))}); keeping the first "
+                f"({_quoted(_call_kind(parts[repeat.first]))})."
+            )
+        conflicts.append(
+            Conflict(kind, rid, repeat.kept, repeat.dropped, repeat.position, text, repeat.first)
+        )
+    return tuple(conflicts), tuple(duplicates)
+
+
+def _pending(
+    pairing: Pairing, parts: Mapping[Position, Part]
+) -> tuple[dict[str, ApprovalRequestPart], dict[str, ToolCallPart], tuple[Submission, ...]]:
+    """The pending approvals and calls, each in insertion (position) order."""
+    approvals: dict[str, ApprovalRequestPart] = {}
+    calls: dict[str, ToolCallPart] = {}
+    submitted: list[Submission] = []
+    for position in pairing.pending_requests:
+        request = parts[position]
+        assert isinstance(request, ApprovalRequestPart)
+        approvals[request.request_id] = request
+        submitted.append(Submission("approval_request", request.request_id, request, position))
+    for position in pairing.unmatched_calls:
+        call = parts[position]
+        assert isinstance(call, ToolCallPart) and call.call_id is not None
+        calls[call.call_id] = call
+        submitted.append(Submission("function_call", call.call_id, call, position))
+    return approvals, calls, tuple(submitted)

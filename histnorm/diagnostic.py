@@ -1,0 +1,79 @@
+"""Diagnostics: what a rule found, where, and what its fix would do."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+
+class Severity(StrEnum):
+    """How much a diagnostic matters; only errors fail a run by default."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+class Applicability(StrEnum):
+    """Whether a fix loses nothing (safe) or invents or chooses content (unsafe)."""
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """Where a diagnostic points.
+
+    Indices are 0-based positions in the decoded transcript; `pointer` is a JSON Pointer
+    into the native document; `line` is 1-based and known for JSONL records or syntax
+    errors; `path` is set by the shell, never by the core.
+    """
+
+    message_index: int | None = None
+    part_index: int | None = None
+    pointer: str | None = None
+    line: int | None = None
+    transcript_index: int | None = None
+    path: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FixInfo:
+    """The fix a rule offers for one diagnostic."""
+
+    applicability: Applicability
+    title: str
+    opted_in: bool = False
+    """True when the user chose this fix explicitly (a non-default policy)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One finding of one rule."""
+
+    code: str
+    name: str
+    message: str
+    severity: Severity
+    location: Location = field(default_factory=Location)
+    fix: FixInfo | None = None
+    data: Any = field(default=None, compare=False, repr=False)
+    """Rule-private details its fix uses (positions of related parts and so on)."""
+
+    def at(self, **changes: Any) -> Diagnostic:
+        """A copy with its location fields changed."""
+        return replace(self, location=replace(self.location, **changes))
+
+    def sort_key(self) -> tuple[Any, ...]:
+        """Order by file, transcript, message, part, then code."""
+        loc = self.location
+        return (
+            loc.path or "",
+            loc.transcript_index if loc.transcript_index is not None else -1,
+            loc.line if loc.line is not None else -1,
+            loc.message_index if loc.message_index is not None else -1,
+            loc.part_index if loc.part_index is not None else -1,
+            self.code,
+        )

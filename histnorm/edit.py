@@ -1,0 +1,66 @@
+"""Small pure edits on transcripts that fixes share; untouched messages keep their identity."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from histnorm.model import Message, Part, ToolResultPart, Transcript
+from histnorm.pairing import Position
+
+
+def is_result_only(message: Message) -> bool:
+    """Whether every part of `message` is a tool result (and it has at least one)."""
+    return bool(message.parts) and all(isinstance(p, ToolResultPart) for p in message.parts)
+
+
+def block_end(messages: Sequence[Message], index: int) -> int:
+    """The index of the last message of the result block that follows message `index`."""
+    end = index
+    while end + 1 < len(messages) and is_result_only(messages[end + 1]):
+        end += 1
+    return end
+
+
+def open_at_end(messages: Sequence[Message], index: int) -> bool:
+    """Whether nothing but tool results follows message `index`."""
+    return block_end(messages, index) == len(messages) - 1
+
+
+def rewrite(
+    transcript: Transcript,
+    *,
+    remove: Iterable[Position] = (),
+    replace: Mapping[Position, Sequence[Part]] | None = None,
+    insert_after: Mapping[int, Sequence[Message]] | None = None,
+    drop_messages: Iterable[int] = (),
+) -> Transcript:
+    """Apply part removals and replacements, message drops and insertions in one pass.
+
+    Positions and indices refer to `transcript`. A message that loses all its parts
+    through `remove` is dropped; messages not named keep their identity.
+    """
+    removed: dict[int, set[int]] = {}
+    for mi, pi in remove:
+        removed.setdefault(mi, set()).add(pi)
+    replacements: dict[int, dict[int, Sequence[Part]]] = {}
+    for (mi, pi), new_parts in (replace or {}).items():
+        replacements.setdefault(mi, {})[pi] = new_parts
+    dropped = set(drop_messages)
+    inserts = insert_after or {}
+    out: list[Message] = []
+    for mi, message in enumerate(transcript.messages):
+        if mi not in dropped:
+            if mi in removed or mi in replacements:
+                parts: list[Part] = []
+                for pi, part in enumerate(message.parts):
+                    if pi in replacements.get(mi, {}):
+                        parts.extend(replacements[mi][pi])
+                    elif pi not in removed.get(mi, set()):
+                        parts.append(part)
+                if parts or not message.parts:
+                    out.append(message.evolve(parts=tuple(parts)))
+            else:
+                out.append(message)
+        out.extend(inserts.get(mi, ()))
+    result: Transcript = transcript.evolve(messages=tuple(out))
+    return result

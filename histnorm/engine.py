@@ -1,0 +1,154 @@
+"""lint() and fix(): run the selected rules, and fix one rule at a time to a fixed point."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+
+from histnorm.diagnostic import Applicability, Diagnostic, Location, Severity
+from histnorm.errors import HistnormError
+from histnorm.formats import get_codec
+from histnorm.model import Transcript
+from histnorm.rule import Rule
+from histnorm.rules import ALL_RULES, FIX_ORDER, resolve
+from histnorm.settings import DEFAULT_SETTINGS, Scope, Settings
+
+MAX_PASSES = 10
+"""How many times `fix` runs the whole fix order before it gives up."""
+
+
+class FixDidNotConverge(RuntimeError):
+    """Internal error: fixes kept changing the transcript (a bug in a rule; please report)."""
+
+
+@dataclass(frozen=True)
+class FixResult:
+    """The fixed transcript, how many fixes each rule applied, and what is left."""
+
+    transcript: Transcript
+    applied: Mapping[str, int] = field(default_factory=dict)
+    remaining: tuple[Diagnostic, ...] = ()
+
+    @property
+    def changed(self) -> bool:
+        """Whether any fix was applied."""
+        return bool(self.applied)
+
+
+def selected_rules(settings: Settings) -> tuple[Rule, ...]:
+    """The rules `settings` selects, in code order; unknown names raise `HistnormError`."""
+    chosen = (
+        {resolve(name).code for name in settings.select}
+        if settings.select is not None
+        else {rule.code for rule in ALL_RULES}
+    )
+    chosen -= {resolve(name).code for name in settings.ignore}
+    for name in settings.severity:
+        resolve(name)
+    return tuple(rule for rule in ALL_RULES if rule.code in chosen)
+
+
+def _severity(rule: Rule, settings: Settings) -> Severity | None:
+    for name, severity in settings.severity.items():
+        if resolve(name) is rule:
+            return severity
+    return None
+
+
+def _in_scope(transcript: Transcript, settings: Settings, index: int | None) -> bool:
+    if settings.scope is Scope.ALL or index is None:
+        return True
+    if settings.scope is Scope.MARKED:
+        return transcript.messages[index].is_partial
+    last_user = max((i for i, m in enumerate(transcript.messages) if m.role_is("user")), default=-1)
+    return index > last_user
+
+
+def _locate(transcript: Transcript, diagnostic: Diagnostic) -> Diagnostic:
+    loc = diagnostic.location
+    if loc.pointer is not None or loc.message_index is None or transcript.format is None:
+        return diagnostic
+    codec = get_codec(transcript.format)
+    if loc.part_index is not None and loc.part_index < len(
+        transcript.messages[loc.message_index].parts
+    ):
+        pointer = codec.part_pointer(transcript, loc.message_index, loc.part_index)
+    else:
+        pointer = codec.message_pointer(transcript, loc.message_index)
+    return diagnostic.at(pointer=pointer)
+
+
+def check_rule(rule: Rule, transcript: Transcript, settings: Settings) -> list[Diagnostic]:
+    """The in-scope diagnostics of one rule, with severity overrides applied."""
+    severity = _severity(rule, settings)
+    found = []
+    for diagnostic in rule.check(transcript, settings):
+        if not _in_scope(transcript, settings, diagnostic.location.message_index):
+            continue
+        if severity is not None:
+            diagnostic = replace(diagnostic, severity=severity)
+        found.append(diagnostic)
+    return found
+
+
+def lint(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> tuple[Diagnostic, ...]:
+    """Every diagnostic the selected rules report, located and sorted."""
+    found = [
+        _locate(transcript, d)
+        for rule in selected_rules(settings)
+        for d in check_rule(rule, transcript, settings)
+    ]
+    return tuple(sorted(found, key=Diagnostic.sort_key))
+
+
+def fix_allowed(diagnostic: Diagnostic, settings: Settings) -> bool:
+    """Whether `fix` may apply the fix of `diagnostic` under `settings`."""
+    offer = diagnostic.fix
+    if offer is None:
+        return False
+    return offer.applicability is Applicability.SAFE or settings.unsafe_fixes or offer.opted_in
+
+
+def fix(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> FixResult:
+    """Apply allowed fixes one rule at a time, in fix order, until nothing changes."""
+    chosen = {rule.code for rule in selected_rules(settings)}
+    rules = [rule for rule in FIX_ORDER if rule.code in chosen and rule.fix is not None]
+    applied: dict[str, int] = {}
+    seen = [transcript]
+    for _ in range(MAX_PASSES):
+        changed = False
+        for rule in rules:
+            wanted = [d for d in check_rule(rule, transcript, settings) if fix_allowed(d, settings)]
+            if not wanted:
+                continue
+            assert rule.fix is not None
+            fixed = rule.fix(transcript, wanted, settings)
+            if not isinstance(fixed, Transcript):
+                raise FixDidNotConverge(f"{rule.code} returned {type(fixed).__name__}")
+            if fixed != transcript:
+                transcript, changed = fixed, True
+                applied[rule.code] = applied.get(rule.code, 0) + len(wanted)
+        if not changed:
+            return FixResult(transcript, MappingProxyType(applied), lint(transcript, settings))
+        if transcript in seen:
+            raise FixDidNotConverge("fixes undo each other (a cycle); please report this input")
+        seen.append(transcript)
+    raise FixDidNotConverge(f"fixes did not settle after {MAX_PASSES} passes")
+
+
+def unreadable(error: HistnormError) -> Diagnostic:
+    """The HN000 diagnostic for input that could not be read as a transcript."""
+    rule = resolve("HN000")
+    return Diagnostic(
+        code=rule.code,
+        name=rule.name,
+        message=error.message,
+        severity=Severity.ERROR,
+        location=Location(pointer=error.pointer, line=error.line),
+    )
+
+
+def has_errors(diagnostics: Sequence[Diagnostic]) -> bool:
+    """Whether any diagnostic has error severity."""
+    return any(d.severity is Severity.ERROR for d in diagnostics)

@@ -1,0 +1,86 @@
+"""The `Rule` record every module under `histnorm.rules` exposes as `RULE`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from histnorm.diagnostic import Applicability, Diagnostic, FixInfo, Location, Severity
+from histnorm.model import JsonValue, Transcript
+from histnorm.settings import DEFAULT_SETTINGS, Settings
+
+CheckFn = Callable[[Transcript, Settings], Iterable[Diagnostic]]
+FixFn = Callable[[Transcript, Sequence[Diagnostic], Settings], Transcript]
+
+DOC_SECTIONS = (
+    "## What it does",
+    "## Why it breaks a replay",
+    "## Example",
+    "## Fix",
+    "## Fix safety",
+    "## References",
+)
+"""The sections every rule docstring has, in this order."""
+
+
+@dataclass(frozen=True)
+class Example:
+    """A native transcript that shows a rule; `good` is what `fix(bad)` gives.
+
+    `good=None` means the rule has no fix under `settings` and `bad` stays as it is.
+    """
+
+    bad: JsonValue
+    good: JsonValue
+    format: str = "openai-chat"
+    settings: Settings = DEFAULT_SETTINGS
+    title: str = ""
+
+
+def _no_check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+    return ()
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule: identity, defaults, a pure check, an optional pure fix, docs and examples."""
+
+    code: str
+    name: str
+    summary: str
+    severity: Severity
+    applicability: Applicability | None
+    doc: str
+    check: CheckFn = _no_check
+    fix: FixFn | None = None
+    examples: tuple[Example, ...] = ()
+    aliases: tuple[str, ...] = field(default=())
+
+    def diagnostic(
+        self,
+        message: str,
+        *,
+        message_index: int | None = None,
+        part_index: int | None = None,
+        fix_title: str | None = None,
+        applicability: Applicability | None = None,
+        opted_in: bool = False,
+        severity: Severity | None = None,
+        data: Any = None,
+    ) -> Diagnostic:
+        """Build a diagnostic of this rule; a `fix_title` means a fix is offered."""
+        fix = None
+        if fix_title is not None:
+            fix = FixInfo(
+                applicability or self.applicability or Applicability.SAFE, fix_title, opted_in
+            )
+        return Diagnostic(
+            code=self.code,
+            name=self.name,
+            message=message,
+            severity=severity or self.severity,
+            location=Location(message_index=message_index, part_index=part_index),
+            fix=fix,
+            data=data,
+        )

@@ -1,0 +1,71 @@
+"""The rule registry: every rule module, in code order, and the order fixes run in."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from histnorm.errors import HistnormError
+from histnorm.rule import Rule
+from histnorm.rules import (
+    conflicting_request_id,
+    displaced_tool_result,
+    duplicate_handoff,
+    duplicate_tool_result,
+    empty_message,
+    empty_text,
+    open_tool_call_at_end,
+    orphan_tool_call,
+    orphan_tool_result,
+    pending_approval_request,
+    repeated_request_id,
+    unreadable_transcript,
+)
+
+ALL_RULES: tuple[Rule, ...] = (
+    unreadable_transcript.RULE,
+    orphan_tool_call.RULE,
+    orphan_tool_result.RULE,
+    pending_approval_request.RULE,
+    empty_text.RULE,
+    empty_message.RULE,
+    repeated_request_id.RULE,
+    conflicting_request_id.RULE,
+    displaced_tool_result.RULE,
+    duplicate_handoff.RULE,
+    duplicate_tool_result.RULE,
+    open_tool_call_at_end.RULE,
+)
+"""Every rule, in code order."""
+
+FIX_ORDER: tuple[Rule, ...] = (
+    repeated_request_id.RULE,
+    duplicate_handoff.RULE,
+    conflicting_request_id.RULE,
+    displaced_tool_result.RULE,
+    duplicate_tool_result.RULE,
+    orphan_tool_result.RULE,
+    orphan_tool_call.RULE,
+    pending_approval_request.RULE,
+    empty_text.RULE,
+    empty_message.RULE,
+)
+"""The order fixes run in (behaviours.md §0.4): merge repeated requests (B), re-slot
+displaced results (C), then remove what cannot be replayed (A), then empty text and
+empty messages."""
+
+BY_CODE: Mapping[str, Rule] = MappingProxyType({r.code: r for r in ALL_RULES})
+BY_NAME: Mapping[str, Rule] = MappingProxyType({r.name: r for r in ALL_RULES})
+
+
+def resolve(code_or_name: str) -> Rule:
+    """The rule with this code, alias or name (case-insensitive)."""
+    wanted = code_or_name.strip()
+    rule = BY_CODE.get(wanted.upper()) or BY_NAME.get(wanted.lower())
+    if rule is None:
+        rule = next((r for r in ALL_RULES if wanted.upper() in r.aliases), None)
+    if rule is None:
+        raise HistnormError(
+            f"unknown rule {code_or_name!r}; run `histnorm rules` to list codes and names"
+        )
+    return rule

@@ -1,0 +1,159 @@
+"""A tool result separated from its call by other messages.
+
+## What it does
+Finds a tool result that answers a call in an earlier message, with a message between
+them that is not a tool result: typically an approval-resumed result that was appended
+after the user's next message. Results are paired by ordered occurrence, so a displaced
+result is not an orphan.
+
+## Why it breaks a replay
+OpenAI Chat Completions needs every tool message directly after the assistant message
+with the calls: `An assistant message with 'tool_calls' must be followed by tool
+messages responding to each 'tool_call_id'.`; Anthropic needs the results at the start of
+the very next message (`tool_use ids were found without tool_result blocks immediately
+after`); Gemini needs the response turn right after the call turn. The OpenAI Responses
+API pairs by call id anywhere, so there it is only a matter of style.
+
+## Example
+`assistant(call) → user("By the way…") → tool(result)`, the shape Microsoft.Extensions.AI
+stored before dotnet/extensions#7617.
+
+## Fix
+Move the result (its whole message when it holds nothing else) to just before the
+trailing messages: directly after the message with the call and after any results
+already there. The trailing messages keep their order.
+
+## Fix safety
+Safe: nothing is added or deleted; only the order changes.
+
+## References
+- behaviours.md §0.3, §4.1, §4.3, §4.8 Ex-C7, §5.4.
+- formats.md validity matrix, "Result must be directly after its call".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from histnorm.diagnostic import Applicability, Diagnostic, Severity
+from histnorm.edit import block_end
+from histnorm.model import Message, Part, Transcript
+from histnorm.pairing import Position, pair_transcript
+from histnorm.rule import Example, Rule
+from histnorm.rules._common import describe, part_at
+from histnorm.settings import Settings
+
+
+def displaced(transcript: Transcript) -> list[tuple[Position, Position]]:
+    """(result, call) pairs where a non-result message sits between call and result."""
+    messages = transcript.messages
+    found = []
+    for result, call in sorted(pair_transcript(transcript).result_calls.items()):
+        if result[0] > block_end(messages, call[0]) and result[0] > call[0]:
+            found.append((result, call))
+    return found
+
+
+def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+    """Report every result that does not sit in the result block after its call."""
+    for result, call in displaced(transcript):
+        between = result[0] - block_end(transcript.messages, call[0]) - 1
+        yield RULE.diagnostic(
+            f"{describe(part_at(transcript, result))} answers a call in message {call[0]}, "
+            f"but {between} other message{'s come' if between != 1 else ' comes'} between them",
+            message_index=result[0],
+            part_index=result[1],
+            fix_title=f"move the result to just after message {call[0]}",
+            data=call,
+        )
+
+
+def fix(
+    transcript: Transcript, diagnostics: Sequence[Diagnostic], settings: Settings
+) -> Transcript:
+    """Move each displaced result into the result block after its call."""
+    messages = transcript.messages
+    targets: dict[Position, int] = {
+        (d.location.message_index or 0, d.location.part_index or 0): d.data[0] for d in diagnostics
+    }
+    moved: dict[int, list[Message]] = {}
+    out: list[Message] = []
+    for mi, message in enumerate(messages):
+        goes = {pi: targets[(mi, pi)] for pi in range(len(message.parts)) if (mi, pi) in targets}
+        if not goes:
+            out.append(message)
+        elif len(goes) == len(message.parts) and len(set(goes.values())) == 1:
+            moved.setdefault(next(iter(goes.values())), []).append(message)
+        else:
+            by_target: dict[int, list[Part]] = {}
+            for pi, target in goes.items():
+                by_target.setdefault(target, []).append(message.parts[pi])
+            for target, parts in by_target.items():
+                clone = Message(role=message.role, parts=tuple(parts), metadata=message.metadata)
+                moved.setdefault(target, []).append(clone)
+            rest = tuple(p for pi, p in enumerate(message.parts) if pi not in goes)
+            if rest:
+                out.append(message.evolve(parts=rest))
+    ends = {block_end(messages, call): call for call in moved}
+    result: list[Message] = []
+    position = {id(m): i for i, m in enumerate(messages)}
+    for message in out:
+        result.append(message)
+        index = position.get(id(message))
+        if index is not None and index in ends:
+            result.extend(moved[ends[index]])
+    return transcript.evolve(messages=tuple(result))  # type: ignore[no-any-return]
+
+
+_BAD = [
+    {"role": "user", "content": "Delete /tmp/x"},
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "rm", "arguments": "{}"}}
+        ],
+    },
+    {"role": "user", "content": "By the way, keep it short."},
+    {"role": "tool", "tool_call_id": "call_1", "content": "ok"},
+]
+_MEAI_BAD = [
+    {"role": "user", "contents": [{"$type": "text", "text": "Delete /tmp/x"}]},
+    {
+        "role": "assistant",
+        "contents": [
+            {
+                "$type": "functionCall",
+                "callId": "call_1",
+                "name": "rm",
+                "arguments": {"path": "/tmp/x"},
+            }
+        ],
+    },
+    {"role": "user", "contents": [{"$type": "text", "text": "By the way, keep it short."}]},
+    {"role": "tool", "contents": [{"$type": "functionResult", "callId": "call_1", "result": "ok"}]},
+]
+
+RULE = Rule(
+    code="HN008",
+    name="displaced-tool-result",
+    summary="a tool result is separated from its call by other messages",
+    severity=Severity.ERROR,
+    applicability=Applicability.SAFE,
+    doc=__doc__ or "",
+    check=check,
+    fix=fix,
+    examples=(
+        Example(
+            bad=_BAD,
+            good=[_BAD[0], _BAD[1], _BAD[3], _BAD[2]],
+            title="an approval-resumed result after a trailing message",
+        ),
+        Example(
+            bad=_MEAI_BAD,
+            good=[_MEAI_BAD[0], _MEAI_BAD[1], _MEAI_BAD[3], _MEAI_BAD[2]],
+            format="meai",
+            title="the same shape as Microsoft.Extensions.AI stored it",
+        ),
+    ),
+)

@@ -1,0 +1,85 @@
+"""A message with no parts.
+
+## What it does
+Finds messages that hold nothing: no text, no calls, no results, no media, no parts of a
+kind histnorm does not know. Such messages appear when a stream stored only a usage
+update, or when content was removed by hand.
+
+## Why it breaks a replay
+Anthropic: `messages.N: all messages must have non-empty content except for the optional
+final assistant message`; Gemini: `contents.parts must not be empty.`; Bedrock: `The
+content field in the Message object at messages.X is empty.`; OpenAI Chat Completions:
+`Invalid value for 'content': expected a string, got null.`
+
+## Example
+An assistant message whose content is null and which has no tool calls.
+
+## Fix
+Remove the message. The order of the other messages is unchanged.
+
+## Fix safety
+Safe: the message carries nothing.
+
+## References
+- behaviours.md §2.3 R-A6, §1.4 rule 4, §2.4 E7.
+- formats.md validity matrix, "Empty content".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from histnorm.diagnostic import Applicability, Diagnostic, Severity
+from histnorm.edit import rewrite
+from histnorm.model import Transcript
+from histnorm.rule import Example, Rule
+from histnorm.settings import Settings
+
+
+def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+    """Report every message without parts."""
+    for mi, message in enumerate(transcript.messages):
+        if not message.parts:
+            yield RULE.diagnostic(
+                f"{message.role} message has no content",
+                message_index=mi,
+                fix_title="remove the empty message",
+            )
+
+
+def fix(
+    transcript: Transcript, diagnostics: Sequence[Diagnostic], settings: Settings
+) -> Transcript:
+    """Remove the empty messages."""
+    return rewrite(transcript, drop_messages=[d.location.message_index or 0 for d in diagnostics])
+
+
+_BAD = [
+    {"role": "user", "content": "hi"},
+    {"role": "assistant", "content": None},
+    {"role": "assistant", "content": "Hello!"},
+]
+_MEAI_BAD = [
+    {"role": "user", "contents": [{"$type": "text", "text": "hi"}]},
+    {"role": "assistant", "messageId": "r1", "contents": []},
+]
+
+RULE = Rule(
+    code="HN005",
+    name="empty-message",
+    summary="a message has no content",
+    severity=Severity.ERROR,
+    applicability=Applicability.SAFE,
+    doc=__doc__ or "",
+    check=check,
+    fix=fix,
+    examples=(
+        Example(bad=_BAD, good=[_BAD[0], _BAD[2]], title="a null assistant message"),
+        Example(
+            bad=_MEAI_BAD,
+            good=_MEAI_BAD[:1],
+            format="meai",
+            title="a message left by a usage-only update",
+        ),
+    ),
+)

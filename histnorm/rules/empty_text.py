@@ -1,0 +1,101 @@
+"""An empty or whitespace-only text part.
+
+## What it does
+Finds text parts whose text is empty, or (by default, setting `whitespace-is-empty`) only
+whitespace. Tool results are never reported, however empty: removing one would orphan its
+call. The text of other parts is never trimmed.
+
+## Why it breaks a replay
+Anthropic: `messages: text content blocks must be non-empty` and `messages: text content
+blocks must contain non-whitespace text`; Bedrock: `The text field in the ContentBlock
+object at messages.N.content.0 is blank.`; Gemini rejects a blank text part beside a
+function response. Streams cut off by a cancellation often leave such fragments.
+
+## Example
+An assistant message that streamed only a newline before its tool call.
+
+## Fix
+Remove the text part, and the message if nothing else is left in it. Never pad it with a
+space: that does not help on Bedrock and is still whitespace-only.
+
+## Fix safety
+Safe: an empty text part carries nothing.
+
+## References
+- behaviours.md §2.3 R-A4, §2.4 E6.
+- formats.md §3 "Empty content", the validity matrix row "Whitespace-only text".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from histnorm.diagnostic import Applicability, Diagnostic, Severity
+from histnorm.model import TextPart, Transcript
+from histnorm.rule import Example, Rule
+from histnorm.rules._common import remove_reported
+from histnorm.settings import Settings
+
+
+def is_empty(text: str, settings: Settings) -> bool:
+    """Whether `text` counts as empty under `settings`."""
+    return not text or (settings.whitespace_is_empty and not text.strip())
+
+
+def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+    """Report every empty text part."""
+    for mi, message in enumerate(transcript.messages):
+        for pi, part in enumerate(message.parts):
+            if isinstance(part, TextPart) and is_empty(part.text, settings):
+                what = "empty" if not part.text else "whitespace-only"
+                yield RULE.diagnostic(
+                    f"{what} text part in the {message.role} message",
+                    message_index=mi,
+                    part_index=pi,
+                    fix_title="remove the empty text",
+                )
+
+
+_CALL = {"id": "c1", "type": "function", "function": {"name": "ls", "arguments": "{}"}}
+_BAD = [
+    {"role": "user", "content": "List the files."},
+    {"role": "assistant", "content": "\n", "tool_calls": [_CALL]},
+    {"role": "tool", "tool_call_id": "c1", "content": "a.txt"},
+    {
+        "role": "assistant",
+        "content": [{"type": "text", "text": ""}, {"type": "text", "text": "One file: a.txt"}],
+    },
+]
+_MEAI_BAD = [
+    {"role": "user", "contents": [{"$type": "text", "text": "hi"}]},
+    {"role": "assistant", "messageId": "r1", "contents": [{"$type": "text", "text": "\n  "}]},
+]
+
+RULE = Rule(
+    code="HN004",
+    name="empty-text",
+    summary="a text part is empty or whitespace-only",
+    severity=Severity.ERROR,
+    applicability=Applicability.SAFE,
+    doc=__doc__ or "",
+    check=check,
+    fix=remove_reported,
+    examples=(
+        Example(
+            bad=_BAD,
+            good=[
+                _BAD[0],
+                {"role": "assistant", "content": None, "tool_calls": [_CALL]},
+                _BAD[2],
+                {"role": "assistant", "content": [{"type": "text", "text": "One file: a.txt"}]},
+            ],
+            title="empty fragments are removed, the rest is untouched",
+        ),
+        Example(
+            bad=_MEAI_BAD,
+            good=_MEAI_BAD[:1],
+            format="meai",
+            title="a whitespace-only partial message disappears",
+        ),
+    ),
+)

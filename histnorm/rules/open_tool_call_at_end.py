@@ -1,0 +1,84 @@
+"""Calls or approval requests still awaiting an answer at the end of the transcript.
+
+## What it does
+Reports tool calls without a result and approval requests without a response when
+nothing but tool results follows them. With `tail=keep` (the default) this is a live
+state (a tool is running, an approval is waiting for the user) or a fine-tuning example
+whose last assistant turn is the training target, so it is information, not a defect.
+With `tail=close` these items are defects instead, reported and fixed as HN001 and HN003.
+
+## Why it breaks a replay
+It does not, as long as the next request supplies the answers. Sending a new user
+message after it without them gets the errors of HN001 and HN003.
+
+## Example
+A fine-tuning line that ends with the assistant's tool call.
+
+## Fix
+None under `tail=keep`. Use `tail=close` when the transcript is finished or about to be
+replayed with a new message after it.
+
+## Fix safety
+There is no fix.
+
+## References
+- behaviours.md §0.1 "Tail-aware mode", §2.5 Ex-A8.
+- formats.md §7b (fine-tuning targets end with a call), §2 (a trailing
+  `mcp_approval_request` is the normal pending state).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from histnorm.diagnostic import Diagnostic, Severity
+from histnorm.model import Transcript
+from histnorm.pairing import pair_transcript
+from histnorm.rule import Example, Rule
+from histnorm.rules._common import describe, left_open, part_at
+from histnorm.settings import Settings
+
+
+def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+    """Report open calls and requests at the end, when the tail is kept."""
+    pairing = pair_transcript(transcript)
+    waiting = sorted((*pairing.unmatched_calls, *pairing.pending_requests))
+    for position in waiting:
+        if left_open(transcript, position, settings):
+            answer = "a response" if position in pairing.pending_requests else "a result"
+            yield RULE.diagnostic(
+                f"{describe(part_at(transcript, position))} is still waiting for {answer}",
+                message_index=position[0],
+                part_index=position[1],
+            )
+
+
+_BAD: Any = {
+    "messages": [
+        {"role": "user", "content": "Weather in Oslo?"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "get_weather", "arguments": '{"city":"Oslo"}'},
+                }
+            ],
+        },
+    ],
+    "tools": [{"type": "function", "function": {"name": "get_weather"}}],
+}
+
+RULE = Rule(
+    code="HN011",
+    name="open-tool-call-at-end",
+    summary="a tool call or approval request at the end is still waiting for its answer",
+    severity=Severity.INFO,
+    applicability=None,
+    doc=__doc__ or "",
+    check=check,
+    examples=(Example(bad=_BAD, good=None, title="a fine-tuning target is left alone"),),
+)

@@ -1,0 +1,96 @@
+"""A tool result whose call is not before it.
+
+## What it does
+Finds tool results that no earlier unanswered call of the same id and family can own.
+Results are paired by ordered occurrence, so a result that is merely far from its call is
+not an orphan (see HN008), and a second result for an answered call is HN010.
+
+## Why it breaks a replay
+OpenAI Chat Completions: `Invalid parameter: messages with role 'tool' must be a response
+to a preceeding message with 'tool_calls'.`; Anthropic: `unexpected tool_use_id found in
+tool_result blocks: toolu_…. Each tool_result block must have a corresponding tool_use
+block in the previous message.`; Responses API: `No tool call found for function call
+output with call_id call_….` This is what history trimming and compaction leave when they
+cut the call off but keep its result.
+
+## Example
+A compaction removed the assistant message that made `call_gone`.
+
+## Fix
+Remove the result, and its message if nothing else is left in it.
+
+## Fix safety
+Safe: a result without its call can never be replayed.
+
+## References
+- behaviours.md §2.3 R-A3 (orphan results are removed), §5.14.
+- formats.md §1, §2, §3 validity rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from histnorm.diagnostic import Applicability, Diagnostic, Severity
+from histnorm.model import Transcript
+from histnorm.pairing import pair_transcript
+from histnorm.rule import Example, Rule
+from histnorm.rules._common import describe, part_at, remove_reported
+from histnorm.settings import Settings
+
+
+def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+    """Report every result no earlier call owns."""
+    for position in pair_transcript(transcript).orphan_results:
+        yield RULE.diagnostic(
+            f"{describe(part_at(transcript, position))} answers no earlier tool call",
+            message_index=position[0],
+            part_index=position[1],
+            fix_title="remove the tool result",
+        )
+
+
+_BAD = [
+    {"role": "tool", "tool_call_id": "call_gone", "content": "42"},
+    {"role": "user", "content": "Thanks!"},
+    {"role": "assistant", "content": "You're welcome."},
+]
+_MEAI_BAD = [
+    {
+        "role": "assistant",
+        "contents": [{"$type": "functionCall", "callId": "c1", "name": "ls", "arguments": {}}],
+    },
+    {
+        "role": "tool",
+        "contents": [
+            {"$type": "functionResult", "callId": "zz", "result": "x"},
+            {"$type": "functionResult", "callId": "c1", "result": "ok"},
+        ],
+    },
+]
+
+RULE = Rule(
+    code="HN002",
+    name="orphan-tool-result",
+    summary="a tool result has no earlier call",
+    severity=Severity.ERROR,
+    applicability=Applicability.SAFE,
+    doc=__doc__ or "",
+    check=check,
+    fix=remove_reported,
+    examples=(
+        Example(bad=_BAD, good=_BAD[1:], title="a result left behind by compaction"),
+        Example(
+            bad=_MEAI_BAD,
+            good=[
+                _MEAI_BAD[0],
+                {
+                    "role": "tool",
+                    "contents": [{"$type": "functionResult", "callId": "c1", "result": "ok"}],
+                },
+            ],
+            format="meai",
+            title="only the orphan result is removed from a tool message",
+        ),
+    ),
+)

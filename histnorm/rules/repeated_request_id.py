@@ -1,0 +1,124 @@
+"""The same pending call or approval request emitted again under its id.
+
+## What it does
+Finds a tool call whose id is still pending (no result yet) for an earlier call of the
+same name, and an approval request whose request id is still pending for an earlier
+request that wraps the same call. This is a benign re-emission, for example a streamed
+call repeated without its arguments. Ids that were answered are free again: a call that
+reuses an answered id is a new call, never a repeat.
+
+## Why it breaks a replay
+Providers reject repeated ids: Anthropic `tool_use ids must be unique`; the Responses API
+`Duplicate item found with id …`; OpenAI Chat Completions pairs the result with one call
+and leaves the other unanswered. Microsoft.Extensions.AI's FunctionInvokingChatClient
+throws while extracting approvals when one request id appears twice, and Agent
+Framework's request collector threw `FunctionCallContent with duplicate CallId: …`.
+
+## Example
+A model re-emitted `lookup` under the same call id across two stream updates.
+
+## Fix
+Keep the first copy, which holds the complete arguments, and remove the later ones.
+
+## Fix safety
+Safe: the later copy is the same request.
+
+## References
+- behaviours.md §0.2, §3.3 RB-2 and RB-4, §3.4 `dedupe_transcript_requests`, §5.9.
+- formats.md validity matrix, "Duplicate call IDs".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from histnorm.diagnostic import Applicability, Diagnostic, Severity
+from histnorm.model import Transcript
+from histnorm.pairing import pair_transcript
+from histnorm.rule import Example, Rule
+from histnorm.rules._common import describe, part_at, remove_reported, show_id
+from histnorm.settings import Settings
+
+
+def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+    """Report every benign repeat of a pending call or approval request."""
+    for repeat in pair_transcript(transcript).repeats:
+        if repeat.conflict or repeat.kind == "handoff":
+            continue
+        first = repeat.first
+        yield RULE.diagnostic(
+            f"{describe(part_at(transcript, repeat.position))} repeats the pending "
+            f"{'request' if repeat.kind == 'approval_request' else 'call'} "
+            f"{show_id(repeat.id)} of message {first[0]}",
+            message_index=repeat.position[0],
+            part_index=repeat.position[1],
+            fix_title="remove the repeated copy; the first one wins",
+        )
+
+
+_BAD: Any = [
+    {"role": "user", "content": "Look up x."},
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "c1",
+                "type": "function",
+                "function": {"name": "lookup", "arguments": '{"q":"x"}'},
+            },
+            {"id": "c1", "type": "function", "function": {"name": "lookup", "arguments": ""}},
+        ],
+    },
+    {"role": "tool", "tool_call_id": "c1", "content": "found"},
+]
+_REQ = {
+    "$type": "toolApprovalRequest",
+    "requestId": "ficc_c1",
+    "toolCall": {
+        "$type": "functionCall",
+        "callId": "c1",
+        "name": "pay",
+        "arguments": {"amount": 5},
+    },
+}
+_MEAI_BAD: Any = [
+    {"role": "assistant", "messageId": "r1", "contents": [_REQ]},
+    {"role": "assistant", "messageId": "r2", "contents": [_REQ]},
+    {
+        "role": "user",
+        "contents": [
+            {
+                "$type": "toolApprovalResponse",
+                "requestId": "ficc_c1",
+                "approved": True,
+                "toolCall": _REQ["toolCall"],
+            }
+        ],
+    },
+]
+
+RULE = Rule(
+    code="HN006",
+    name="repeated-request-id",
+    summary="a pending call or approval request is emitted again under its id",
+    severity=Severity.ERROR,
+    applicability=Applicability.SAFE,
+    doc=__doc__ or "",
+    check=check,
+    fix=remove_reported,
+    examples=(
+        Example(
+            bad=_BAD,
+            good=[_BAD[0], {**_BAD[1], "tool_calls": _BAD[1]["tool_calls"][:1]}, _BAD[2]],
+            title="an argument-less re-emission is merged into the first copy",
+        ),
+        Example(
+            bad=_MEAI_BAD,
+            good=[_MEAI_BAD[0], _MEAI_BAD[2]],
+            format="meai",
+            title="an approval request stored twice",
+        ),
+    ),
+)

@@ -1,0 +1,40 @@
+"""Input that could not be read as a transcript.
+
+## What it does
+Reports a file, line or document that is not JSON, is not valid UTF-8, or does not have
+the shape of any supported format: a message that is not an object, a message without a
+role, a tool call without an id, and so on. The diagnostic names the line (JSONL) and the
+JSON Pointer of the first problem. No other rule runs on that transcript.
+
+## Why it breaks a replay
+A provider cannot accept what cannot be parsed; typical responses are
+`Invalid value for 'content': expected a string, got null.` or
+`messages.1.content.1.tool_use.id: Field required`.
+
+## Example
+A JSONL line cut off in the middle: `{"messages": [{"role": "user", "content": "hi"`
+
+## Fix
+None: histnorm never guesses what a broken document meant. The transcript is left
+exactly as it is.
+
+## Fix safety
+There is no fix.
+
+## References
+- formats.md: the shape of each supported format.
+"""
+
+from __future__ import annotations
+
+from histnorm.diagnostic import Severity
+from histnorm.rule import Rule
+
+RULE = Rule(
+    code="HN000",
+    name="unreadable-transcript",
+    summary="input is not a readable transcript",
+    severity=Severity.ERROR,
+    applicability=None,
+    doc=__doc__ or "",
+)

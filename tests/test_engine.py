@@ -1,0 +1,182 @@
+"""The engine: selection, severities, scope, fix gating, the fixed-point loop."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import replace
+
+import pydantic
+import pytest
+
+import histnorm
+from histnorm import engine
+from histnorm.diagnostic import Severity
+from histnorm.rule import Rule
+from histnorm.rules import BY_CODE
+from histnorm.settings import Scope, Settings, TailMode
+
+CALL = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+BROKEN = [
+    {"role": "user", "content": "go"},
+    {"role": "assistant", "content": " ", "tool_calls": [CALL]},
+    {"role": "user", "content": "hurry"},
+    {"role": "tool", "tool_call_id": "c1", "content": "done"},
+    {"role": "tool", "tool_call_id": "zz", "content": "stray"},
+]
+
+
+def codes(diagnostics):
+    return [d.code for d in diagnostics]
+
+
+def test_lint_finds_every_defect_sorted_by_position():
+    assert codes(histnorm.lint(BROKEN)) == ["HN004", "HN008", "HN002"]
+
+
+def test_select_and_ignore_by_code_or_name():
+    assert codes(histnorm.lint(BROKEN, select=("empty-text", "HN002"))) == ["HN004", "HN002"]
+    assert codes(histnorm.lint(BROKEN, ignore=("hn004", "displaced-tool-result"))) == ["HN002"]
+
+
+def test_unknown_rule_names_are_errors():
+    with pytest.raises(histnorm.HistnormError, match="unknown rule 'HN123'"):
+        histnorm.lint(BROKEN, select=("HN123",))
+    with pytest.raises(histnorm.HistnormError, match="unknown rule 'nope'"):
+        histnorm.lint(BROKEN, severity={"nope": "info"})
+
+
+def test_unknown_setting_is_rejected():
+    with pytest.raises(pydantic.ValidationError):
+        Settings(colour="red")  # type: ignore[call-arg]
+
+
+def test_severity_override():
+    found = histnorm.lint(BROKEN, severity={"HN002": "warning"})
+    assert {d.code: d.severity for d in found}["HN002"] is Severity.WARNING
+
+
+def test_fix_repairs_everything_in_fix_order():
+    result = histnorm.fix(BROKEN)
+    assert dict(result.applied) == {"HN008": 1, "HN002": 1, "HN004": 1}
+    assert result.remaining == ()
+    assert histnorm.encode(result.transcript) == [
+        BROKEN[0],
+        {"role": "assistant", "content": None, "tool_calls": [CALL]},
+        BROKEN[3],
+        BROKEN[2],
+    ]
+
+
+def test_fix_never_mutates_and_is_idempotent():
+    value = copy.deepcopy(BROKEN)
+    transcript = histnorm.load(value)
+    once = histnorm.fix(transcript)
+    assert value == BROKEN
+    twice = histnorm.fix(once.transcript)
+    assert twice.transcript == once.transcript
+    assert not twice.changed
+
+
+def test_untouched_messages_keep_their_identity():
+    transcript = histnorm.load(BROKEN)
+    fixed = histnorm.fix(transcript).transcript
+    assert fixed.messages[0] is transcript.messages[0]
+    assert fixed.messages[3] is transcript.messages[2]
+
+
+def test_unsafe_fixes_are_gated():
+    differing = [
+        {"role": "assistant", "content": None, "tool_calls": [CALL]},
+        {"role": "tool", "tool_call_id": "c1", "content": "a"},
+        {"role": "tool", "tool_call_id": "c1", "content": "b"},
+    ]
+    (diagnostic,) = histnorm.lint(differing)
+    assert diagnostic.fix.applicability.value == "unsafe"
+    assert not histnorm.fix(differing).changed
+    assert codes(histnorm.fix(differing).remaining) == ["HN010"]
+    assert histnorm.fix(differing, unsafe_fixes=True).applied == {"HN010": 1}
+
+
+def test_fail_policy_reports_without_a_fix():
+    history = [
+        {"role": "assistant", "content": None, "tool_calls": [CALL]},
+        {"role": "user", "content": "?"},
+    ]
+    (diagnostic,) = histnorm.lint(history, orphan_tool_call="fail")
+    assert diagnostic.fix is None
+    assert not histnorm.fix(history, orphan_tool_call="fail").changed
+
+
+def test_tail_keep_and_close():
+    history = [
+        {"role": "user", "content": "?"},
+        {"role": "assistant", "content": None, "tool_calls": [CALL]},
+    ]
+    assert codes(histnorm.lint(history)) == ["HN011"]
+    assert not histnorm.fix(history).changed
+    assert codes(histnorm.lint(history, tail=TailMode.CLOSE)) == ["HN001"]
+    closed = histnorm.fix(history, tail="close")
+    assert histnorm.encode(closed.transcript) == history[:1]
+
+
+def test_scope_limits_reports_to_the_tail_or_marked_messages():
+    history = [
+        {"role": "user", "contents": [{"$type": "text", "text": ""}]},
+        {"role": "user", "contents": [{"$type": "text", "text": "hi"}]},
+        {"role": "assistant", "contents": [{"$type": "text", "text": " "}]},
+        {
+            "role": "assistant",
+            "additionalProperties": {"agent_framework.partial_response": True},
+            "contents": [{"$type": "text", "text": "\n"}],
+        },
+    ]
+    assert len(histnorm.lint(history)) == 3
+    assert [d.location.message_index for d in histnorm.lint(history, scope=Scope.TAIL)] == [2, 3]
+    assert [d.location.message_index for d in histnorm.lint(history, scope="marked")] == [3]
+
+
+def _cycling_rule(monkeypatch, steps):
+    """Register a rule whose fix flips the first text part between two values forever."""
+    base = BY_CODE["HN004"]
+
+    def check(transcript, settings):
+        yield base.diagnostic("flip", message_index=0, part_index=0, fix_title="flip")
+
+    def flip(transcript, diagnostics, settings):
+        message = transcript.messages[0]
+        text = steps[message.parts[0].text]
+        part = message.parts[0].evolve(text=text, native=None)
+        return transcript.evolve(messages=(message.evolve(parts=(part,)),))
+
+    rule = replace(base, check=check, fix=flip)
+    monkeypatch.setattr(engine, "ALL_RULES", (rule,))
+    monkeypatch.setattr(engine, "FIX_ORDER", (rule,))
+    monkeypatch.setattr(engine, "resolve", lambda name: rule)
+    return rule
+
+
+def test_a_fix_cycle_is_an_internal_error(monkeypatch):
+    _cycling_rule(monkeypatch, {"a": "b", "b": "a"})
+    with pytest.raises(engine.FixDidNotConverge, match="cycle"):
+        histnorm.fix([{"role": "user", "content": "a"}])
+
+
+def test_a_fix_that_never_settles_is_an_internal_error(monkeypatch):
+    steps = {str(i): str(i + 1) for i in range(100)}
+    _cycling_rule(monkeypatch, steps)
+    with pytest.raises(engine.FixDidNotConverge, match="did not settle"):
+        histnorm.fix([{"role": "user", "content": "0"}])
+
+
+def test_a_fix_returning_garbage_is_an_internal_error(monkeypatch):
+    rule = _cycling_rule(monkeypatch, {})
+    bad = replace(rule, fix=lambda t, d, s: None)
+    monkeypatch.setattr(engine, "FIX_ORDER", (bad,))
+    monkeypatch.setattr(engine, "ALL_RULES", (bad,))
+    with pytest.raises(engine.FixDidNotConverge, match="returned NoneType"):
+        histnorm.fix([{"role": "user", "content": "0"}])
+
+
+def test_rules_are_plain_records():
+    assert isinstance(histnorm.RULES[1], Rule)
+    assert histnorm.RULES[1].code == "HN001"
