@@ -44,6 +44,7 @@ def test_public_contract_codes_and_names():
         "HN009": "duplicate-handoff",
         "HN010": "duplicate-tool-result",
         "HN011": "open-tool-call-at-end",
+        "HN012": "repeated-partial-turn",
     }
 
 

@@ -18,6 +18,7 @@ from histnorm.rules import (
     orphan_tool_call,
     orphan_tool_result,
     pending_approval_request,
+    repeated_partial_turn,
     repeated_request_id,
     unreadable_transcript,
 )
@@ -35,6 +36,7 @@ ALL_RULES: tuple[Rule, ...] = (
     duplicate_handoff.RULE,
     duplicate_tool_result.RULE,
     open_tool_call_at_end.RULE,
+    repeated_partial_turn.RULE,
 )
 """Every rule, in code order."""
 

@@ -1,0 +1,56 @@
+"""Pointer-to-line mapping for pretty-printed JSON."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from histnorm.linemap import lines_for
+
+DOC = b"""{
+  "model": "m",
+  "messages": [
+    {"role": "user", "content": "a,b:{c}[d]"},
+    {
+      "role": "assistant",
+      "tool_calls": [{"id": "x"}, {"id": "y"}]
+    }
+  ],
+  "we/ird~key": {"\\"quoted\\"": [true, null,
+    3]}
+}
+"""
+
+
+def test_lines_of_nested_values():
+    pointers = [
+        "",
+        "/model",
+        "/messages/0",
+        "/messages/1",
+        "/messages/1/tool_calls/1",
+        '/we~1ird~0key/"quoted"/2',
+        "/messages/9",
+    ]
+    assert lines_for(DOC, pointers) == {
+        "": 1,
+        "/model": 2,
+        "/messages/0": 4,
+        "/messages/1": 5,
+        "/messages/1/tool_calls/1": 7,
+        '/we~1ird~0key/"quoted"/2': 11,
+    }
+
+
+def test_nothing_wanted_means_no_scan():
+    assert lines_for(b"not json at all", []) == {}
+
+
+@settings(max_examples=50, derandomize=True)
+@given(st.lists(st.one_of(st.integers(), st.text(), st.booleans(), st.none()), max_size=30))
+def test_each_item_of_an_indented_array_is_on_its_own_line(items):
+    data = json.dumps(items, indent=2).encode()
+    got = lines_for(data, [f"/{i}" for i in range(len(items))])
+    assert got == {f"/{i}": i + 2 for i in range(len(items))}
