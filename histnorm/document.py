@@ -17,6 +17,7 @@ from histnorm import jsonio
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats import detect_format, get_codec
 from histnorm.model import Transcript
+from histnorm.splice import splice_array
 
 BOM = b"\xef\xbb\xbf"
 
@@ -227,17 +228,56 @@ def write(document: Document, transcripts: Sequence[Transcript | None]) -> bytes
     if not any(changed):
         return document.raw
     prefix = BOM if document.bom else b""
-    if document.layout is Layout.JSON:
-        return prefix + jsonio.dumps(encode_transcript(_only(transcripts)), document.style)
-    if document.layout is Layout.JSON_ARRAY:
-        value = jsonio.loads(document.raw[len(prefix) :])
-        for i, (record, transcript) in enumerate(zip(document.records, transcripts, strict=True)):
-            if transcript is not None and transcript != record.transcript:
-                value[i] = encode_transcript(transcript)
-        return prefix + jsonio.dumps(value, document.style)
+    if document.layout in (Layout.JSON, Layout.JSON_ARRAY):
+        return prefix + _write_json(document, transcripts)
     if document.layout is Layout.JSONL:
         return prefix + _write_jsonl(document, transcripts)
     return prefix + _write_message_lines(document, _only(transcripts))
+
+
+def _native(transcript: Transcript) -> Any:
+    """The native document a decoded transcript came from (its envelope, or its messages)."""
+    if transcript.native is not None:
+        return transcript.native
+    return [m.native for m in transcript.messages]
+
+
+def _messages_pointer(transcript: Transcript) -> str | None:
+    if not transcript.messages or transcript.format is None:
+        return None
+    return get_codec(transcript.format).message_pointer(transcript, 0).rsplit("/", 1)[0]
+
+
+def _write_json(document: Document, transcripts: Sequence[Transcript | None]) -> bytes:
+    """Rewrite changed transcripts, splicing only their message arrays where possible."""
+    body = document.raw[len(BOM) :] if document.bom else document.raw
+    array = document.layout is Layout.JSON_ARRAY
+    for i, (record, transcript) in enumerate(zip(document.records, transcripts, strict=True)):
+        if transcript is None or record.transcript is None or transcript == record.transcript:
+            continue
+        old, new = _native(record.transcript), encode_transcript(transcript)
+        pointer = _messages_pointer(record.transcript)
+        if array:
+            whole = jsonio.loads(body)
+            old_whole, new_whole = list(whole), list(whole)
+            old_whole[i], new_whole[i] = old, new
+            old, new = old_whole, new_whole
+            pointer = None if pointer is None else record.pointer + pointer
+        spliced = None if pointer is None else splice_array(body, old, new, pointer, document.style)
+        if spliced is None:
+            return _rewrite_all(document, transcripts)
+        body = spliced
+    return body
+
+
+def _rewrite_all(document: Document, transcripts: Sequence[Transcript | None]) -> bytes:
+    if document.layout is Layout.JSON:
+        return jsonio.dumps(encode_transcript(_only(transcripts)), document.style)
+    value = jsonio.loads(document.raw[len(BOM) :] if document.bom else document.raw)
+    for i, (record, transcript) in enumerate(zip(document.records, transcripts, strict=True)):
+        if transcript is not None and transcript != record.transcript:
+            value[i] = encode_transcript(transcript)
+    return jsonio.dumps(value, document.style)
 
 
 def _only(transcripts: Sequence[Transcript | None]) -> Transcript:

@@ -1,7 +1,8 @@
-"""Line numbers for JSON Pointers in a JSON document's text.
+"""Positions of JSON Pointers in a JSON document's text.
 
-orjson gives no positions, so diagnostics carry JSON Pointers; this maps the pointers of
-one document to the 1-based lines where their values start, in one scan of its bytes.
+orjson gives no positions, so diagnostics carry JSON Pointers; this maps pointers to the
+byte spans and 1-based lines of their values, in one scan of the document's bytes. The
+document must be valid JSON (it was parsed before).
 """
 
 from __future__ import annotations
@@ -16,51 +17,63 @@ from histnorm.errors import escape_token
 _TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+', re.S)
 
 
-def lines_for(data: bytes, pointers: Iterable[str]) -> dict[str, int]:
-    """The line each of `pointers` starts on in `data` (pointers not found are left out)."""
-    wanted = set(pointers)
-    if not wanted:
-        return {}
-    newlines = [m.start() for m in re.finditer(rb"\n", data)]
-    found: dict[str, int] = {}
-    # Each frame: [kind, pointer, next key or index, expecting a key]
-    stack: list[list[object]] = []
-    pending_key: str | None = None
+class _Frame:
+    __slots__ = ("expect_key", "index", "is_object", "key", "pointer", "start")
 
-    def value_start(offset: int) -> str:
+    def __init__(self, is_object: bool, pointer: str, start: int) -> None:
+        self.is_object = is_object
+        self.pointer = pointer
+        self.start = start
+        self.index = 0
+        self.key = ""
+        self.expect_key = is_object
+
+
+def spans_for(data: bytes, pointers: Iterable[str]) -> dict[str, tuple[int, int]]:
+    """The (start, end) byte offsets of the value at each of `pointers` that exists."""
+    wanted = set(pointers)
+    found: dict[str, tuple[int, int]] = {}
+    if not wanted:
+        return found
+    stack: list[_Frame] = []
+
+    def pointer_here() -> str:
         if not stack:
-            pointer = ""
-        else:
-            frame = stack[-1]
-            token = pending_key if frame[0] == "{" else str(frame[2])
-            pointer = f"{frame[1]}/{escape_token(token or '')}"
-        if pointer in wanted and pointer not in found:
-            found[pointer] = bisect_right(newlines, offset - 1) + 1
-        return pointer
+            return ""
+        frame = stack[-1]
+        token = frame.key if frame.is_object else str(frame.index)
+        return f"{frame.pointer}/{escape_token(token)}"
 
     for match in _TOKEN.finditer(data):
         token = match.group()
         first = token[:1]
-        if stack and stack[-1][0] == "{" and stack[-1][3] and first == b'"':
-            pending_key = json.loads(token)
-            stack[-1][3] = False
-            continue
-        if first in (b"{", b"["):
-            pointer = value_start(match.start())
-            stack.append([first.decode(), pointer, 0, first == b"{"])
+        if stack and stack[-1].is_object and stack[-1].expect_key and first == b'"':
+            stack[-1].key = json.loads(token)
+            stack[-1].expect_key = False
+        elif first in (b"{", b"["):
+            stack.append(_Frame(first == b"{", pointer_here(), match.start()))
         elif first in (b"}", b"]"):
-            stack.pop()
+            frame = stack.pop()
+            if frame.pointer in wanted:
+                found[frame.pointer] = (frame.start, match.end())
         elif first == b",":
-            if stack:
-                frame = stack[-1]
-                if frame[0] == "[":
-                    frame[2] = int(str(frame[2])) + 1
-                else:
-                    frame[3] = True
-        elif first == b":":
-            continue
-        else:
-            value_start(match.start())
+            if stack[-1].is_object:
+                stack[-1].expect_key = True
+            else:
+                stack[-1].index += 1
+        elif first != b":":
+            here = pointer_here()
+            if here in wanted:
+                found[here] = (match.start(), match.end())
         if len(found) == len(wanted):
             break
     return found
+
+
+def lines_for(data: bytes, pointers: Iterable[str]) -> dict[str, int]:
+    """The line each of `pointers` starts on in `data` (pointers not found are left out)."""
+    spans = spans_for(data, pointers)
+    if not spans:
+        return {}
+    newlines = [m.start() for m in re.finditer(rb"\n", data)]
+    return {pointer: bisect_right(newlines, start - 1) + 1 for pointer, (start, _) in spans.items()}

@@ -9,6 +9,7 @@ from typing import Any
 import orjson
 
 from histnorm.model import Transcript
+from histnorm.report import report_schema
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -19,8 +20,12 @@ def transcript_schema() -> dict[str, Any]:
     return {"$schema": SCHEMA_DIALECT, "$id": "transcript.schema.json", **schema}
 
 
+def _report() -> dict[str, Any]:
+    return {"$schema": SCHEMA_DIALECT, "$id": "report.schema.json", **report_schema()}
+
+
 SCHEMAS: Mapping[str, Callable[[], dict[str, Any]]] = MappingProxyType(
-    {"transcript.schema.json": transcript_schema}
+    {"transcript.schema.json": transcript_schema, "report.schema.json": _report}
 )
 """Every committed schema by file name, with the function that generates it."""
 

@@ -76,8 +76,25 @@ def test_json_rewrite_keeps_layout_style():
     document = read_json(data)
     out = write(document, [_append_text(document.records[0].transcript, "y")])
     assert out == (
-        b'{\n  "messages": [\n    {\n      "role": "user",\n      "content": "x"\n    },\n'
-        b'    {\n      "role": "assistant",\n      "content": "y"\n    }\n  ]\n}\n'
+        b'{\n  "messages": [\n    {"role": "user", "content": "x"},\n'
+        b'    {"role": "assistant", "content": "y"}\n  ]\n}\n'
+    )
+
+
+def test_json_rewrite_keeps_untouched_messages_byte_for_byte():
+    data = (
+        b'{"model": "m",\n "messages": [\n'
+        b'   {"role": "user",   "content": "hi"},\n'
+        b'   {\n     "role": "assistant",\n     "content": "\\n"\n   },\n'
+        b'   {"role": "user", "content": "again"}\n ]}'
+    )
+    document = read_json(data)
+    transcript = document.records[0].transcript
+    edited = transcript.evolve(messages=(transcript.messages[0], transcript.messages[2]))
+    assert write(document, [edited]) == (
+        b'{"model": "m",\n "messages": [\n'
+        b'   {"role": "user",   "content": "hi"},\n'
+        b'   {"role": "user", "content": "again"}\n ]}'
     )
 
 

@@ -15,7 +15,10 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = sorted(
     p
     for p in (ROOT / "fixtures").rglob("*")
-    if p.suffix in (".json", ".jsonl") and "malformed" not in p.parts and "bad" not in p.stem
+    if p.suffix in (".json", ".jsonl")
+    and "malformed" not in p.parts
+    and "bad" not in p.stem
+    and not p.name.endswith(".settings.json")
 )
 
 

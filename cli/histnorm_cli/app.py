@@ -1,24 +1,214 @@
-"""The `histnorm` command line."""
+"""The `histnorm` command line: lint, fix, rules, rule, convert, schema."""
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, Literal
 
 import typer
 
+from histnorm.formats import CODECS
 from histnorm.schema import SCHEMAS, render
+from histnorm_cli import catalog
+from histnorm_cli.convert import convert_command
+from histnorm_cli.execute import Request, execute
+from histnorm_cli.exitcodes import ExitCode
 
 app = typer.Typer(
     help="Find and repair what makes a stored LLM chat history unreplayable.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
 )
 
 
-@app.callback()
-def _root() -> None:
-    """histnorm: lint and repair stored LLM chat transcripts."""
+class OutputFormat(StrEnum):
+    """Output formats for diagnostics."""
+
+    AUTO = "auto"
+    TEXT = "text"
+    JSON = "json"
+    JSONL = "jsonl"
+    GITHUB = "github"
+    SARIF = "sarif"
+
+
+Paths = Annotated[
+    list[str] | None, typer.Argument(help="Files, folders, or - for stdin.", show_default=False)
+]
+Select = Annotated[
+    list[str] | None, typer.Option("--select", help="Only these rules (code or name).")
+]
+Ignore = Annotated[
+    list[str] | None, typer.Option("--ignore", help="Skip these rules (code or name).")
+]
+Format = Annotated[
+    str | None,
+    typer.Option("--format", help="Input format (default: detect). One of: " + ", ".join(CODECS)),
+]
+Output = Annotated[
+    OutputFormat | None, typer.Option("--output-format", help="How to print diagnostics.")
+]
+Config = Annotated[
+    str | None,
+    typer.Option(
+        "--config", help="pyproject.toml to read [tool.histnorm] from (default: the nearest)."
+    ),
+]
+Tail = Annotated[
+    str | None,
+    typer.Option(
+        "--tail", help="keep: open calls at the end are a live state (HN011); close: fix them too."
+    ),
+]
+Scope = Annotated[
+    str | None,
+    typer.Option(
+        "--scope", help="all, tail (after the last user message) or marked (partial responses)."
+    ),
+]
+Policy = Annotated[
+    list[str] | None,
+    typer.Option("--policy", help="RULE=POLICY, e.g. orphan-tool-call=synthesize."),
+]
+JsonlMode = Annotated[
+    str | None,
+    typer.Option(
+        "--jsonl-mode", help="auto, transcript (one per line) or message (one message per line)."
+    ),
+]
+Include = Annotated[
+    list[str] | None,
+    typer.Option("--include", help="Glob of files to take from folders (default *.json, *.jsonl)."),
+]
+Exclude = Annotated[list[str] | None, typer.Option("--exclude", help="Glob of files to skip.")]
+ExitZero = Annotated[bool, typer.Option("--exit-zero", help="Exit 0 even if diagnostics remain.")]
+Strict = Annotated[bool, typer.Option("--strict", help="Warnings fail the run too.")]
+Statistics = Annotated[bool, typer.Option("--statistics", help="Count diagnostics per rule.")]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print diagnostics, nothing else.")]
+Jobs = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Files processed in parallel.")]
+
+
+def _policies(items: list[str] | None) -> dict[str, str]:
+    policies = {}
+    for item in items or ():
+        name, sep, value = item.partition("=")
+        if not sep or not value:
+            raise typer.BadParameter(f"expected RULE=POLICY, got {item!r}", param_hint="--policy")
+        policies[name.strip()] = value.strip()
+    return policies
+
+
+def _request(mode: Literal["lint", "fix"], paths: list[str] | None, **options: Any) -> Request:
+    overrides: dict[str, Any] = {
+        "select": tuple(options.pop("select")) if options.get("select") else None,
+        "extend_ignore": tuple(options.pop("ignore") or ()),
+        "tail": options.pop("tail"),
+        "scope": options.pop("scope"),
+        "policy": _policies(options.pop("policy")),
+        "unsafe_fixes": options.pop("unsafe_fixes", None) or None,
+    }
+    options.pop("select", None)
+    output = options.pop("output_format")
+    return Request(
+        mode=mode,
+        paths=paths or ["."],
+        overrides=overrides,
+        output_format=output.value if output else None,
+        **options,
+    )
+
+
+@app.command()
+def lint(
+    paths: Paths = None,
+    select: Select = None,
+    ignore: Ignore = None,
+    format: Format = None,
+    output_format: Output = None,
+    config: Config = None,
+    tail: Tail = None,
+    scope: Scope = None,
+    policy: Policy = None,
+    jsonl_mode: JsonlMode = None,
+    include: Include = None,
+    exclude: Exclude = None,
+    exit_zero: ExitZero = False,
+    strict: Strict = False,
+    statistics: Statistics = False,
+    quiet: Quiet = False,
+    jobs: Jobs = 1,
+) -> None:
+    """Report what would make each transcript fail on replay."""
+    raise typer.Exit(execute(_request("lint", **locals())))
+
+
+@app.command()
+def fix(
+    paths: Paths = None,
+    select: Select = None,
+    ignore: Ignore = None,
+    format: Format = None,
+    output_format: Output = None,
+    config: Config = None,
+    tail: Tail = None,
+    scope: Scope = None,
+    policy: Policy = None,
+    jsonl_mode: JsonlMode = None,
+    include: Include = None,
+    exclude: Exclude = None,
+    exit_zero: ExitZero = False,
+    strict: Strict = False,
+    statistics: Statistics = False,
+    quiet: Quiet = False,
+    jobs: Jobs = 1,
+    diff: Annotated[
+        bool, typer.Option("--diff", help="Print a unified diff; write nothing.")
+    ] = False,
+    check: Annotated[
+        bool, typer.Option("--check", help="Exit 1 if anything would change; write nothing.")
+    ] = False,
+    unsafe_fixes: Annotated[
+        bool, typer.Option("--unsafe-fixes", help="Apply unsafe fixes too.")
+    ] = False,
+    output: Annotated[
+        str | None,
+        typer.Option(
+            "--output", "-o", help="Write the result here (- for stdout) instead of in place."
+        ),
+    ] = None,
+    backup: Annotated[
+        bool, typer.Option("--backup", help="Keep the original as FILE.bak.")
+    ] = False,
+    exit_non_zero_on_fix: Annotated[
+        bool, typer.Option("--exit-non-zero-on-fix", help="Exit 1 if any file was changed.")
+    ] = False,
+) -> None:
+    """Repair transcripts in place (only files whose bytes change are written)."""
+    raise typer.Exit(execute(_request("fix", **locals())))
+
+
+@app.command()
+def rules(
+    output_format: Annotated[str, typer.Option("--output-format", help="text or json")] = "text",
+) -> None:
+    """List every rule: code, name, severity and fix."""
+    typer.echo(catalog.table(output_format == "json"), nl=False)
+
+
+@app.command()
+def rule(code: Annotated[str, typer.Argument(help="A rule code or name, e.g. HN001.")]) -> None:
+    """Print one rule's documentation and examples."""
+    text = catalog.describe(code)
+    if text is None:
+        typer.echo(f"histnorm: error: unknown rule {code!r}; run `histnorm rules`", err=True)
+        raise typer.Exit(ExitCode.ERROR)
+    typer.echo(text, nl=False)
+
+
+app.command(name="convert")(convert_command)
 
 
 @app.command()
@@ -41,7 +231,7 @@ def schema(
             typer.echo(f"wrote {target}")
     if check and stale:
         typer.echo(f"stale schemas in {out}: {', '.join(stale)}; run `histnorm schema`", err=True)
-        raise typer.Exit(1)
+        raise typer.Exit(ExitCode.FAILED)
 
 
 def main() -> None:

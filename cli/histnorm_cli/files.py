@@ -1,26 +1,109 @@
-"""Reading documents from paths: the shell's side of the pure `histnorm.document` API."""
+"""Paths in, bytes out: expanding arguments and writing files atomically."""
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Iterator
+from fnmatch import fnmatch
 from pathlib import Path
+from types import TracebackType
 
-from histnorm.document import Document, read_json, read_jsonl
+DEFAULT_INCLUDE = ("*.json", "*.jsonl")
+STDIN = "-"
 
-SUFFIXES = (".json", ".jsonl")
+
+def _matches(path: Path, patterns: tuple[str, ...] | list[str]) -> bool:
+    text = path.as_posix()
+    return any(fnmatch(path.name, p) or fnmatch(text, p) for p in patterns)
 
 
-def expand(paths: list[Path]) -> Iterator[Path]:
-    """Yield the files named by `paths`, walking directories for *.json and *.jsonl, sorted."""
-    for path in paths:
+def expand(
+    paths: list[str],
+    include: tuple[str, ...] | list[str] = DEFAULT_INCLUDE,
+    exclude: tuple[str, ...] | list[str] = (),
+) -> Iterator[tuple[str, str | None]]:
+    """Yield (path, error) for each file named or found below a named folder, sorted.
+
+    Files named explicitly are always taken; files found in folders must match `include`
+    and not `exclude`. A path that does not exist yields an error instead.
+    """
+    for name in paths:
+        if name == STDIN:
+            yield STDIN, None
+            continue
+        path = Path(name)
         if path.is_dir():
-            yield from sorted(p for p in path.rglob("*") if p.suffix in SUFFIXES and p.is_file())
+            found = sorted(
+                p
+                for p in path.rglob("*")
+                if p.is_file() and _matches(p, include) and not _matches(p, exclude)
+            )
+            for file in found:
+                yield str(file), None
+        elif path.exists():
+            yield name, None
         else:
-            yield path
+            yield name, f"{name}: no such file or directory"
 
 
-def read_document(path: Path, data: bytes, format: str | None = None) -> Document:
-    """Read `data` (the bytes of `path`) as JSONL or JSON depending on the file name."""
-    if path.suffix == ".jsonl":
-        return read_jsonl(data, format)
-    return read_json(data, format)
+class AtomicWriter:
+    """Write a file's new content beside it, then rename it over the original.
+
+    The temporary file is flushed and fsynced before the rename, and gets the original's
+    permissions. A symlink is resolved and its target written. On any failure (or
+    `discard()`) the temporary file is removed and the original is left as it was.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.target = path.resolve() if path.is_symlink() else path
+        mode = self.target.stat().st_mode if self.target.exists() else None
+        self.mode = mode
+        handle, name = tempfile.mkstemp(
+            dir=self.target.parent, prefix=f".{self.target.name}.", suffix=".histnorm"
+        )
+        self.temp = Path(name)
+        self.stream = os.fdopen(handle, "wb")
+        self.done = False
+
+    def write(self, data: bytes) -> None:
+        """Append bytes to the new content."""
+        self.stream.write(data)
+
+    def commit(self, backup: bool = False) -> None:
+        """Make the new content the file's content, keeping `FILE.bak` if asked."""
+        self.stream.flush()
+        os.fsync(self.stream.fileno())
+        self.stream.close()
+        if self.mode is not None:
+            os.chmod(self.temp, self.mode & 0o7777)
+        if backup and self.target.exists():
+            backup_path = self.target.with_name(self.target.name + ".bak")
+            backup_path.write_bytes(self.target.read_bytes())
+        os.replace(self.temp, self.target)
+        self.done = True
+
+    def discard(self) -> None:
+        """Drop the new content; the original stays untouched."""
+        if not self.done:
+            self.stream.close()
+            self.temp.unlink(missing_ok=True)
+            self.done = True
+
+    def __enter__(self) -> AtomicWriter:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.discard()
+
+
+def write_atomically(path: Path, data: bytes, backup: bool = False) -> None:
+    """Replace the content of `path` with `data` atomically."""
+    with AtomicWriter(path) as writer:
+        writer.write(data)
+        writer.commit(backup)

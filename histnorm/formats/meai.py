@@ -258,8 +258,16 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
 
 
 def _updates(base: dict[str, Any], pascal: bool, values: dict[str, Any]) -> dict[str, Any]:
-    """Map canonical property names onto the keys `base` spells them with."""
-    return {(_key(base, name) or _styled(name, pascal)): value for name, value in values.items()}
+    """Map canonical property names onto the keys `base` spells them with.
+
+    A null for a key `base` does not have is left out, as MEAI's serializer does."""
+    out = {}
+    for name, value in values.items():
+        key = _key(base, name)
+        if key is None and value is None:
+            continue
+        out[key or _styled(name, pascal)] = value
+    return out
 
 
 def _arguments(arguments: Any) -> Any:

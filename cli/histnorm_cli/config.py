@@ -1,0 +1,124 @@
+"""`[tool.histnorm]` in pyproject.toml: discovery, validation and merging with flags."""
+
+from __future__ import annotations
+
+import tomllib
+from fnmatch import fnmatch
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from histnorm import HistnormError, Settings
+from histnorm.rules import resolve
+
+POLICY_FIELDS = {
+    "orphan-tool-call": "orphan_tool_call",
+    "pending-approval-request": "pending_approval",
+    "pending-approval": "pending_approval",
+}
+
+
+class ConfigError(Exception):
+    """A configuration file or option that histnorm cannot use (exit code 2)."""
+
+
+def _kebab(name: str) -> str:
+    return name.replace("_", "-")
+
+
+class FileConfig(BaseModel):
+    """The keys `[tool.histnorm]` accepts (kebab-case, as in ruff)."""
+
+    model_config = ConfigDict(extra="forbid", alias_generator=_kebab, populate_by_name=True)
+
+    select: list[str] | None = None
+    ignore: list[str] = []
+    per_file_ignores: dict[str, list[str]] = {}
+    unsafe_fixes: bool | None = None
+    policy: dict[str, str] = {}
+    tail: str | None = None
+    scope: str | None = None
+    whitespace_is_empty: bool | None = None
+    severity: dict[str, str] = {}
+    output_format: str | None = None
+    format: str | None = None
+    jsonl_mode: str | None = None
+    include: list[str] | None = None
+    exclude: list[str] = []
+
+
+def find_config(start: Path) -> Path | None:
+    """The nearest pyproject.toml at or above `start` that has a `[tool.histnorm]` table."""
+    for folder in (start, *start.parents):
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            try:
+                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+                continue
+            if "histnorm" in data.get("tool", {}):
+                return candidate
+    return None
+
+
+def load_config(path: Path) -> FileConfig:
+    """Read and validate `[tool.histnorm]` from `path`; raise `ConfigError` naming the key."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such configuration file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    table = data.get("tool", {}).get("histnorm", {})
+    try:
+        return FileConfig.model_validate(table)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        key = ".".join(str(p) for p in error["loc"])
+        raise ConfigError(f"{path}: [tool.histnorm] {key}: {error['msg']}") from None
+
+
+def build_settings(config: FileConfig, overrides: dict[str, Any]) -> Settings:
+    """Merge the file's settings with command-line overrides (flags win) and validate."""
+    values: dict[str, Any] = {}
+    if config.select is not None:
+        values["select"] = tuple(config.select)
+    values["ignore"] = tuple(config.ignore)
+    for key in ("unsafe_fixes", "tail", "scope", "whitespace_is_empty"):
+        if getattr(config, key) is not None:
+            values[key] = getattr(config, key)
+    if config.severity:
+        values["severity"] = dict(config.severity)
+    policies = dict(config.policy)
+    policies.update(overrides.pop("policy", {}))
+    for name, value in policies.items():
+        if name not in POLICY_FIELDS:
+            known = ", ".join(sorted(POLICY_FIELDS))
+            raise ConfigError(f"unknown policy {name!r}; known policies: {known}")
+        values[POLICY_FIELDS[name]] = value
+    extra_ignore = overrides.pop("extend_ignore", ())
+    values.update({k: v for k, v in overrides.items() if v is not None})
+    values["ignore"] = tuple(values.get("ignore", ())) + tuple(extra_ignore)
+    try:
+        settings = Settings.model_validate(values)
+        for name in (*(settings.select or ()), *settings.ignore, *settings.severity):
+            resolve(name)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        key = _kebab(".".join(str(p) for p in error["loc"]))
+        raise ConfigError(f"{key}: {error['msg']}") from None
+    except HistnormError as exc:
+        raise ConfigError(str(exc)) from None
+    return settings
+
+
+def ignored_for(config: FileConfig, relative: str) -> tuple[str, ...]:
+    """The codes `per-file-ignores` switches off for the file at `relative` (posix path)."""
+    codes: list[str] = []
+    for pattern, names in config.per_file_ignores.items():
+        if fnmatch(relative, pattern) or fnmatch(Path(relative).name, pattern):
+            codes.extend(names)
+    return tuple(codes)

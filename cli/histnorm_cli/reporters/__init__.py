@@ -1,0 +1,83 @@
+"""Output formats: each reporter turns diagnostics into text for people or machines."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TextIO
+
+from histnorm.diagnostic import Diagnostic, Severity
+
+
+@dataclass
+class Summary:
+    """Totals for the end of a run."""
+
+    mode: str
+    files: int = 0
+    transcripts: int = 0
+    counts: Counter[Severity] = field(default_factory=Counter)
+    by_code: Counter[str] = field(default_factory=Counter)
+    names: dict[str, str] = field(default_factory=dict)
+    fixable: int = 0
+    unsafe_fixable: int = 0
+    fixed: Counter[str] = field(default_factory=Counter)
+    changed_files: int = 0
+    errors: int = 0
+    check: bool = False
+
+    def add(self, diagnostic: Diagnostic, fix_allowed: bool) -> None:
+        """Count one diagnostic."""
+        self.counts[diagnostic.severity] += 1
+        self.by_code[diagnostic.code] += 1
+        self.names[diagnostic.code] = diagnostic.name
+        if diagnostic.fix is not None:
+            if fix_allowed:
+                self.fixable += 1
+            else:
+                self.unsafe_fixable += 1
+
+
+class Reporter:
+    """Receives diagnostics file by file, then the summary."""
+
+    def __init__(
+        self, out: TextIO, *, color: bool = False, quiet: bool = False, statistics: bool = False
+    ) -> None:
+        self.out = out
+        self.color = color
+        self.quiet = quiet
+        self.statistics = statistics
+
+    def file(self, diagnostics: list[Diagnostic]) -> None:
+        """Report the diagnostics of one file."""
+
+    def finish(self, summary: Summary) -> None:
+        """Report the end of the run."""
+
+
+def _registry() -> Mapping[str, Callable[..., Reporter]]:
+    from histnorm_cli.reporters.github import GithubReporter
+    from histnorm_cli.reporters.jsonout import JsonLinesReporter, JsonReporter
+    from histnorm_cli.reporters.sarif import SarifReporter
+    from histnorm_cli.reporters.text import TextReporter
+
+    return MappingProxyType(
+        {
+            "text": TextReporter,
+            "json": JsonReporter,
+            "jsonl": JsonLinesReporter,
+            "github": GithubReporter,
+            "sarif": SarifReporter,
+        }
+    )
+
+
+def reporter(name: str) -> Callable[..., Reporter]:
+    """The reporter class for an output format name."""
+    return _registry()[name]
+
+
+FORMATS = ("text", "json", "jsonl", "github", "sarif")

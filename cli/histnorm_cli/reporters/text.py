@@ -1,0 +1,72 @@
+"""`text`: one line per diagnostic (`path:line: CODE [*] message`), then a summary."""
+
+from __future__ import annotations
+
+from histnorm.diagnostic import Diagnostic, Severity
+from histnorm_cli.reporters import Reporter, Summary
+
+_COLORS = {Severity.ERROR: "31", Severity.WARNING: "33", Severity.INFO: "36"}
+
+
+def where(diagnostic: Diagnostic) -> str:
+    """`path:line`, `path`, or `<input>` when nothing is known."""
+    loc = diagnostic.location
+    path = loc.path or "<input>"
+    return f"{path}:{loc.line}" if loc.line is not None else path
+
+
+class TextReporter(Reporter):
+    """Human-readable lines, coloured on a terminal."""
+
+    def _paint(self, text: str, code: str) -> str:
+        return f"\033[{code}m{text}\033[0m" if self.color else text
+
+    def file(self, diagnostics: list[Diagnostic]) -> None:
+        """Print one line per diagnostic."""
+        for d in diagnostics:
+            mark = " [*]" if d.fix is not None else ""
+            pointer = f" (at {d.location.pointer or '/'})" if d.location.pointer is not None else ""
+            code = self._paint(d.code, "1;" + _COLORS[d.severity])
+            print(f"{self._paint(where(d), '1')}: {code}{mark} {d.message}{pointer}", file=self.out)
+
+    def finish(self, summary: Summary) -> None:
+        """Print statistics (if asked) and the totals."""
+        if self.statistics:
+            for code, count in sorted(summary.by_code.items()):
+                print(f"{count:>6}  {code}  {summary.names[code]}", file=self.out)
+        if self.quiet:
+            return
+        for line in summary_lines(summary):
+            print(line, file=self.out)
+
+
+def summary_lines(summary: Summary) -> list[str]:
+    """The closing lines: what was found, fixed and could still be fixed."""
+    total = sum(summary.counts.values())
+    lines = []
+    fixed = sum(summary.fixed.values())
+    if summary.mode == "fix" and fixed:
+        verb = "Would fix" if summary.check else "Fixed"
+        files = f" in {summary.changed_files} file{'s' if summary.changed_files != 1 else ''}"
+        lines.append(f"{verb} {fixed} diagnostic{'s' if fixed != 1 else ''}{files}.")
+    if total == 0:
+        lines.append("All checks passed!" if not fixed else "No diagnostics remain.")
+    else:
+        parts = [
+            f"{summary.counts[s]} {s.value}{'s' if summary.counts[s] != 1 else ''}"
+            for s in Severity
+            if summary.counts[s]
+        ]
+        lines.append(
+            f"Found {total} diagnostic{'s' if total != 1 else ''} ({', '.join(parts)}) "
+            f"in {summary.transcripts} transcript{'s' if summary.transcripts != 1 else ''}."
+        )
+        if summary.fixable and summary.mode == "lint":
+            lines.append(f"[*] {summary.fixable} fixable with `histnorm fix`.")
+        if summary.unsafe_fixable:
+            lines.append(f"{summary.unsafe_fixable} more fixable with `--unsafe-fixes`.")
+    if summary.errors:
+        lines.append(
+            f"{summary.errors} path{'s' if summary.errors != 1 else ''} could not be processed."
+        )
+    return lines

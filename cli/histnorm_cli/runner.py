@@ -1,0 +1,242 @@
+"""Linting and fixing one file: JSON documents whole, JSONL streamed line by line."""
+
+from __future__ import annotations
+
+import difflib
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO, Literal
+
+from histnorm import jsonio
+from histnorm.diagnostic import Diagnostic
+from histnorm.document import (
+    BOM,
+    Document,
+    Layout,
+    read_json,
+    read_jsonl,
+    read_line,
+    write,
+    write_line,
+)
+from histnorm.engine import FixDidNotConverge, fix, lint, unreadable
+from histnorm.errors import HistnormError
+from histnorm.linemap import lines_for
+from histnorm.model import Transcript
+from histnorm.settings import Settings
+from histnorm_cli.files import STDIN, AtomicWriter, write_atomically
+
+
+@dataclass(frozen=True)
+class Job:
+    """What to do with each file."""
+
+    mode: Literal["lint", "fix"]
+    settings: Settings
+    format: str | None = None
+    jsonl_mode: str = "auto"
+    write: bool = False
+    diff: bool = False
+    output: str | None = None
+    backup: bool = False
+
+
+@dataclass
+class Outcome:
+    """What happened to one file."""
+
+    path: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    changed: bool = False
+    applied: Counter[str] = field(default_factory=Counter)
+    diff: str = ""
+    error: str | None = None
+    stdout: bytes | None = None
+    transcripts: int = 0
+
+
+def is_jsonl(path: str, data: bytes | None) -> bool:
+    """JSONL by file name; for stdin, when the bytes are not one JSON document."""
+    if path != STDIN:
+        return Path(path).suffix.lower() == ".jsonl"
+    assert data is not None
+    try:
+        jsonio.loads(data.removeprefix(BOM))
+    except HistnormError:
+        return b"\n" in data.strip()
+    return False
+
+
+def _handle(
+    transcript: Transcript, job: Job, outcome: Outcome
+) -> tuple[Transcript, list[Diagnostic]]:
+    if job.mode == "lint":
+        return transcript, list(lint(transcript, job.settings))
+    result = fix(transcript, job.settings)
+    outcome.applied.update(result.applied)
+    return result.transcript, list(result.remaining)
+
+
+def run(path: str, job: Job, data: bytes | None = None) -> Outcome:
+    """Lint or fix one file (or stdin, given as `data`); never raises for bad input."""
+    outcome = Outcome(path)
+    try:
+        if data is None and is_jsonl(path, None) and job.jsonl_mode != "message":
+            with open(path, "rb") as stream:
+                first = stream.readline()
+                if job.jsonl_mode == "transcript" or not _message_line(first):
+                    stream.seek(0)
+                    _run_lines(stream, job, outcome)
+                    return outcome
+        if data is None:
+            data = Path(path).read_bytes()
+        if is_jsonl(path, data):
+            document = read_jsonl(data, job.format, job.jsonl_mode)
+        else:
+            document = read_json(data, job.format)
+        _run_document(document, data, job, outcome)
+    except OSError as exc:
+        outcome.error = f"{path}: {exc.strerror or exc}"
+    except FixDidNotConverge as exc:
+        outcome.error = f"{path}: internal error: {exc}"
+    return outcome
+
+
+def _message_line(line: bytes) -> bool:
+    try:
+        value = jsonio.loads(line.removeprefix(BOM))
+    except HistnormError:
+        return False
+    return (
+        isinstance(value, dict)
+        and "messages" not in value
+        and any(k.casefold() == "role" for k in value)
+    )
+
+
+def _run_lines(stream: BinaryIO, job: Job, outcome: Outcome) -> None:
+    writer = None
+    target = Path(job.output) if job.output and job.output != STDIN else Path(outcome.path)
+    if job.mode == "fix" and job.write and outcome.path != STDIN and job.output != STDIN:
+        writer = AtomicWriter(target)
+    hunks: list[str] = []
+    collected = bytearray() if job.mode == "fix" and job.write and job.output == STDIN else None
+    try:
+        for number, raw in enumerate(stream, start=1):
+            body = raw.rstrip(b"\r\n")
+            ending = raw[len(body) :]
+            bom = number == 1 and body.startswith(BOM)
+            content = body.removeprefix(BOM)
+            new = content
+            if content.strip():
+                new = _run_line(content, number, job, outcome)
+            if new != content:
+                outcome.changed = True
+                if job.diff:
+                    hunks.append(_line_hunk(number, content, new))
+            if writer is not None:
+                writer.write((BOM if bom else b"") + new + ending)
+            if collected is not None:
+                collected += (BOM if bom else b"") + new + ending
+        if writer is not None and (outcome.changed or job.output):
+            writer.commit(job.backup)
+    finally:
+        if writer is not None:
+            writer.discard()
+    if collected is not None:
+        outcome.stdout = bytes(collected)
+    if hunks:
+        outcome.diff = f"--- {outcome.path}\n+++ {outcome.path}\n" + "".join(hunks)
+
+
+def _run_line(content: bytes, number: int, job: Job, outcome: Outcome) -> bytes:
+    outcome.transcripts += 1
+    record = read_line(content, number, job.format)
+    if record.transcript is None:
+        assert record.error is not None
+        outcome.diagnostics.append(unreadable(record.error).at(path=outcome.path, line=number))
+        return content
+    fixed, found = _handle(record.transcript, job, outcome)
+    for diagnostic in found:
+        outcome.diagnostics.append(diagnostic.at(path=outcome.path, line=number))
+    return write_line(record, fixed) if job.mode == "fix" else content
+
+
+def _line_hunk(number: int, old: bytes, new: bytes) -> str:
+    before = old.decode("utf-8", "replace")
+    after = new.decode("utf-8", "replace")
+    return f"@@ -{number} +{number} @@\n-{before}\n+{after}\n"
+
+
+def _run_document(document: Document, data: bytes, job: Job, outcome: Outcome) -> None:
+    results: list[Transcript | None] = []
+    found: list[tuple[int, Diagnostic]] = []
+    for index, record in enumerate(document.records):
+        outcome.transcripts += 1
+        if record.transcript is None:
+            assert record.error is not None
+            error = unreadable(record.error)
+            found.append((index, error.at(line=record.error.line)))
+            results.append(None)
+            continue
+        fixed, diagnostics = _handle(record.transcript, job, outcome)
+        results.append(fixed)
+        found.extend((index, d) for d in diagnostics)
+    new = write(document, results) if job.mode == "fix" else data
+    outcome.changed = new != data
+    _place(document, new, found, outcome)
+    if job.mode == "fix" and job.diff and outcome.changed:
+        outcome.diff = _unified(outcome.path, data, new)
+    if job.mode == "fix" and job.write and (outcome.changed or job.output):
+        if outcome.path == STDIN or job.output == STDIN:
+            outcome.stdout = new
+        else:
+            write_atomically(Path(job.output or outcome.path), new, job.backup)
+
+
+def _place(
+    document: Document, text: bytes, found: list[tuple[int, Diagnostic]], outcome: Outcome
+) -> None:
+    """Give each diagnostic its path, transcript index, document pointer and line."""
+    array = document.layout is Layout.JSON_ARRAY
+    messages = document.layout is Layout.JSONL_MESSAGES
+    placed: list[Diagnostic] = []
+    for index, diagnostic in found:
+        pointer = diagnostic.location.pointer
+        if array and pointer is not None:
+            pointer = document.records[index].pointer + pointer
+        placed.append(
+            diagnostic.at(
+                path=outcome.path, pointer=pointer, transcript_index=index if array else None
+            )
+        )
+    if messages:
+        starts = [n for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+        for i, diagnostic in enumerate(placed):
+            pointer = diagnostic.location.pointer or ""
+            head, _, rest = pointer[1:].partition("/")
+            if head.isdigit() and int(head) < len(starts):
+                placed[i] = diagnostic.at(
+                    line=starts[int(head)], pointer="/" + rest if rest else ""
+                )
+    else:
+        body = text.removeprefix(BOM)
+        wanted = {d.location.pointer for d in placed if d.location.line is None}
+        lines = lines_for(body, [p for p in wanted if p is not None])
+        placed = [
+            d
+            if d.location.line is not None or d.location.pointer not in lines
+            else d.at(line=lines[d.location.pointer])
+            for d in placed
+        ]
+    outcome.diagnostics.extend(placed)
+
+
+def _unified(path: str, old: bytes, new: bytes) -> str:
+    before = old.decode("utf-8", "replace").splitlines(keepends=True)
+    after = new.decode("utf-8", "replace").splitlines(keepends=True)
+    lines = difflib.unified_diff(before, after, fromfile=path, tofile=path)
+    return "".join(
+        line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
+    )

@@ -1,0 +1,77 @@
+"""The machine-readable report record: one JSON object per diagnostic.
+
+`schemas/report.schema.json` is generated from `Record`, so the shape `--output-format
+json` and `jsonl` print is a committed, drift-tested contract.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter
+
+from histnorm.diagnostic import Diagnostic
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class RecordLocation(_Strict):
+    """Where the diagnostic points: line (when known), JSON Pointer and model indices."""
+
+    line: int | None
+    pointer: str | None
+    transcript_index: int | None
+    message_index: int | None
+    part_index: int | None
+
+
+class RecordFix(_Strict):
+    """The fix offered: whether it is safe and what it does."""
+
+    applicability: Literal["safe", "unsafe"]
+    title: str
+
+
+class Record(_Strict):
+    """One diagnostic as printed by `--output-format json` (an array) and `jsonl`."""
+
+    code: str
+    name: str
+    message: str
+    severity: Literal["error", "warning", "info"]
+    filename: str | None
+    location: RecordLocation
+    fix: RecordFix | None
+
+
+def record(diagnostic: Diagnostic) -> dict[str, Any]:
+    """The report record of `diagnostic`, as plain JSON-ready data."""
+    loc = diagnostic.location
+    fix = diagnostic.fix
+    return {
+        "code": diagnostic.code,
+        "name": diagnostic.name,
+        "message": diagnostic.message,
+        "severity": diagnostic.severity.value,
+        "filename": loc.path,
+        "location": {
+            "line": loc.line,
+            "pointer": loc.pointer,
+            "transcript_index": loc.transcript_index,
+            "message_index": loc.message_index,
+            "part_index": loc.part_index,
+        },
+        "fix": None
+        if fix is None
+        else {"applicability": fix.applicability.value, "title": fix.title},
+    }
+
+
+def report_schema() -> dict[str, Any]:
+    """The JSON Schema of the `--output-format json` report (an array of records)."""
+    schema = TypeAdapter(list[Record]).json_schema()
+    schema["title"] = "histnorm report"
+    schema["description"] = "Diagnostics printed by `histnorm lint --output-format json`."
+    return schema

@@ -1,0 +1,101 @@
+"""Minimal rewrites of JSON documents: only changed messages are re-serialised.
+
+When a fix changes some messages of a pretty-printed or hand-formatted file, the bytes of
+every untouched message, and of everything around the message array, are kept as they
+were; new and changed messages are written in the document's style at the indentation
+of their siblings. If anything outside the message array changed, or the result would not
+parse back to the intended value, the caller falls back to a full rewrite.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import orjson
+
+from histnorm import jsonio
+from histnorm.errors import join_pointer
+from histnorm.linemap import spans_for
+
+
+def _at(value: Any, pointer: str) -> Any:
+    for token in pointer.split("/")[1:]:
+        token = token.replace("~1", "/").replace("~0", "~")
+        value = value[int(token)] if isinstance(value, list) else value[token]
+    return value
+
+
+def _blank(value: Any, pointer: str) -> Any:
+    """A copy of `value` with the array at `pointer` replaced by null (for comparison)."""
+    if not pointer:
+        return None
+    head, _, rest = pointer[1:].partition("/")
+    if isinstance(value, list):
+        copy = list(value)
+        copy[int(head)] = _blank(copy[int(head)], "/" + rest if rest else "")
+        return copy
+    key = head.replace("~1", "/").replace("~0", "~")
+    return {**value, key: _blank(value[key], "/" + rest if rest else "")}
+
+
+def _same(a: Any, b: Any) -> bool:
+    try:
+        return orjson.dumps(a) == orjson.dumps(b)
+    except TypeError:  # integers beyond 64 bits
+        return jsonio.dumps(a) == jsonio.dumps(b)
+
+
+def splice_array(
+    body: bytes, old: Any, new: Any, pointer: str, style: jsonio.Style
+) -> bytes | None:
+    """`body` (the text of `old`) rewritten to hold `new`, changing only the array at `pointer`.
+
+    Items of the new array that are the very objects of the old one keep their bytes.
+    Returns None when a splice cannot express the change.
+    """
+    try:
+        old_items, new_items = _at(old, pointer), _at(new, pointer)
+    except (KeyError, IndexError, TypeError, ValueError):
+        return None
+    if not isinstance(old_items, list) or not isinstance(new_items, list) or not old_items:
+        return None
+    if not _same(_blank(old, pointer), _blank(new, pointer)):
+        return None
+    item_pointers = [join_pointer(pointer, i) for i in range(len(old_items))]
+    spans = spans_for(body, [pointer, *item_pointers])
+    if len(spans) != len(old_items) + 1:
+        return None
+    start, end = spans[pointer]
+    first, last = spans[item_pointers[0]], spans[item_pointers[-1]]
+    opening, closing = body[start : first[0]], body[last[1] : end]
+    if len(old_items) > 1:
+        separator = body[first[1] : spans[item_pointers[1]][0]]
+    else:
+        separator = b"," + opening[1:] if b"\n" in opening else style.item_separator.encode()
+    prefix = opening.rsplit(b"\n", 1)[1] if b"\n" in opening else b""
+    multiline = any(b"\n" in body[s:e] for s, e in (spans[p] for p in item_pointers))
+    originals = {
+        id(item): body[s:e]
+        for item, (s, e) in zip(old_items, (spans[p] for p in item_pointers), strict=True)
+    }
+    spaced = ", " if style.key_separator == ": " else ","
+    flat = replace(style, indent=None, item_separator=spaced, final_newline=False)
+    nested = replace(style, final_newline=False)
+
+    def render(item: Any) -> bytes:
+        kept = originals.get(id(item))
+        if kept is not None:
+            return kept
+        if multiline and style.indent is not None:
+            return jsonio.dumps(item, nested).replace(b"\n", b"\n" + prefix)
+        return jsonio.dumps(item, flat)
+
+    array = opening + separator.join(render(i) for i in new_items) + closing if new_items else b"[]"
+    out = body[:start] + array + body[end:]
+    try:
+        if not _same(jsonio.loads(out), new):
+            return None
+    except ValueError:
+        return None
+    return out
