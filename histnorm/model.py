@@ -25,6 +25,15 @@ SYNTHESIZED_KEY = "histnorm.synthesized"
 """Metadata key histnorm sets on content it creates."""
 
 
+def is_marker_true(value: Any) -> bool:
+    """Whether a marker value means "yes": `true`, `"true"` in any case, or `1`."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return value == 1
+    return isinstance(value, str) and value.strip().casefold() == "true"
+
+
 class ToolFamily(StrEnum):
     """The family a tool call belongs to; a result pairs only with a call of its family."""
 
@@ -172,7 +181,7 @@ class Message(_Frozen):
     @property
     def is_partial(self) -> bool:
         """Whether the message is marked as part of a cancelled (partial) response."""
-        return bool(self.metadata.get(PARTIAL_RESPONSE_KEY))
+        return is_marker_true(self.metadata.get(PARTIAL_RESPONSE_KEY))
 
 
 class Transcript(_Frozen):

@@ -583,7 +583,7 @@ def test_edited_function_message_stays_a_function_message() -> None:
 # Each test below exposes a codec bug (see the report); they fail until the codec is fixed.
 
 
-def test_bug_edited_capitalised_function_message_stays_a_function_message() -> None:
+def test_regression_edited_capitalised_function_message_stays_a_function_message() -> None:
     doc = [{"role": "Function", "name": "lookup", "content": "old"}]
     transcript = CODEC.decode(doc)
     (result,) = transcript.messages[0].parts
@@ -591,7 +591,7 @@ def test_bug_edited_capitalised_function_message_stays_a_function_message() -> N
     assert dump(out) == dump([{"role": "Function", "name": "lookup", "content": "new"}])
 
 
-def test_bug_edited_media_part_writes_its_new_uri() -> None:
+def test_regression_edited_media_part_writes_its_new_uri() -> None:
     doc = [
         {
             "role": "user",
@@ -637,7 +637,7 @@ def test_bug_edited_media_part_writes_its_new_uri() -> None:
     ],
     ids=["sdk-model-dump", "name-null"],
 )
-def test_bug_edited_message_keeps_its_null_fields(message: dict[str, Any]) -> None:
+def test_regression_edited_message_keeps_its_null_fields(message: dict[str, Any]) -> None:
     transcript = CODEC.decode([message])
     out = CODEC.encode(
         with_parts(transcript, 0, TextPart(text="new", native="old", slot="content"))

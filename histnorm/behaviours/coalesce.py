@@ -32,7 +32,7 @@ from typing import Any, TypeAlias
 
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import expect_object, optional_str, type_name
-from histnorm.formats.meai import _get, _key, decode_content, decode_message
+from histnorm.formats.meai import decode_content, decode_message, find_key, get_key
 from histnorm.model import JsonValue, Message, Part, ReasoningPart, TextPart, UsagePart
 
 Item: TypeAlias = Message | Mapping[str, Any]
@@ -77,14 +77,14 @@ def _read_update(item: Item, index: int) -> _Update:
     at = join_pointer("", index)
 
     def text(name: str) -> str | None:
-        return optional_str(_get(obj, name), join_pointer(at, _key(obj, name) or name), name)
+        return optional_str(get_key(obj, name), join_pointer(at, find_key(obj, name) or name), name)
 
-    props = _get(obj, "additionalProperties")
+    props = get_key(obj, "additionalProperties")
     if props is not None:
-        props_at = join_pointer(at, _key(obj, "additionalProperties") or "")
+        props_at = join_pointer(at, find_key(obj, "additionalProperties") or "")
         props = dict(expect_object(props, props_at, "additionalProperties"))
-    contents = _get(obj, "contents")
-    contents_at = join_pointer(at, _key(obj, "contents") or "contents")
+    contents = get_key(obj, "contents")
+    contents_at = join_pointer(at, find_key(obj, "contents") or "contents")
     if contents is not None and not isinstance(contents, list):
         raise HistnormError(
             f"expected contents to be an array, got {type_name(contents)}", pointer=contents_at
@@ -124,7 +124,7 @@ def sum_usage(details: Iterable[JsonValue]) -> Usage:
         if not isinstance(item, Mapping):
             continue
         for name, value in item.items():
-            key = _key(total, name) or name
+            key = find_key(total, name) or name
             if name.casefold() == "additionalcounts" and isinstance(value, Mapping):
                 counts = total.get(key)
                 merged = dict(counts) if isinstance(counts, dict) else {}
@@ -137,7 +137,7 @@ def sum_usage(details: Iterable[JsonValue]) -> Usage:
 
 
 def _annotated(part: Part) -> bool:
-    return isinstance(part.native, dict) and bool(_get(part.native, "annotations"))
+    return isinstance(part.native, dict) and bool(get_key(part.native, "annotations"))
 
 
 def _continues(prev: Part, part: Part) -> bool:
@@ -207,14 +207,14 @@ def coalesce_updates(updates: Iterable[Item]) -> tuple[tuple[Message, ...], Usag
 def _role(item: Item) -> str | None:
     if isinstance(item, Message):
         return item.role
-    value = _get(dict(item), "role") if isinstance(item, Mapping) else None
+    value = get_key(dict(item), "role") if isinstance(item, Mapping) else None
     return value if isinstance(value, str) else None
 
 
 def _message_id(item: Item) -> str | None:
     if isinstance(item, Message):
         return item.id
-    value = _get(dict(item), "messageId") if isinstance(item, Mapping) else None
+    value = get_key(dict(item), "messageId") if isinstance(item, Mapping) else None
     return value if isinstance(value, str) else None
 
 

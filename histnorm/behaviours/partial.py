@@ -29,7 +29,7 @@ from histnorm.behaviours.coalesce import (
     sum_usage,
 )
 from histnorm.errors import HistnormError
-from histnorm.formats.meai import _get, decode_content
+from histnorm.formats.meai import decode_content, get_key
 from histnorm.model import (
     PARTIAL_RESPONSE_KEY,
     ApprovalRequestPart,
@@ -358,7 +358,7 @@ def is_partial(
     """Whether a message carries the partial-response marker: true, "true" (any case) or 1."""
     if isinstance(message, Message):
         return _truthy(message.metadata.get(marker_key))
-    props = _get(dict(message), "additionalProperties")
+    props = get_key(dict(message), "additionalProperties")
     return isinstance(props, Mapping) and _truthy(props.get(marker_key))
 
 

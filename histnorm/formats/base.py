@@ -6,6 +6,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Final
 
+from pydantic import BaseModel
+
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.model import JsonValue, Message, Transcript
 
@@ -70,9 +72,23 @@ def reuse_native(obj: Any, decoder: Callable[[Any], Any]) -> bool:
     if native is None:
         return False
     try:
-        return bool(decoder(native) == obj)
+        return strict_equal(decoder(native), obj)
     except HistnormError:
         return False
+
+
+def strict_equal(a: Any, b: Any) -> bool:
+    """Equality that also compares types, so `1`, `1.0` and `True` differ (JSON sees them
+    as different values; Python's `==` does not)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, BaseModel):
+        return all(strict_equal(getattr(a, f), getattr(b, f)) for f in type(a).model_fields)
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(strict_equal(v, b[k]) for k, v in a.items())
+    if isinstance(a, list | tuple):
+        return len(a) == len(b) and all(strict_equal(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
 
 
 def split_envelope(data: JsonValue, key: str, what: str) -> tuple[list[Any], str]:

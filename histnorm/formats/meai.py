@@ -15,6 +15,7 @@ import orjson
 
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import (
+    MISSING,
     Codec,
     expect_object,
     join_envelope,
@@ -84,7 +85,7 @@ _OLD_APPROVALS = {
 }
 
 
-def _key(obj: dict[str, Any], name: str) -> str | None:
+def find_key(obj: dict[str, Any], name: str) -> str | None:
     """The key of `obj` that matches `name` ignoring case, if any."""
     if name in obj:
         return name
@@ -92,13 +93,58 @@ def _key(obj: dict[str, Any], name: str) -> str | None:
     return next((k for k in obj if k.casefold() == folded), None)
 
 
-def _get(obj: dict[str, Any], name: str) -> Any:
-    key = _key(obj, name)
+def get_key(obj: dict[str, Any], name: str) -> Any:
+    """The value of the property `name` of `obj`, matched ignoring case (None if absent)."""
+    key = find_key(obj, name)
     return None if key is None else obj[key]
 
 
+_KNOWN = {
+    name.casefold()
+    for name in (
+        "role",
+        "contents",
+        "authorName",
+        "messageId",
+        "createdAt",
+        "additionalProperties",
+        "text",
+        "protectedData",
+        "callId",
+        "name",
+        "arguments",
+        "result",
+        "outputs",
+        "serverName",
+        "informationalOnly",
+        "invocationRequired",
+        "requestId",
+        "toolCall",
+        "functionCall",
+        "approved",
+        "reason",
+        "requiresConfirmation",
+        "uri",
+        "mediaType",
+        "details",
+        "message",
+        "annotations",
+    )
+}
+
+
 def _is_pascal(obj: Any) -> bool:
-    return isinstance(obj, dict) and any(k[:1].isupper() for k in obj if k != TYPE_KEY)
+    """Whether the object spells MEAI's own property names in PascalCase."""
+    return isinstance(obj, dict) and any(k[:1].isupper() for k in obj if k.casefold() in _KNOWN)
+
+
+def _metadata_value(metadata: dict[str, Any], base: dict[str, Any]) -> Any:
+    """What to write for `additionalProperties`: the metadata, or the original empty value,
+    or MISSING when metadata that was there has been cleared."""
+    if metadata:
+        return metadata
+    original = get_key(base, "additionalProperties")
+    return original if not original else MISSING
 
 
 def _styled(name: str, pascal: bool) -> str:
@@ -106,35 +152,35 @@ def _styled(name: str, pascal: bool) -> str:
 
 
 def _metadata(obj: dict[str, Any], pointer: str) -> dict[str, Any]:
-    props = _get(obj, "additionalProperties")
+    props = get_key(obj, "additionalProperties")
     if props is None:
         return {}
     return dict(
         expect_object(
             props,
-            join_pointer(pointer, _key(obj, "additionalProperties") or ""),
+            join_pointer(pointer, find_key(obj, "additionalProperties") or ""),
             "additionalProperties",
         )
     )
 
 
 def _at(pointer: str, obj: dict[str, Any], name: str) -> str:
-    return join_pointer(pointer, _key(obj, name) or name)
+    return join_pointer(pointer, find_key(obj, name) or name)
 
 
 def _tool_call(obj: dict[str, Any], kind: str, pointer: str) -> ToolCallPart:
-    call_id = required_str(_get(obj, "callId"), _at(pointer, obj, "callId"), "callId")
-    name = optional_str(_get(obj, "name"), _at(pointer, obj, "name"), "the tool name")
+    call_id = required_str(get_key(obj, "callId"), _at(pointer, obj, "callId"), "callId")
+    name = optional_str(get_key(obj, "name"), _at(pointer, obj, "name"), "the tool name")
     family = _CALLS[kind]
     if family is ToolFamily.FUNCTION and name and name.startswith(HANDOFF_PREFIX):
         family = ToolFamily.HANDOFF
-    informational = _get(obj, "informationalOnly")
+    informational = get_key(obj, "informationalOnly")
     if informational is None:
-        informational = _get(obj, "invocationRequired") is False
+        informational = get_key(obj, "invocationRequired") is False
     return ToolCallPart(
         call_id=call_id,
         name=name,
-        arguments=_get(obj, "arguments"),
+        arguments=get_key(obj, "arguments"),
         family=family,
         tool_type=kind,
         informational=bool(informational),
@@ -145,7 +191,7 @@ def _tool_call(obj: dict[str, Any], kind: str, pointer: str) -> ToolCallPart:
 
 
 def _nested_call(obj: dict[str, Any], pointer: str) -> ToolCallPart | None:
-    key = _key(obj, "toolCall") or _key(obj, "functionCall")
+    key = find_key(obj, "toolCall") or find_key(obj, "functionCall")
     if key is None or obj[key] is None:
         return None
     part = decode_content(obj[key], join_pointer(pointer, key))
@@ -155,7 +201,7 @@ def _nested_call(obj: dict[str, Any], pointer: str) -> ToolCallPart | None:
 
 
 def _request_id(obj: dict[str, Any], pointer: str) -> str:
-    key = _key(obj, "requestId") or _key(obj, "id") or "requestId"
+    key = find_key(obj, "requestId") or find_key(obj, "id") or "requestId"
     return required_str(obj.get(key), join_pointer(pointer, key), "the request id")
 
 
@@ -163,14 +209,18 @@ def decode_content(obj: Any, pointer: str = "") -> Part:
     """Decode one `AIContent` object."""
     content = expect_object(obj, pointer, "a content item")
     kind = content.get(TYPE_KEY)
+    if not isinstance(kind, str):
+        kind = None
     meta = _metadata(content, pointer)
-    if kind == "text" and isinstance(_get(content, "text"), str):
-        return TextPart(text=_get(content, "text"), native=obj, slot="contents", metadata=meta)
+    if kind == "text" and isinstance(get_key(content, "text"), str):
+        return TextPart(text=get_key(content, "text"), native=obj, slot="contents", metadata=meta)
     if kind == "reasoning":
-        text = optional_str(_get(content, "text"), _at(pointer, content, "text"), "reasoning text")
+        text = optional_str(
+            get_key(content, "text"), _at(pointer, content, "text"), "reasoning text"
+        )
         return ReasoningPart(
             text=text,
-            opaque=_get(content, "protectedData"),
+            opaque=get_key(content, "protectedData"),
             native=obj,
             slot="contents",
             metadata=meta,
@@ -178,11 +228,13 @@ def decode_content(obj: Any, pointer: str = "") -> Part:
     if kind in _CALLS:
         return _tool_call(content, kind, pointer)
     if kind in _RESULTS:
-        call_id = required_str(_get(content, "callId"), _at(pointer, content, "callId"), "callId")
-        result_key = "outputs" if kind == "mcpServerToolResult" else "result"
+        call_id = required_str(
+            get_key(content, "callId"), _at(pointer, content, "callId"), "callId"
+        )
+        result_key = "result" if kind in ("functionResult", "toolResult") else "outputs"
         return ToolResultPart(
             call_id=call_id,
-            content=_get(content, result_key),
+            content=get_key(content, result_key),
             family=_RESULTS[kind],
             tool_type=kind,
             native=obj,
@@ -190,7 +242,7 @@ def decode_content(obj: Any, pointer: str = "") -> Part:
             metadata=meta,
         )
     if kind in _REQUESTS:
-        confirm = _get(content, "requiresConfirmation")
+        confirm = get_key(content, "requiresConfirmation")
         return ApprovalRequestPart(
             request_id=_request_id(content, pointer),
             tool_call=_nested_call(content, pointer),
@@ -200,8 +252,8 @@ def decode_content(obj: Any, pointer: str = "") -> Part:
             metadata=meta,
         )
     if kind in _RESPONSES:
-        approved = _get(content, "approved")
-        reason = optional_str(_get(content, "reason"), _at(pointer, content, "reason"), "reason")
+        approved = get_key(content, "approved")
+        reason = optional_str(get_key(content, "reason"), _at(pointer, content, "reason"), "reason")
         return ApprovalResponsePart(
             request_id=_request_id(content, pointer),
             approved=approved if isinstance(approved, bool) else None,
@@ -212,8 +264,8 @@ def decode_content(obj: Any, pointer: str = "") -> Part:
             metadata=meta,
         )
     if kind in _MEDIA:
-        uri = _get(content, "uri")
-        media_type = _get(content, "mediaType")
+        uri = get_key(content, "uri")
+        media_type = get_key(content, "mediaType")
         if media_type is None and isinstance(uri, str) and uri.startswith("data:"):
             media_type = uri[5:].split(";", 1)[0].split(",", 1)[0] or None
         return MediaPart(
@@ -225,7 +277,7 @@ def decode_content(obj: Any, pointer: str = "") -> Part:
         )
     if kind == "usage":
         return UsagePart(
-            details=_get(content, "details"), native=obj, slot="contents", metadata=meta
+            details=get_key(content, "details"), native=obj, slot="contents", metadata=meta
         )
     return UnknownPart(
         type=kind if isinstance(kind, str) else None, native=obj, slot="contents", metadata=meta
@@ -235,8 +287,8 @@ def decode_content(obj: Any, pointer: str = "") -> Part:
 def decode_message(obj: Any, pointer: str = "") -> Message:
     """Decode one `ChatMessage` object."""
     msg = expect_object(obj, pointer, "a message")
-    role = required_str(_get(msg, "role"), _at(pointer, msg, "role"), "the message role")
-    contents = _get(msg, "contents")
+    role = required_str(get_key(msg, "role"), _at(pointer, msg, "role"), "the message role")
+    contents = get_key(msg, "contents")
     contents_at = _at(pointer, msg, "contents")
     if contents is not None and not isinstance(contents, list):
         raise HistnormError(
@@ -247,9 +299,9 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
     )
     return Message(
         role=role,
-        id=optional_str(_get(msg, "messageId"), _at(pointer, msg, "messageId"), "messageId"),
+        id=optional_str(get_key(msg, "messageId"), _at(pointer, msg, "messageId"), "messageId"),
         author_name=optional_str(
-            _get(msg, "authorName"), _at(pointer, msg, "authorName"), "authorName"
+            get_key(msg, "authorName"), _at(pointer, msg, "authorName"), "authorName"
         ),
         parts=parts,
         metadata=_metadata(msg, pointer),
@@ -263,7 +315,7 @@ def _updates(base: dict[str, Any], pascal: bool, values: dict[str, Any]) -> dict
     A null for a key `base` does not have is left out, as MEAI's serializer does."""
     out = {}
     for name, value in values.items():
-        key = _key(base, name)
+        key = find_key(base, name)
         if key is None and value is None:
             continue
         out[key or _styled(name, pascal)] = value
@@ -292,13 +344,13 @@ def encode_content(part: Part, pascal: bool = False) -> Any:
     base = part.native if isinstance(part.native, dict) else {}
     pascal = _is_pascal(base) if base else pascal
     values: dict[str, Any] = {}
-    if part.metadata or _key(base, "additionalProperties"):
-        values["additionalProperties"] = part.metadata or _get(base, "additionalProperties")
+    if part.metadata or find_key(base, "additionalProperties"):
+        values["additionalProperties"] = _metadata_value(part.metadata, base)
     if isinstance(part, TextPart):
         kind, values = "text", {"text": part.text, **values}
     elif isinstance(part, ReasoningPart):
         kind, values = "reasoning", {"text": part.text, **values}
-        if part.opaque is not None or _key(base, "protectedData"):
+        if part.opaque is not None or find_key(base, "protectedData"):
             values["protectedData"] = part.opaque
     elif isinstance(part, ToolCallPart):
         kind = (
@@ -312,9 +364,9 @@ def encode_content(part: Part, pascal: bool = False) -> Any:
             "arguments": _arguments(part.arguments),
             **values,
         }
-        if _key(base, "invocationRequired"):
+        if find_key(base, "invocationRequired"):
             values["invocationRequired"] = not part.informational
-        elif part.informational or _key(base, "informationalOnly"):
+        elif part.informational or find_key(base, "informationalOnly"):
             values["informationalOnly"] = part.informational
     elif isinstance(part, ToolResultPart):
         kind = (
@@ -322,7 +374,7 @@ def encode_content(part: Part, pascal: bool = False) -> Any:
             if part.tool_type in _RESULTS
             else ("mcpServerToolResult" if part.family is ToolFamily.MCP else "functionResult")
         )
-        key = "outputs" if kind == "mcpServerToolResult" else "result"
+        key = "result" if kind in ("functionResult", "toolResult") else "outputs"
         values = {"callId": part.call_id or "", key: part.content, **values}
     elif isinstance(part, ApprovalRequestPart | ApprovalResponsePart):
         kind, values = _encode_approval(part, base, pascal, values)
@@ -331,10 +383,15 @@ def encode_content(part: Part, pascal: bool = False) -> Any:
             TYPE_KEY, "uri" if part.uri and not part.uri.startswith("data:") else "data"
         )
         values = {"uri": part.uri, **values}
-        if part.media_type is not None and (kind == "uri" or _key(base, "mediaType")):
+        in_uri = bool(part.uri) and str(part.uri).startswith(f"data:{part.media_type}")
+        if part.media_type is not None and (
+            kind != "data" or find_key(base, "mediaType") or not in_uri
+        ):
             values["mediaType"] = part.media_type
     elif isinstance(part, UsagePart):
         kind, values = "usage", {"details": part.details, **values}
+    elif isinstance(base.get(TYPE_KEY), str):
+        kind = base[TYPE_KEY]
     elif part.native is not None:
         return part.native
     else:
@@ -358,9 +415,9 @@ def _encode_approval(
     if part.tool_call is not None:
         head["functionCall" if old else "toolCall"] = encode_content(part.tool_call, pascal)
     if isinstance(part, ApprovalRequestPart):
-        if not part.requires_confirmation or _key(base, "requiresConfirmation"):
+        if not part.requires_confirmation or find_key(base, "requiresConfirmation"):
             head["requiresConfirmation"] = part.requires_confirmation
-    elif part.reason is not None or _key(base, "reason"):
+    elif part.reason is not None or find_key(base, "reason"):
         head["reason"] = part.reason
     return kind, {**head, **values}
 
@@ -376,10 +433,10 @@ def encode_message(message: Message, pascal: bool = False) -> Any:
         "contents": [encode_content(p, pascal) for p in message.parts],
     }
     for name, value in (("authorName", message.author_name), ("messageId", message.id)):
-        if value is not None or _key(base, name):
+        if value is not None or find_key(base, name):
             values[name] = value
-    if message.metadata or _key(base, "additionalProperties"):
-        values["additionalProperties"] = message.metadata or _get(base, "additionalProperties")
+    if message.metadata or find_key(base, "additionalProperties"):
+        values["additionalProperties"] = _metadata_value(message.metadata, base)
     return rebuild(base, _updates(base, pascal, values))
 
 
@@ -396,14 +453,14 @@ class MeaiCodec(Codec):
             return 0.0
         score = 0.0
         for msg in messages[:50]:
-            if _key(msg, "role") is None:
+            if find_key(msg, "role") is None:
                 return 0.0
-            contents = _get(msg, "contents")
+            contents = get_key(msg, "contents")
             if isinstance(contents, list) and any(
                 isinstance(c, dict) and TYPE_KEY in c for c in contents
             ):
                 score = 0.95
-            elif _key(msg, "contents") is not None:
+            elif find_key(msg, "contents") is not None:
                 score = max(score, 0.6)
         return score
 
@@ -431,5 +488,5 @@ class MeaiCodec(Codec):
         message = transcript.messages[message_index]
         key = "contents"
         if isinstance(message.native, dict):
-            key = _key(message.native, "contents") or key
+            key = find_key(message.native, "contents") or key
         return join_pointer(self.message_pointer(transcript, message_index), key, part_index)
