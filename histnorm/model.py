@@ -29,7 +29,7 @@ def is_marker_true(value: Any) -> bool:
     """Whether a marker value means "yes": `true`, `"true"` in any case, or `1`."""
     if isinstance(value, bool):
         return value
-    if isinstance(value, int):
+    if isinstance(value, int | float):
         return value == 1
     return isinstance(value, str) and value.strip().casefold() == "true"
 

@@ -14,14 +14,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from histnorm import encode, load
-from histnorm.behaviours.requests import (
+from histnorm.behaviours.handoffs import (
     TRANSFERRED,
+    dedupe_handoff_candidates,
+    handoff_result,
+)
+from histnorm.behaviours.requests import (
     Conflict,
     Duplicate,
     MergeResult,
-    dedupe_handoff_candidates,
     dedupe_transcript_requests,
-    handoff_result,
     merge_repeated_requests,
     submit,
 )

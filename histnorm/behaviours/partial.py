@@ -6,7 +6,7 @@ behaviours.md §2 (microsoft/agent-framework#9790, fixing #8157), exact semantic
   usage, R-A2 remove input requests, E9 merge re-emitted calls, R-A3 pair calls with
   results, R-A4 empty text, R-A5 reasoning, R-A6 drop contentless messages, R-A8 mark,
   R-A9 assemble, R-A11 skip resumable streams.
-- `reconcile_approval_state` (§2.8, RS-1 to RS-5).
+- `reconcile_approval_state` (§2.8, RS-1 to RS-5) lives in `approval_state`.
 - `is_partial` and `strip_partial_markers` (§2.6).
 
 All pairing (calls with results by ordered occurrence, repeated pending IDs, approval
@@ -16,11 +16,11 @@ there are no clocks and no random IDs.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias, overload
 
+from histnorm.behaviours.approval_state import reconcile_approval_state
 from histnorm.behaviours.coalesce import (
     Item,
     coalesce_updates,
@@ -28,24 +28,22 @@ from histnorm.behaviours.coalesce import (
     load_partial,
     sum_usage,
 )
-from histnorm.errors import HistnormError
-from histnorm.formats.meai import decode_content, get_key
+from histnorm.formats.meai import get_key
 from histnorm.model import (
     PARTIAL_RESPONSE_KEY,
     ApprovalRequestPart,
-    ApprovalResponsePart,
     JsonValue,
     Message,
     Part,
     ReasoningPart,
     TextPart,
-    ToolCallPart,
     ToolFamily,
     ToolResultPart,
     Transcript,
     UsagePart,
+    is_marker_true,
 )
-from histnorm.pairing import Key, Pairing, Position, group, key_of, pair, transcript_items
+from histnorm.pairing import Pairing, Position, pair, transcript_items
 
 __all__ = [
     "CallScope",
@@ -77,8 +75,6 @@ Reason: TypeAlias = Literal[
     "reasoning_only_message",
 ]
 """Why something was removed; `reemitted_call` is E9 (first wins), `repeated_call` R-A3."""
-
-_SECTIONS = ("pending", "auto_approved", "surfaced", "queued", "collected")
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,100 +262,14 @@ def _assemble(
     return tuple(kept), tuple(removed)
 
 
-def reconcile_approval_state(
-    persisted_transcript: Transcript | Iterable[Item],
-    state: Mapping[str, Any],
-    *,
-    drop_abandoned: bool = False,
-    abandoned_request_ids: Iterable[str] = (),
-) -> tuple[dict[str, Any], tuple[str, ...]]:
-    """Remove settled approval state after a partial turn was stored (§2.8, RS-1 to RS-5).
-
-    `state` maps `pending`, `surfaced`, `queued` and `collected` (request ID → request or
-    response) and `auto_approved` (call ID → call); entries are `Part`s or native MEAI
-    objects, and any other key is passed through. An entry is settled when the last call of
-    its (family, call ID) in the stored transcript is answered, by `pair`'s ordered
-    pairing, or (request-keyed sections) when its request ID is answered there. With
-    `drop_abandoned`, request IDs from `abandoned_request_ids` that the transcript never
-    mentions are removed too. Returns a new state (an emptied `pending` is removed, RS-4)
-    and the removed IDs in order.
-    """
-    if not isinstance(persisted_transcript, Transcript):
-        persisted_transcript = Transcript(messages=load_messages(persisted_transcript))
-    parts = dict(transcript_items(persisted_transcript))
-    pairing = pair(parts.items())
-    settled = _settled_keys(pairing, parts)
-    mentioned = {_request_id(p) for p in parts.values()} - {None}
-    answered = {_request_id(p) for p in parts.values() if isinstance(p, ApprovalResponsePart)}
-    answered -= {_request_id(parts[position]) for position in pairing.pending_requests}
-    abandoned = set(abandoned_request_ids) - mentioned if drop_abandoned else set()
-    new_state: dict[str, Any] = {}
-    removed: list[str] = []
-    for name, section in state.items():
-        if name not in _SECTIONS or not isinstance(section, Mapping):
-            new_state[name] = copy.deepcopy(section)
-            continue
-        by_call = name == "auto_approved"
-        kept: dict[str, Any] = {}
-        for entry_id, entry in section.items():
-            done = _entry_key(entry, entry_id if by_call else None) in settled
-            if not by_call:
-                done = done or entry_id in answered or entry_id in abandoned
-            if done:
-                removed.append(entry_id)
-            else:
-                kept[entry_id] = copy.deepcopy(entry)
-        if kept or name != "pending":
-            new_state[name] = kept
-    return new_state, tuple(dict.fromkeys(removed))
-
-
-def _settled_keys(pairing: Pairing, parts: Mapping[Position, Part]) -> set[Key]:
-    """Keys whose last call in the transcript is answered."""
-    last: dict[Key, Position] = {}
-    for position in sorted([*pairing.call_results, *pairing.unmatched_calls]):
-        call = parts[position]
-        if isinstance(call, ToolCallPart):
-            last[key_of(call)] = position
-    return {key for key, position in last.items() if position in pairing.call_results}
-
-
-def _request_id(part: Part) -> str | None:
-    if isinstance(part, ApprovalRequestPart | ApprovalResponsePart):
-        return part.request_id
-    return None
-
-
-def _entry_key(entry: Any, call_id: str | None) -> Key | None:
-    """The pairing key of a state entry's call; `call_id` overrides the entry's own."""
-    part = entry
-    if isinstance(entry, Mapping):
-        try:
-            part = decode_content(dict(entry))
-        except HistnormError:
-            part = None
-    call = part.tool_call if isinstance(part, ApprovalRequestPart | ApprovalResponsePart) else part
-    if isinstance(call, ToolCallPart):
-        return group(call), call.call_id if call_id is None else call_id
-    return None if call_id is None else ("function", call_id)
-
-
-def _truthy(value: JsonValue) -> bool:
-    if isinstance(value, str):
-        return value.casefold() == "true"
-    if isinstance(value, bool):
-        return value
-    return isinstance(value, int | float) and value == 1
-
-
 def is_partial(
     message: Message | Mapping[str, Any], marker_key: str = PARTIAL_RESPONSE_KEY
 ) -> bool:
     """Whether a message carries the partial-response marker: true, "true" (any case) or 1."""
     if isinstance(message, Message):
-        return _truthy(message.metadata.get(marker_key))
+        return is_marker_true(message.metadata.get(marker_key))
     props = get_key(dict(message), "additionalProperties")
-    return isinstance(props, Mapping) and _truthy(props.get(marker_key))
+    return isinstance(props, Mapping) and is_marker_true(props.get(marker_key))
 
 
 @overload

@@ -1,13 +1,12 @@
 """Behaviour B: a repeated request ID inside one run is one pending request; the first wins.
 
-behaviours.md §3 (microsoft/agent-framework#7947). Three pure functions:
+behaviours.md §3 (microsoft/agent-framework#7947). Two pure functions:
 
 - `merge_repeated_requests` plays a streamed response (a sequence of updates) through the
   workflow request collector: approval requests and function calls stay pending until
   their response or result, a repeat of a pending ID keeps the first copy, and a repeat
   that is not the same request is reported (RB-1 to RB-9).
-- `dedupe_handoff_candidates` collects the handoff candidates of one turn, coalescing a
-  re-emitted (call ID, function name) pair, and picks the last distinct one (RB-10).
+- `dedupe_handoff_candidates` (RB-10) lives in `handoffs`.
 - `dedupe_transcript_requests` removes benign repeated copies of pending approval
   requests and function calls from a stored transcript and reports conflicts (§3.4).
 
@@ -27,13 +26,11 @@ from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import type_name
 from histnorm.formats.meai import decode_content
 from histnorm.model import (
-    SYNTHESIZED_KEY,
     ApprovalRequestPart,
     Message,
     Part,
     ToolCallPart,
     ToolFamily,
-    ToolResultPart,
     Transcript,
 )
 from histnorm.pairing import Pairing, Position, Repeat, group, pair, transcript_items
@@ -46,9 +43,6 @@ CallFilter: TypeAlias = Callable[[ToolCallPart], bool]
 
 RequestKind: TypeAlias = Literal["approval_request", "function_call"]
 """What a request ID names: an approval request's `RequestId` or a call's `CallId`."""
-
-TRANSFERRED = "Transferred."
-"""The text of the synthetic result the handoff executor adds for the chosen candidate."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,25 +105,6 @@ class MergeResult:
     submissions: tuple[Submission, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class HandoffCandidate:
-    """A distinct handoff request: its first call, its position and its update's response ID."""
-
-    call: ToolCallPart
-    update_position: Position
-    response_id: str | None
-
-    @property
-    def call_id(self) -> str | None:
-        """The handoff call's ID."""
-        return self.call.call_id
-
-    @property
-    def name(self) -> str | None:
-        """The handoff function name, which fixes the target."""
-        return self.call.name
-
-
 def merge_repeated_requests(
     updates: Iterable[Update], *, call_filter: CallFilter | None = None
 ) -> MergeResult:
@@ -183,53 +158,6 @@ def submit(
             held.add(key)
             posted.append(submission)
     return tuple(posted), frozenset(held)
-
-
-def dedupe_handoff_candidates(
-    updates: Iterable[Update], handoff_names: Collection[str]
-) -> tuple[tuple[HandoffCandidate, ...], HandoffCandidate | None, tuple[str, ...]]:
-    """The distinct handoff candidates of one turn, the chosen one and the warnings (RB-10).
-
-    A handoff candidate is a function call whose name is in `handoff_names` (a set of
-    names, or a mapping from name to target). Its identity is (call ID, name): a repeat of
-    a collected identity is dropped and the first occurrence kept with its update position
-    and response ID; a new name under a collected call ID is a distinct candidate. The
-    last distinct candidate is chosen; with more than one, the baseline warning is given.
-    """
-    found: dict[Position, HandoffCandidate] = {}
-    items: list[tuple[Position, Part]] = []
-    for index, update in enumerate(updates):
-        response_id = _response_id(update)
-        for position, part in _update_items(update, index):
-            if (
-                isinstance(part, ToolCallPart)
-                and part.family in (ToolFamily.FUNCTION, ToolFamily.HANDOFF)
-                and part.name in handoff_names
-            ):
-                found[position] = HandoffCandidate(part, position, response_id)
-                # pairing tells candidates apart by (call ID, name) only for handoff calls
-                items.append((position, part.model_copy(update={"family": ToolFamily.HANDOFF})))
-    repeated = {repeat.position for repeat in pair(items).repeats}
-    candidates = tuple(c for position, c in found.items() if position not in repeated)
-    chosen = candidates[-1] if candidates else None
-    warnings: tuple[str, ...] = ()
-    if chosen is not None and len(candidates) > 1:
-        names = ", ".join(str(c.name) for c in candidates)
-        warnings = (
-            f"Duplicate handoff requests in single turn ([{names}]). Using last ({chosen.name})",
-        )
-    return candidates, chosen, warnings
-
-
-def handoff_result(candidate: HandoffCandidate) -> Message:
-    """The synthetic `role: tool` message answering the chosen handoff call: `Transferred.`"""
-    result = ToolResultPart(
-        call_id=candidate.call_id,
-        content=TRANSFERRED,
-        family=ToolFamily.FUNCTION,
-        metadata={SYNTHESIZED_KEY: True},
-    )
-    return Message(role="tool", parts=(result,))
 
 
 def dedupe_transcript_requests(
@@ -287,7 +215,7 @@ def _contents_key(update: Mapping[str, Any]) -> str | None:
     return next((k for k in update if isinstance(k, str) and k.casefold() == "contents"), None)
 
 
-def _update_items(update: Update, index: int) -> Iterable[tuple[Position, Part]]:
+def update_items(update: Update, index: int) -> Iterable[tuple[Position, Part]]:
     """The parts of one update with their (update index, content index)."""
     if isinstance(update, Message):
         for ci, part in enumerate(update.parts):
@@ -313,16 +241,7 @@ def _update_items(update: Update, index: int) -> Iterable[tuple[Position, Part]]
 
 def _stream_items(updates: Iterable[Update]) -> Iterable[tuple[Position, Part]]:
     for index, update in enumerate(updates):
-        yield from _update_items(update, index)
-
-
-def _response_id(update: Update) -> str | None:
-    native = update.native if isinstance(update, Message) else update
-    if not isinstance(native, Mapping):
-        return None
-    key = next((k for k in native if isinstance(k, str) and k.casefold() == "responseid"), None)
-    value = None if key is None else native[key]
-    return value if isinstance(value, str) else None
+        yield from update_items(update, index)
 
 
 def _quoted(value: str | None) -> str:
