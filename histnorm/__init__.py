@@ -10,6 +10,18 @@ import copy
 from typing import Any
 
 from histnorm import engine, jsonio
+from histnorm.behaviours import (
+    ApprovalValidationError,
+    dedupe_handoff_candidates,
+    dedupe_transcript_requests,
+    is_partial,
+    merge_repeated_requests,
+    reconcile_approval_state,
+    repair_appended_tool_results,
+    reslot_approval_results,
+    sanitize_partial_response,
+    strip_partial_markers,
+)
 from histnorm.convert import convert
 from histnorm.diagnostic import Applicability, Diagnostic, FixInfo, Location, Severity
 from histnorm.engine import FixDidNotConverge, FixResult
