@@ -172,6 +172,7 @@ __all__ = [
     "encode",
     "fix",
     "get_codec",
+    "is_partial",
     "lint",
     "load",
     "merge_repeated_requests",
