@@ -15,7 +15,11 @@ $(STAMP): $(BIN)/python pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/python -m histnorm_cli.demo fixtures/demo
+	@echo '$$ histnorm lint fixtures/demo'
+	@$(BIN)/histnorm lint fixtures/demo || test $$? -eq 1
+	@echo
+	@echo '$$ histnorm fix --diff fixtures/demo'
+	@$(BIN)/histnorm fix --diff fixtures/demo || test $$? -eq 1
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
