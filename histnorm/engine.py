@@ -10,6 +10,7 @@ from histnorm.diagnostic import Applicability, Diagnostic, Location, Severity
 from histnorm.errors import HistnormError
 from histnorm.formats import get_codec
 from histnorm.model import Transcript
+from histnorm.profiles import profile_for
 from histnorm.rule import Rule
 from histnorm.rules import ALL_RULES, FIX_ORDER, resolve
 from histnorm.settings import DEFAULT_SETTINGS, Scope, Settings
@@ -49,11 +50,11 @@ def selected_rules(settings: Settings) -> tuple[Rule, ...]:
     return tuple(rule for rule in ALL_RULES if rule.code in chosen)
 
 
-def _severity(rule: Rule, settings: Settings) -> Severity | None:
+def _severity(rule: Rule, settings: Settings, transcript: Transcript) -> Severity | None:
     for name, severity in settings.severity.items():
         if resolve(name) is rule:
             return severity
-    return None
+    return profile_for(settings.profile, transcript.format).severity.get(rule.code)
 
 
 def _in_scope(transcript: Transcript, settings: Settings, index: int | None) -> bool:
@@ -81,7 +82,7 @@ def _locate(transcript: Transcript, diagnostic: Diagnostic) -> Diagnostic:
 
 def check_rule(rule: Rule, transcript: Transcript, settings: Settings) -> list[Diagnostic]:
     """The in-scope diagnostics of one rule, with severity overrides applied."""
-    severity = _severity(rule, settings)
+    severity = _severity(rule, settings, transcript)
     found = []
     for diagnostic in rule.check(transcript, settings):
         if not _in_scope(transcript, settings, diagnostic.location.message_index):

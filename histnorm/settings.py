@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from histnorm.diagnostic import Severity
 
@@ -62,8 +62,19 @@ class Settings(BaseModel):
     whitespace_is_empty: bool = True
     tail: TailMode = TailMode.KEEP
     scope: Scope = Scope.ALL
+    profile: str | None = None
+    """The replay target whose constraints apply (HN1xx); default: the input format's."""
     synthetic_result_text: str = "Tool call was interrupted before it produced a result."
     rejection_text: str = "Tool call invocation rejected."
+
+    @field_validator("profile")
+    @classmethod
+    def _known_profile(cls, value: str | None) -> str | None:
+        from histnorm.profiles import PROFILES
+
+        if value is not None and value not in PROFILES:
+            raise ValueError(f"unknown profile {value!r}; known profiles: {', '.join(PROFILES)}")
+        return value
 
 
 DEFAULT_SETTINGS = Settings()

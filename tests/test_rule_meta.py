@@ -45,6 +45,14 @@ def test_public_contract_codes_and_names():
         "HN010": "duplicate-tool-result",
         "HN011": "open-tool-call-at-end",
         "HN012": "repeated-partial-turn",
+        "HN101": "results-not-first",
+        "HN102": "split-result-turn",
+        "HN103": "reasoning-without-next",
+        "HN104": "invalid-call-id",
+        "HN105": "duplicate-call-id",
+        "HN106": "first-message-not-user",
+        "HN107": "consecutive-same-role",
+        "HN108": "system-placement",
     }
 
 

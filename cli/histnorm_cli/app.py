@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 import typer
 
 from histnorm.formats import CODECS
+from histnorm.profiles import PROFILES
 from histnorm.schema import SCHEMAS, render
 from histnorm_cli import catalog
 from histnorm_cli.convert import convert_command
@@ -69,6 +70,14 @@ Scope = Annotated[
         "--scope", help="all, tail (after the last user message) or marked (partial responses)."
     ),
 ]
+Profile = Annotated[
+    str | None,
+    typer.Option(
+        "--profile",
+        help="Replay target whose constraints apply (default: the input "
+        "format's provider): " + ", ".join(PROFILES),
+    ),
+]
 Policy = Annotated[
     list[str] | None,
     typer.Option("--policy", help="RULE=POLICY, e.g. orphan-tool-call=synthesize."),
@@ -107,6 +116,7 @@ def _request(mode: Literal["lint", "fix"], paths: list[str] | None, **options: A
         "extend_ignore": tuple(options.pop("ignore") or ()),
         "tail": options.pop("tail"),
         "scope": options.pop("scope"),
+        "profile": options.pop("profile"),
         "policy": _policies(options.pop("policy")),
         "unsafe_fixes": options.pop("unsafe_fixes", None) or None,
     }
@@ -131,6 +141,7 @@ def lint(
     config: Config = None,
     tail: Tail = None,
     scope: Scope = None,
+    profile: Profile = None,
     policy: Policy = None,
     jsonl_mode: JsonlMode = None,
     include: Include = None,
@@ -155,6 +166,7 @@ def fix(
     config: Config = None,
     tail: Tail = None,
     scope: Scope = None,
+    profile: Profile = None,
     policy: Policy = None,
     jsonl_mode: JsonlMode = None,
     include: Include = None,

@@ -39,6 +39,7 @@ class FileConfig(BaseModel):
     policy: dict[str, str] = {}
     tail: str | None = None
     scope: str | None = None
+    profile: str | None = None
     whitespace_is_empty: bool | None = None
     severity: dict[str, str] = {}
     output_format: str | None = None
@@ -87,7 +88,7 @@ def build_settings(config: FileConfig, overrides: dict[str, Any]) -> Settings:
     if config.select is not None:
         values["select"] = tuple(config.select)
     values["ignore"] = tuple(config.ignore)
-    for key in ("unsafe_fixes", "tail", "scope", "whitespace_is_empty"):
+    for key in ("unsafe_fixes", "tail", "scope", "profile", "whitespace_is_empty"):
         if getattr(config, key) is not None:
             values[key] = getattr(config, key)
     if config.severity:

@@ -9,17 +9,25 @@ from histnorm.errors import HistnormError
 from histnorm.rule import Rule
 from histnorm.rules import (
     conflicting_request_id,
+    consecutive_same_role,
     displaced_tool_result,
+    duplicate_call_id,
     duplicate_handoff,
     duplicate_tool_result,
     empty_message,
     empty_text,
+    first_message_not_user,
+    invalid_call_id,
     open_tool_call_at_end,
     orphan_tool_call,
     orphan_tool_result,
     pending_approval_request,
+    reasoning_without_next,
     repeated_partial_turn,
     repeated_request_id,
+    results_not_first,
+    split_result_turn,
+    system_placement,
     unreadable_transcript,
 )
 
@@ -37,8 +45,16 @@ ALL_RULES: tuple[Rule, ...] = (
     duplicate_tool_result.RULE,
     open_tool_call_at_end.RULE,
     repeated_partial_turn.RULE,
+    results_not_first.RULE,
+    split_result_turn.RULE,
+    reasoning_without_next.RULE,
+    invalid_call_id.RULE,
+    duplicate_call_id.RULE,
+    first_message_not_user.RULE,
+    consecutive_same_role.RULE,
+    system_placement.RULE,
 )
-"""Every rule, in code order."""
+"""Every rule, in code order: HN0xx core rules, HN1xx provider-profile rules."""
 
 FIX_ORDER: tuple[Rule, ...] = (
     repeated_request_id.RULE,
@@ -51,10 +67,17 @@ FIX_ORDER: tuple[Rule, ...] = (
     pending_approval_request.RULE,
     empty_text.RULE,
     empty_message.RULE,
+    reasoning_without_next.RULE,
+    invalid_call_id.RULE,
+    duplicate_call_id.RULE,
+    consecutive_same_role.RULE,
+    split_result_turn.RULE,
+    results_not_first.RULE,
 )
 """The order fixes run in (behaviours.md §0.4): merge repeated requests (B), re-slot
 displaced results (C), then remove what cannot be replayed (A), then empty text and
-empty messages."""
+empty messages; then the provider-profile repairs (HN1xx), which need a history that
+is already sound."""
 
 BY_CODE: Mapping[str, Rule] = MappingProxyType({r.code: r for r in ALL_RULES})
 BY_NAME: Mapping[str, Rule] = MappingProxyType({r.name: r for r in ALL_RULES})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 
 from histnorm.diagnostic import Diagnostic
@@ -13,7 +14,8 @@ from histnorm.model import (
     ToolResultPart,
     Transcript,
 )
-from histnorm.pairing import Position
+from histnorm.pairing import Position, pair_transcript
+from histnorm.profiles import Profile, profile_for
 from histnorm.settings import Settings, TailMode
 
 
@@ -56,3 +58,36 @@ def remove_reported(
 ) -> Transcript:
     """The fix that removes the part each diagnostic points at."""
     return rewrite(transcript, remove=reported(diagnostics))
+
+
+def profile(transcript: Transcript, settings: Settings) -> Profile:
+    """The replay target's constraints for `transcript` under `settings`."""
+    return profile_for(settings.profile, transcript.format)
+
+
+def new_call_id(old: str | None, position: Position) -> str:
+    """A deterministic replacement id: short, and valid for every provider's pattern."""
+    digest = hashlib.sha256(f"{old}\x00{position[0]}\x00{position[1]}".encode()).hexdigest()
+    return "call_" + digest[:24]
+
+
+def rename_calls(transcript: Transcript, diagnostics: Sequence[Diagnostic]) -> Transcript:
+    """Give each reported call a new id (`new_call_id`) and carry it to its results."""
+    pairing = pair_transcript(transcript)
+    answers: dict[Position, list[Position]] = {}
+    for result, call in pairing.result_calls.items():
+        answers.setdefault(call, []).append(result)
+    for duplicate, first in pairing.duplicate_results:
+        owner = pairing.result_calls.get(first)
+        if owner is not None:
+            answers.setdefault(owner, []).append(duplicate)
+    replace: dict[Position, Sequence[Part]] = {}
+    for position in reported(diagnostics):
+        renamed = part_at(transcript, position)
+        assert isinstance(renamed, ToolCallPart)
+        new = new_call_id(renamed.call_id, position)
+        replace[position] = (renamed.evolve(call_id=new),)
+        for result in answers.get(position, ()):
+            part = part_at(transcript, result)
+            replace[result] = (part.evolve(call_id=new),)
+    return rewrite(transcript, replace=replace)

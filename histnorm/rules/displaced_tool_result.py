@@ -45,11 +45,14 @@ from histnorm.settings import Settings
 
 
 def displaced(transcript: Transcript) -> list[tuple[Position, Position]]:
-    """(result, call) pairs where a non-result message sits between call and result."""
+    """(result, call) pairs with a message between them that is not a result message.
+
+    A result in the message right after its call's block is in place, even when that
+    message also holds other content (Anthropic results live in user messages)."""
     messages = transcript.messages
     found = []
     for result, call in sorted(pair_transcript(transcript).result_calls.items()):
-        if result[0] > block_end(messages, call[0]) and result[0] > call[0]:
+        if result[0] - 1 > block_end(messages, call[0]):
             found.append((result, call))
     return found
 

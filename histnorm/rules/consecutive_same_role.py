@@ -1,0 +1,118 @@
+"""Two consecutive messages with the same role, where the target wants alternation.
+
+## What it does
+Under profiles whose target rejects consecutive same-role messages (`bedrock-converse`,
+`portable`), finds a message with the same role as the one before it. Messages that hold
+only tool results are a turn of their own and are not counted; system messages are
+skipped.
+
+## Why it breaks a replay
+Bedrock and older Anthropic versions: `messages: roles must alternate between "user" and
+"assistant", but found multiple "user" roles in a row`; vLLM and Mistral templates:
+`After the optional system message, conversation roles must alternate
+user/assistant/user/assistant/...`
+
+## Example
+A user message sent twice in a row after a failed request.
+
+## Fix
+Merge the later message into the earlier one: its parts are appended, in order.
+
+## Fix safety
+Safe: all content is kept; only the message boundary goes.
+
+## References
+- formats.md §1 "Consecutive same-role messages", §3 "Role alternation".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from histnorm.diagnostic import Applicability, Diagnostic, Severity
+from histnorm.edit import is_result_only, rewrite
+from histnorm.model import Part, Transcript
+from histnorm.pairing import Position
+from histnorm.rule import Example, Rule
+from histnorm.rules._common import profile
+from histnorm.settings import Settings
+
+
+def _runs(transcript: Transcript) -> list[list[int]]:
+    """Runs of two or more adjacent messages that share a role."""
+    runs: list[list[int]] = []
+    previous: int | None = None
+    for mi, message in enumerate(transcript.messages):
+        if message.role_is("system", "developer") or is_result_only(message):
+            previous = None
+            continue
+        if previous is not None and transcript.messages[previous].role_is(message.role):
+            if runs and runs[-1][-1] == previous:
+                runs[-1].append(mi)
+            else:
+                runs.append([previous, mi])
+        previous = mi
+    return runs
+
+
+def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+    """Report every message that repeats the role of the one before it."""
+    if not profile(transcript, settings).alternating_roles:
+        return
+    for run in _runs(transcript):
+        for mi in run[1:]:
+            yield RULE.diagnostic(
+                f"message {mi} has the same role ({transcript.messages[mi].role}) as the "
+                "message before it",
+                message_index=mi,
+                fix_title=f"merge it into message {run[0]}",
+                data=run[0],
+            )
+
+
+def fix(
+    transcript: Transcript, diagnostics: Sequence[Diagnostic], settings: Settings
+) -> Transcript:
+    """Append each reported message's parts to the first message of its run."""
+    into: dict[int, list[int]] = {}
+    for d in diagnostics:
+        into.setdefault(d.data, []).append(d.location.message_index or 0)
+    replace: dict[Position, Sequence[Part]] = {}
+    for first, rest in into.items():
+        message = transcript.messages[first]
+        merged = list(message.parts) + [p for i in rest for p in transcript.messages[i].parts]
+        replace[(first, 0)] = merged
+        replace.update({(first, pi): () for pi in range(1, len(message.parts))})
+    drop = [mi for rest in into.values() for mi in rest]
+    return rewrite(transcript, replace=replace, drop_messages=drop)
+
+
+_BAD: Any = [
+    {"role": "user", "contents": [{"$type": "text", "text": "Summarise this file."}]},
+    {"role": "user", "contents": [{"$type": "text", "text": "Summarise this file, please."}]},
+    {"role": "assistant", "contents": [{"$type": "text", "text": "It is a budget."}]},
+]
+
+RULE = Rule(
+    code="HN107",
+    name="consecutive-same-role",
+    summary="two consecutive messages share a role (profiles: bedrock, portable)",
+    severity=Severity.ERROR,
+    applicability=Applicability.SAFE,
+    doc=__doc__ or "",
+    check=check,
+    fix=fix,
+    examples=(
+        Example(
+            bad=_BAD,
+            good=[
+                {"role": "user", "contents": [_BAD[0]["contents"][0], _BAD[1]["contents"][0]]},
+                _BAD[2],
+            ],
+            format="meai",
+            settings=Settings(profile="bedrock-converse"),
+            title="a request sent twice in a row",
+        ),
+    ),
+)

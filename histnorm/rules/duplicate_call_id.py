@@ -1,0 +1,118 @@
+"""A call id used again after it was answered, where the target wants unique ids.
+
+## What it does
+Under profiles whose target requires call ids to be unique across the whole request
+(`anthropic`, `openai-responses`, `bedrock-converse`, `portable`), finds a call reusing
+the id of an earlier, answered call. The core rules accept such reuse (llama.cpp returns
+one id for every call; Gemini-style providers use the function name as the id), so this
+is purely a target constraint.
+
+## Why it breaks a replay
+Anthropic: `messages.N.content.M: tool_use ids must be unique`; Responses API:
+`Duplicate item found with id …. Remove duplicate items from your input and try again.`
+
+## Example
+Three rounds of `step` calls that all used the id `call_0`.
+
+## Fix
+Rewrite the id of each later call, and of the results paired with it, to a
+deterministic new id (`call_` and 24 hex digits of a hash of the old id and position).
+
+## Fix safety
+Safe: every pairing is kept and nothing is added or removed.
+
+## References
+- formats.md validity matrix, "Duplicate call IDs"; behaviours.md §0.2 "Provider rules
+  are a separate question".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from histnorm.diagnostic import Applicability, Diagnostic, Severity
+from histnorm.model import ToolCallPart, Transcript
+from histnorm.rule import Example, Rule
+from histnorm.rules._common import new_call_id, profile, rename_calls, show_id
+from histnorm.settings import Settings
+
+
+def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+    """Report every call whose id an earlier call already used."""
+    if not profile(transcript, settings).unique_call_ids:
+        return
+    seen: dict[str, int] = {}
+    for mi, message in enumerate(transcript.messages):
+        for pi, part in enumerate(message.parts):
+            if not isinstance(part, ToolCallPart) or part.call_id is None:
+                continue
+            if part.call_id in seen:
+                yield RULE.diagnostic(
+                    f"call id {show_id(part.call_id)} was already used in message "
+                    f"{seen[part.call_id]}; the target needs unique ids",
+                    message_index=mi,
+                    part_index=pi,
+                    fix_title="give the call and its results a new id",
+                )
+            else:
+                seen[part.call_id] = mi
+
+
+def fix(
+    transcript: Transcript, diagnostics: Sequence[Diagnostic], settings: Settings
+) -> Transcript:
+    """Rename the later calls and their results."""
+    return rename_calls(transcript, diagnostics)
+
+
+_NEW = new_call_id("call_0", (2, 0))
+_MEAI: Any = [
+    {
+        "role": "assistant",
+        "contents": [
+            {"$type": "functionCall", "callId": "call_0", "name": "step", "arguments": {}}
+        ],
+    },
+    {"role": "tool", "contents": [{"$type": "functionResult", "callId": "call_0", "result": "0"}]},
+    {
+        "role": "assistant",
+        "contents": [
+            {"$type": "functionCall", "callId": "call_0", "name": "step", "arguments": {}}
+        ],
+    },
+    {"role": "tool", "contents": [{"$type": "functionResult", "callId": "call_0", "result": "1"}]},
+]
+
+RULE = Rule(
+    code="HN105",
+    name="duplicate-call-id",
+    summary="a call id is reused where the target needs unique ids (profiles: anthropic, "
+    "openai-responses, bedrock, portable)",
+    severity=Severity.ERROR,
+    applicability=Applicability.SAFE,
+    doc=__doc__ or "",
+    check=check,
+    fix=fix,
+    examples=(
+        Example(
+            bad=_MEAI,
+            good=[
+                *_MEAI[:2],
+                {
+                    "role": "assistant",
+                    "contents": [
+                        {"$type": "functionCall", "callId": _NEW, "name": "step", "arguments": {}}
+                    ],
+                },
+                {
+                    "role": "tool",
+                    "contents": [{"$type": "functionResult", "callId": _NEW, "result": "1"}],
+                },
+            ],
+            format="meai",
+            settings=Settings(profile="anthropic"),
+            title="a constant id from llama.cpp, replayed to Anthropic",
+        ),
+    ),
+)

@@ -1,0 +1,75 @@
+"""A conversation that does not start with a user message.
+
+## What it does
+Under profiles whose target requires the first (non-system) message to come from the
+user (`bedrock-converse`, `portable`), reports a history that opens with an assistant or
+tool message. Trimming from the front often leaves one.
+
+## Why it breaks a replay
+Anthropic (older API versions) and Bedrock: `messages: first message must use the "user"
+role`; Gemini: `Please ensure that function call turn comes immediately after a user turn
+or after a function response turn.` when the history opens with a call.
+
+## Example
+A history trimmed so that it starts with the assistant's answer.
+
+## Fix
+None: only the user knows what the opening request was. Trim further, or add the
+request back.
+
+## Fix safety
+There is no fix.
+
+## References
+- formats.md §3 "First message", §4 Gemini validity rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from histnorm.diagnostic import Diagnostic, Severity
+from histnorm.model import Transcript
+from histnorm.rule import Example, Rule
+from histnorm.rules._common import profile
+from histnorm.settings import Settings
+
+
+def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+    """Report the first non-system message when it is not from the user."""
+    if not profile(transcript, settings).first_message_user:
+        return
+    for mi, message in enumerate(transcript.messages):
+        if message.role_is("system", "developer"):
+            continue
+        if not message.role_is("user"):
+            yield RULE.diagnostic(
+                f"the conversation opens with a {message.role} message, not a user message",
+                message_index=mi,
+            )
+        return
+
+
+_BAD: Any = [
+    {"role": "assistant", "content": "…so that is the plan."},
+    {"role": "user", "content": "Great, go ahead."},
+]
+
+RULE = Rule(
+    code="HN106",
+    name="first-message-not-user",
+    summary="the conversation does not open with a user message (profiles: bedrock, portable)",
+    severity=Severity.WARNING,
+    applicability=None,
+    doc=__doc__ or "",
+    check=check,
+    examples=(
+        Example(
+            bad=_BAD,
+            good=None,
+            settings=Settings(profile="bedrock-converse"),
+            title="a history trimmed from the front",
+        ),
+    ),
+)

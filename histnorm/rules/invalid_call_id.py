@@ -1,0 +1,124 @@
+"""A call id the target rejects: too long, or with characters it does not allow.
+
+## What it does
+Under profiles with id limits, finds tool call ids longer than the target accepts
+(`openai-chat` 40, `openai-responses` and `bedrock-converse` 64) or not matching its
+pattern (`anthropic` `[a-zA-Z0-9_-]+`, which also rejects the empty id; Bedrock
+`[a-zA-Z0-9_.:-]+`). Ids from another provider break these limits when a history is
+replayed elsewhere: Responses ids of 50+ characters into Chat Completions, `:` and `.`
+in Kimi-style ids into Anthropic.
+
+## Why it breaks a replay
+OpenAI Chat Completions: `Invalid 'messages[36].tool_calls[0].id': string too long.
+Expected a string with maximum length 40, but got a string with length 51 instead.`;
+Responses API: `Invalid 'input[95].call_id': string too long. Expected a string with
+maximum length 64 …`; Anthropic: `messages.1.content.1.tool_use.id: String should match
+pattern '^[a-zA-Z0-9_-]+$'`.
+
+## Example
+A Responses-style call id replayed into Chat Completions.
+
+## Fix
+Rewrite the id deterministically (`call_` and 24 hex digits of a hash of the old id and
+its position) in the call and in every result paired with it.
+
+## Fix safety
+Safe: the pairing is kept, nothing is added or removed; the new id depends only on the
+input, so fixing twice gives the same result.
+
+## References
+- formats.md §0 item 5, §1 and §3 validity rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from histnorm.diagnostic import Applicability, Diagnostic, Severity
+from histnorm.model import ToolCallPart, Transcript
+from histnorm.profiles import Profile
+from histnorm.rule import Example, Rule
+from histnorm.rules._common import profile, rename_calls, show_id
+from histnorm.settings import Settings
+
+
+def problem(call_id: str, limits: Profile) -> str | None:
+    """Why `call_id` breaks the profile's limits, or None."""
+    import re
+
+    if limits.max_call_id_length is not None and len(call_id) > limits.max_call_id_length:
+        return f"is {len(call_id)} characters long (the limit is {limits.max_call_id_length})"
+    if limits.call_id_pattern is not None and not re.fullmatch(limits.call_id_pattern, call_id):
+        return f"does not match {limits.call_id_pattern}"
+    return None
+
+
+def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+    """Report calls whose id the target rejects."""
+    limits = profile(transcript, settings)
+    if limits.max_call_id_length is None and limits.call_id_pattern is None:
+        return
+    for mi, message in enumerate(transcript.messages):
+        for pi, part in enumerate(message.parts):
+            if isinstance(part, ToolCallPart) and part.call_id is not None:
+                why = problem(part.call_id, limits)
+                if why is not None:
+                    yield RULE.diagnostic(
+                        f"call id {show_id(part.call_id)} {why} for {limits.name}",
+                        message_index=mi,
+                        part_index=pi,
+                        fix_title="rewrite the id in the call and its results",
+                    )
+
+
+def fix(
+    transcript: Transcript, diagnostics: Sequence[Diagnostic], settings: Settings
+) -> Transcript:
+    """Give each reported call (and its results) a short, safe, deterministic id."""
+    return rename_calls(transcript, diagnostics)
+
+
+_LONG = "fc_68a1f2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6b"
+_BAD: Any = [
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": _LONG, "type": "function", "function": {"name": "ls", "arguments": "{}"}}
+        ],
+    },
+    {"role": "tool", "tool_call_id": _LONG, "content": "a.txt"},
+]
+_NEW = "call_02e680a8f6c3ca17db27d008"
+
+RULE = Rule(
+    code="HN104",
+    name="invalid-call-id",
+    summary="a call id is too long or has characters the target rejects",
+    severity=Severity.ERROR,
+    applicability=Applicability.SAFE,
+    doc=__doc__ or "",
+    check=check,
+    fix=fix,
+    examples=(
+        Example(
+            bad=_BAD,
+            good=[
+                {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        {
+                            "id": _NEW,
+                            "type": "function",
+                            "function": {"name": "ls", "arguments": "{}"},
+                        }
+                    ],
+                },
+                {"role": "tool", "tool_call_id": _NEW, "content": "a.txt"},
+            ],
+            title="a Responses id replayed into Chat Completions",
+        ),
+    ),
+)

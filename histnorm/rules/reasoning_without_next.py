@@ -1,0 +1,91 @@
+"""A reasoning item without the item it produced.
+
+## What it does
+Under profiles whose target ties reasoning to the output that follows it
+(`openai-responses`, `portable`), finds a message holding only reasoning that is the
+last message, or is followed by something other than the assistant output it produced.
+Cancelled streams and trimmed histories leave these behind.
+
+## Why it breaks a replay
+Responses API: `Item 'rs_…' of type 'reasoning' was provided without its required
+following item.`
+
+## Example
+A reasoning item whose function call was removed as an orphan.
+
+## Fix
+Remove the dangling reasoning message. Its encrypted content is never edited; without
+the item it belongs to it cannot be replayed.
+
+## Fix safety
+Safe: a reasoning item without its following item can never be replayed.
+
+## References
+- formats.md §2, "Reasoning must be followed by the item it produced".
+- behaviours.md §2.3 R-A5, §5.15.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from histnorm.diagnostic import Applicability, Diagnostic, Severity
+from histnorm.model import Message, ReasoningPart, Transcript
+from histnorm.rule import Example, Rule
+from histnorm.rules._common import profile, remove_reported
+from histnorm.settings import Settings
+
+
+def _reasoning_only(message: Message) -> bool:
+    return bool(message.parts) and all(isinstance(p, ReasoningPart) for p in message.parts)
+
+
+def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+    """Report reasoning-only messages not followed by assistant output."""
+    if not profile(transcript, settings).reasoning_needs_next:
+        return
+    messages = transcript.messages
+    for mi, message in enumerate(messages):
+        if not _reasoning_only(message):
+            continue
+        following = messages[mi + 1] if mi + 1 < len(messages) else None
+        if following is None or not following.role_is("assistant") or _reasoning_only(following):
+            for pi in range(len(message.parts)):
+                yield RULE.diagnostic(
+                    "reasoning is not followed by the assistant output it produced",
+                    message_index=mi,
+                    part_index=pi,
+                    fix_title="remove the dangling reasoning",
+                )
+
+
+_MEAI_BAD: Any = [
+    {"role": "user", "contents": [{"$type": "text", "text": "Weather in Oslo?"}]},
+    {
+        "role": "assistant",
+        "contents": [{"$type": "reasoning", "text": "", "protectedData": "gAAAAB..."}],
+    },
+    {"role": "user", "contents": [{"$type": "text", "text": "Hello?"}]},
+]
+
+RULE = Rule(
+    code="HN103",
+    name="reasoning-without-next",
+    summary="a reasoning item is not followed by the output it produced (profiles: "
+    "openai-responses, portable)",
+    severity=Severity.ERROR,
+    applicability=Applicability.SAFE,
+    doc=__doc__ or "",
+    check=check,
+    fix=remove_reported,
+    examples=(
+        Example(
+            bad=_MEAI_BAD,
+            good=[_MEAI_BAD[0], _MEAI_BAD[2]],
+            format="meai",
+            settings=Settings(profile="openai-responses"),
+            title="reasoning left behind by a dropped call",
+        ),
+    ),
+)

@@ -1,0 +1,108 @@
+"""Tool results that do not open their message.
+
+## What it does
+Under profiles whose target needs tool results at the start of the message that carries
+them (`anthropic`, `bedrock-converse`, `portable`), finds a message where other content
+(text, images) comes before a tool result.
+
+## Why it breaks a replay
+Anthropic: `messages.N: Did not find 1 tool_result block(s) at the beginning of this
+message. Messages following tool_use blocks must begin with a matching number of
+tool_result blocks.` Text placed before a result is rejected.
+
+## Example
+A user message that says "here you go" and then carries the result.
+
+## Fix
+Move the results to the front of the message, keeping the order of the results and of
+the other content.
+
+## Fix safety
+Safe: nothing is added or removed; only the order inside one message changes.
+
+## References
+- formats.md §3, "Results must come first in the user message".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from histnorm.diagnostic import Applicability, Diagnostic, Severity
+from histnorm.edit import rewrite
+from histnorm.model import Part, ToolResultPart, Transcript
+from histnorm.pairing import Position
+from histnorm.rule import Example, Rule
+from histnorm.rules._common import profile
+from histnorm.settings import Settings
+
+
+def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+    """Report each message whose first result comes after other content."""
+    if not profile(transcript, settings).results_first:
+        return
+    for mi, message in enumerate(transcript.messages):
+        kinds = [isinstance(p, ToolResultPart) for p in message.parts]
+        if any(kinds) and kinds != sorted(kinds, reverse=True):
+            late = next(i for i, result in enumerate(kinds) if result and not all(kinds[:i]))
+            yield RULE.diagnostic(
+                f"a tool result in the {message.role} message comes after other content",
+                message_index=mi,
+                part_index=late,
+                fix_title="move the tool results to the start of the message",
+            )
+
+
+def fix(
+    transcript: Transcript, diagnostics: Sequence[Diagnostic], settings: Settings
+) -> Transcript:
+    """Put each reported message's results first."""
+    replace: dict[Position, Sequence[Part]] = {}
+    drop: list[Position] = []
+    for d in diagnostics:
+        mi = d.location.message_index or 0
+        parts = transcript.messages[mi].parts
+        ordered: list[Part] = [p for p in parts if isinstance(p, ToolResultPart)]
+        ordered += [p for p in parts if not isinstance(p, ToolResultPart)]
+        replace[(mi, 0)] = ordered
+        drop.extend((mi, pi) for pi in range(1, len(parts)))
+    return rewrite(transcript, replace=replace, remove=drop)
+
+
+_BAD: Any = [
+    {
+        "role": "assistant",
+        "contents": [{"$type": "functionCall", "callId": "c1", "name": "ls", "arguments": {}}],
+    },
+    {
+        "role": "user",
+        "contents": [
+            {"$type": "text", "text": "Here is the listing."},
+            {"$type": "functionResult", "callId": "c1", "result": "a.txt"},
+        ],
+    },
+]
+
+RULE = Rule(
+    code="HN101",
+    name="results-not-first",
+    summary="tool results do not open their message (profiles: anthropic, bedrock, portable)",
+    severity=Severity.ERROR,
+    applicability=Applicability.SAFE,
+    doc=__doc__ or "",
+    check=check,
+    fix=fix,
+    examples=(
+        Example(
+            bad=_BAD,
+            good=[
+                _BAD[0],
+                {"role": "user", "contents": [_BAD[1]["contents"][1], _BAD[1]["contents"][0]]},
+            ],
+            format="meai",
+            settings=Settings(profile="anthropic"),
+            title="the result moves in front of the text",
+        ),
+    ),
+)

@@ -1,0 +1,123 @@
+"""The results of one call turn spread over several messages.
+
+## What it does
+Under profiles whose target counts calls and responses per turn (`gemini`, `portable`),
+finds results that answer one message's calls but sit in more than one message.
+
+## Why it breaks a replay
+Gemini: `Please ensure that the number of function response parts is equal to the number
+of function call parts of the function call turn.` Histories converted from OpenAI Chat,
+where each result is its own `tool` message, have this shape.
+
+## Example
+One assistant turn with two calls, answered by two separate tool messages.
+
+## Fix
+Merge the consecutive result messages of the turn into the first of them.
+
+## Fix safety
+Safe: the results are kept, in order; only the message boundaries change.
+
+## References
+- formats.md §4, Gemini validity rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from histnorm.diagnostic import Applicability, Diagnostic, Severity
+from histnorm.edit import block_end, rewrite
+from histnorm.model import Message, Part, Transcript
+from histnorm.pairing import Position, pair_transcript
+from histnorm.rule import Example, Rule
+from histnorm.rules._common import profile
+from histnorm.settings import Settings
+
+
+def _turns(transcript: Transcript) -> list[tuple[int, list[int]]]:
+    """(call message, result messages after it) for turns answered by several messages."""
+    pairing = pair_transcript(transcript)
+    holders: dict[int, set[int]] = {}
+    for result, call in pairing.result_calls.items():
+        if result[0] != call[0]:
+            holders.setdefault(call[0], set()).add(result[0])
+    found = []
+    for call_message, results in sorted(holders.items()):
+        end = block_end(transcript.messages, call_message)
+        block = [i for i in range(call_message + 1, end + 1) if i in results]
+        if len(block) > 1:
+            found.append((call_message, block))
+    return found
+
+
+def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+    """Report turns whose results are split over several messages."""
+    if not profile(transcript, settings).equal_call_counts:
+        return
+    for call_message, block in _turns(transcript):
+        yield RULE.diagnostic(
+            f"the results of the calls in message {call_message} are spread over "
+            f"{len(block)} messages; the target expects one response turn",
+            message_index=block[1],
+            fix_title=f"merge them into message {block[0]}",
+            data=block,
+        )
+
+
+def fix(
+    transcript: Transcript, diagnostics: Sequence[Diagnostic], settings: Settings
+) -> Transcript:
+    """Merge each turn's result messages into its first one."""
+    replace: dict[Position, Sequence[Part]] = {}
+    drop: list[int] = []
+    for d in diagnostics:
+        first, *rest = d.data
+        message: Message = transcript.messages[first]
+        merged = list(message.parts) + [p for i in rest for p in transcript.messages[i].parts]
+        replace[(first, 0)] = merged
+        replace.update({(first, pi): () for pi in range(1, len(message.parts))})
+        drop.extend(rest)
+    return rewrite(transcript, replace=replace, drop_messages=drop)
+
+
+_CALLS = [
+    {"id": "c1", "type": "function", "function": {"name": "weather", "arguments": "{}"}},
+    {"id": "c2", "type": "function", "function": {"name": "time", "arguments": "{}"}},
+]
+_BAD: Any = [
+    {"role": "user", "contents": [{"$type": "text", "text": "Weather and time?"}]},
+    {
+        "role": "assistant",
+        "contents": [
+            {"$type": "functionCall", "callId": "c1", "name": "weather", "arguments": {}},
+            {"$type": "functionCall", "callId": "c2", "name": "time", "arguments": {}},
+        ],
+    },
+    {"role": "tool", "contents": [{"$type": "functionResult", "callId": "c1", "result": "4 C"}]},
+    {"role": "tool", "contents": [{"$type": "functionResult", "callId": "c2", "result": "9:00"}]},
+]
+
+RULE = Rule(
+    code="HN102",
+    name="split-result-turn",
+    summary="one turn's tool results are spread over several messages (profiles: gemini, portable)",
+    severity=Severity.ERROR,
+    applicability=Applicability.SAFE,
+    doc=__doc__ or "",
+    check=check,
+    fix=fix,
+    examples=(
+        Example(
+            bad=_BAD,
+            good=[
+                *_BAD[:2],
+                {"role": "tool", "contents": [_BAD[2]["contents"][0], _BAD[3]["contents"][0]]},
+            ],
+            format="meai",
+            settings=Settings(profile="gemini"),
+            title="two tool messages become one response turn",
+        ),
+    ),
+)

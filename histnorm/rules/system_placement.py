@@ -1,0 +1,87 @@
+"""System text where the target does not accept it.
+
+## What it does
+Under profiles that only take system text in a separate field (`anthropic`, `gemini`,
+`bedrock-converse`: top-level `system` / `systemInstruction`) or only at the start
+(`portable`), reports system and developer messages inside the conversation. Leading
+ones can be moved to the top-level field by a converter; later ones have no place there.
+
+## Why it breaks a replay
+Gemini: `Role must be user or model, but got system`; older Anthropic models and Bedrock
+reject a `system` role in `messages`; Mistral: `Unexpected role 'tool' after role
+'system'`.
+
+## Example
+A developer message sent in the middle of a conversation.
+
+## Fix
+None: whether the instruction should move to the start, become user text or be dropped
+is the user's call.
+
+## Fix safety
+There is no fix.
+
+## References
+- formats.md validity matrix, "System placement"; §3 "System placement"; §4.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from histnorm.diagnostic import Diagnostic, Severity
+from histnorm.model import Transcript
+from histnorm.rule import Example, Rule
+from histnorm.rules._common import profile
+from histnorm.settings import Settings
+
+
+def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+    """Report system messages in positions the target does not accept."""
+    placement = profile(transcript, settings).system_placement
+    if placement == "anywhere":
+        return
+    leading = True
+    for mi, message in enumerate(transcript.messages):
+        is_system = message.role_is("system", "developer")
+        if is_system and not leading:
+            yield RULE.diagnostic(
+                f"a {message.role} message in the middle of the conversation",
+                message_index=mi,
+            )
+        elif is_system and placement == "top-level":
+            yield RULE.diagnostic(
+                f"a {message.role} message in the message list; the target takes system "
+                "text only in its top-level field",
+                message_index=mi,
+                severity=Severity.INFO,
+            )
+        leading = leading and is_system
+
+
+_BAD: Any = [
+    {"role": "user", "content": "Draft the email."},
+    {"role": "assistant", "content": "Here is a draft."},
+    {"role": "developer", "content": "From now on, answer in French."},
+    {"role": "user", "content": "Shorter, please."},
+]
+
+RULE = Rule(
+    code="HN108",
+    name="system-placement",
+    summary="system text sits where the target does not accept it (profiles: anthropic, "
+    "gemini, bedrock, portable)",
+    severity=Severity.WARNING,
+    applicability=None,
+    doc=__doc__ or "",
+    check=check,
+    examples=(
+        Example(
+            bad=_BAD,
+            good=None,
+            settings=Settings(profile="portable"),
+            title="an instruction in the middle of the conversation",
+        ),
+    ),
+)
