@@ -45,10 +45,29 @@ def group(part: ToolCallPart | ToolResultPart) -> str:
         return "mcp"
     if part.family is ToolFamily.HOSTED:
         kind = part.tool_type or ""
-        for suffix in ("Call", "Result", "_call", "_result", "_output"):
-            kind = kind.removesuffix(suffix)
+        previous = None
+        while previous != kind:
+            previous = kind
+            for suffix in _SUFFIXES:
+                kind = kind.removesuffix(suffix)
         return "hosted:" + kind
     return "function"
+
+
+_SUFFIXES = ("Call", "Result", "_call", "_result", "_output")
+
+
+def result_type_for(call_type: str | None) -> str | None:
+    """The native kind of a result answering a call of kind `call_type`, so that the two
+    share a pairing group: `…Call` → `…Result`, `…_call` → `…_call_output`, anything else
+    → `…_result`."""
+    if call_type is None:
+        return None
+    if call_type.endswith("Call"):
+        return call_type[: -len("Call")] + "Result"
+    if call_type.endswith("_call"):
+        return call_type + "_output"
+    return call_type + "_result"
 
 
 def key_of(part: ToolCallPart | ToolResultPart) -> Key:

@@ -375,7 +375,10 @@ def encode_content(part: Part, pascal: bool = False) -> Any:
             else ("mcpServerToolResult" if part.family is ToolFamily.MCP else "functionResult")
         )
         key = "result" if kind in ("functionResult", "toolResult") else "outputs"
-        values = {"callId": part.call_id or "", key: part.content, **values}
+        content = part.content
+        if key == "outputs" and isinstance(content, str) and not base:
+            content = [{TYPE_KEY: "text", _styled("text", pascal): content}]
+        values = {"callId": part.call_id or "", key: content, **values}
     elif isinstance(part, ApprovalRequestPart | ApprovalResponsePart):
         kind, values = _encode_approval(part, base, pascal, values)
     elif isinstance(part, MediaPart):

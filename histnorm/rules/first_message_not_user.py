@@ -45,7 +45,7 @@ def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
             continue
         if not message.role_is("user"):
             yield RULE.diagnostic(
-                f"the conversation opens with a {message.role} message, not a user message",
+                f"the conversation opens with a message from {message.role!r}, not the user",
                 message_index=mi,
             )
         return

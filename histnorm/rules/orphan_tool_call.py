@@ -40,9 +40,16 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.edit import block_end, rewrite
-from histnorm.model import SYNTHESIZED_KEY, Message, ToolCallPart, ToolResultPart, Transcript
-from histnorm.pairing import pair_transcript
+from histnorm.edit import block_end, open_at_end, rewrite
+from histnorm.model import (
+    SYNTHESIZED_KEY,
+    Message,
+    ToolCallPart,
+    ToolFamily,
+    ToolResultPart,
+    Transcript,
+)
+from histnorm.pairing import pair_transcript, result_type_for
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import describe, left_open, part_at
 from histnorm.settings import OrphanCallPolicy, Settings
@@ -54,6 +61,7 @@ def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
     for position in pair_transcript(transcript).unmatched_calls:
         if left_open(transcript, position, settings):
             continue
+        at_end = open_at_end(transcript.messages, position[0])
         part = part_at(transcript, position)
         title, applicability = {
             OrphanCallPolicy.DROP: ("remove the tool call", Applicability.SAFE),
@@ -61,13 +69,20 @@ def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
             OrphanCallPolicy.FAIL: (None, None),
         }[policy]
         yield RULE.diagnostic(
-            f"{describe(part)} has no result, but later messages follow",
+            f"{describe(part)} has no result"
+            + (", but later messages follow" if not at_end else " (tail=close)"),
             message_index=position[0],
             part_index=position[1],
             fix_title=title,
             applicability=applicability,
             opted_in=policy is OrphanCallPolicy.SYNTHESIZE,
         )
+
+
+def _result_type(call: ToolCallPart) -> str | None:
+    if call.family in (ToolFamily.HOSTED, ToolFamily.MCP):
+        return result_type_for(call.tool_type)
+    return None
 
 
 def synthetic_result(call: ToolCallPart, settings: Settings) -> ToolResultPart:
@@ -78,7 +93,7 @@ def synthetic_result(call: ToolCallPart, settings: Settings) -> ToolResultPart:
         content=settings.synthetic_result_text,
         is_error=True,
         family=call.family,
-        tool_type="function" if call.call_id is None else None,
+        tool_type="function" if call.call_id is None else _result_type(call),
         metadata={SYNTHESIZED_KEY: True},
     )
 

@@ -34,16 +34,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.edit import block_end, rewrite
+from histnorm.edit import block_end, open_at_end, rewrite
 from histnorm.model import (
     SYNTHESIZED_KEY,
     ApprovalRequestPart,
     Message,
     Part,
+    ToolFamily,
     ToolResultPart,
     Transcript,
 )
-from histnorm.pairing import Position, pair_transcript
+from histnorm.pairing import Position, pair_transcript, result_type_for
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import describe, left_open, part_at
 from histnorm.settings import ApprovalPolicy, Settings
@@ -55,13 +56,15 @@ def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
     for position in pair_transcript(transcript).pending_requests:
         if left_open(transcript, position, settings):
             continue
+        at_end = open_at_end(transcript.messages, position[0])
         title, applicability = {
             ApprovalPolicy.DROP: ("remove the approval request", Applicability.SAFE),
             ApprovalPolicy.DENY: ("deny it: add the rejection result", Applicability.UNSAFE),
             ApprovalPolicy.FAIL: (None, None),
         }[policy]
         yield RULE.diagnostic(
-            f"{describe(part_at(transcript, position))} has no response, but later messages follow",
+            f"{describe(part_at(transcript, position))} has no response"
+            + (", but later messages follow" if not at_end else " (tail=close)"),
             message_index=position[0],
             part_index=position[1],
             fix_title=title,
@@ -87,11 +90,12 @@ def fix(
         if call is None:
             drop.append(position)
             continue
-        replace[position] = (call.evolve(informational=True, native=None),)
+        replace[position] = (call.evolve(informational=True),)
         result = ToolResultPart(
             call_id=call.call_id,
             content=settings.rejection_text,
             family=call.family,
+            tool_type=result_type_for(call.tool_type) if call.family is ToolFamily.MCP else None,
             metadata={SYNTHESIZED_KEY: True},
         )
         results.setdefault(position[0], []).append(result)

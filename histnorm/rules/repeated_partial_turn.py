@@ -58,8 +58,13 @@ def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
         request = [_content(m) for m in messages[request_start:start]]
         again = [_content(m) for m in messages[index : index + len(request)]]
         if request and request == again:
+            span = (
+                f"message {request_start}"
+                if request_start == start - 1
+                else f"messages {request_start}-{start - 1}"
+            )
             yield RULE.diagnostic(
-                f"the request in messages {request_start}-{start - 1} is repeated at message "
+                f"the request in {span} is repeated at message "
                 f"{index}, after the partial response it produced: the turn was stored twice",
                 message_index=start,
             )

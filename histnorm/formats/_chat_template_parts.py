@@ -1,0 +1,127 @@
+"""Chat-template content items and tool calls: decoding and encoding one entry.
+
+Media items are `{"type": "image" | "video" | "audio", "url" | "path" | <type>: ...}`;
+other items are read as OpenAI Chat content items. Tool calls are `{"type": "function",
+"function": {"name", "arguments"}, "id"?}` or the flat `{"name", "arguments", "id"?}`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from histnorm import jsonio
+from histnorm.errors import HistnormError, join_pointer
+from histnorm.formats.base import MISSING, expect_object, optional_str, rebuild, reuse_native
+from histnorm.formats.openai_chat import HANDOFF_PREFIX, decode_content_item
+from histnorm.model import (
+    MediaPart,
+    Part,
+    RefusalPart,
+    TextPart,
+    ToolCallPart,
+    ToolFamily,
+    UnknownPart,
+)
+
+MEDIA = ("image", "video", "audio")
+
+
+def family(name: str | None) -> ToolFamily:
+    """`handoff` for `handoff_to_*` names, else `function`."""
+    return ToolFamily.HANDOFF if name and name.startswith(HANDOFF_PREFIX) else ToolFamily.FUNCTION
+
+
+def decode_item(item: Any) -> Part:
+    """Decode one item of an array `content`."""
+    kind = item.get("type") if isinstance(item, dict) else None
+    if kind not in MEDIA:
+        return decode_content_item(item)
+    uri = next((item[k] for k in ("url", "path", kind) if isinstance(item.get(k), str)), None)
+    return MediaPart(uri=uri, native=item, slot="content[]")
+
+
+def decode_tool_call(item: Any, pointer: str = "") -> Part:
+    """Decode one entry of `tool_calls` (ids optional, arguments raw)."""
+    call = expect_object(item, pointer, "a tool call")
+    call_id = optional_str(call.get("id"), join_pointer(pointer, "id"), "the tool call id")
+    kind = optional_str(call.get("type"), join_pointer(pointer, "type"), "the tool call type")
+    if kind not in (None, "function"):
+        return UnknownPart(type=kind, native=item, slot="tool_calls")
+    at = pointer
+    body = call
+    if "function" in call or "name" not in call:
+        at = join_pointer(pointer, "function")
+        body = expect_object(call.get("function"), at, 'the "function" of a tool call')
+    name = optional_str(body.get("name"), join_pointer(at, "name"), "the tool name")
+    return ToolCallPart(
+        call_id=call_id,
+        name=name,
+        arguments=body.get("arguments"),
+        family=family(name),
+        tool_type="function",
+        native=item,
+        slot="tool_calls",
+    )
+
+
+def null_or_missing(base: dict[str, Any], key: str) -> Any:
+    """Keep a key the input had as null; otherwise leave it out."""
+    return None if key in base and base[key] is None else MISSING
+
+
+def arguments(value: Any, original: Any) -> Any:
+    """Arguments as an object: a JSON-object string is parsed unless the call had a string."""
+    if isinstance(value, str) and not isinstance(original, str):
+        try:
+            parsed = jsonio.loads(value)
+        except HistnormError:
+            return value
+        return parsed if isinstance(parsed, dict) else value
+    return value
+
+
+def encode_tool_call(part: Part) -> Any:
+    """Encode one `tool_calls` entry."""
+    if reuse_native(part, decode_tool_call):
+        return part.native
+    if not isinstance(part, ToolCallPart):
+        if part.native is None:
+            raise HistnormError(f"a {part.kind} part cannot be written as a tool call")
+        return part.native
+    base = part.native if isinstance(part.native, dict) else {}
+    call_id = part.call_id if part.call_id is not None else null_or_missing(base, "id")
+    if base and "function" not in base and "name" in base:  # the flat form
+        args = arguments(part.arguments, base.get("arguments"))
+        return rebuild(base, {"id": call_id, "name": part.name, "arguments": args})
+    found = base.get("function")
+    body: dict[str, Any] = found if isinstance(found, dict) else {}
+    args = arguments(part.arguments, body.get("arguments"))
+    if args is None and "arguments" not in body:
+        args = {}
+    function = rebuild(body, {"name": part.name, "arguments": args})
+    kind = "function" if "type" in base or not base else MISSING
+    return rebuild(base, {"type": kind, "function": function, "id": call_id})
+
+
+def encode_item(part: Part) -> Any:
+    """Encode one item of an array `content`."""
+    if reuse_native(part, decode_item):
+        return part.native
+    base = part.native if isinstance(part.native, dict) else {}
+    if isinstance(part, TextPart):
+        return rebuild(base, {"type": "text", "text": part.text})
+    if isinstance(part, RefusalPart):
+        if base.get("type") == "refusal":
+            return rebuild(base, {"refusal": part.text})
+        return rebuild(base, {"type": "text", "text": part.text})
+    if isinstance(part, MediaPart):
+        kind = base.get("type")
+        if kind in MEDIA:
+            key = next((k for k in ("url", "path", kind) if isinstance(base.get(k), str)), "url")
+            return rebuild(base, {key: part.uri})
+        if not base:
+            major = (part.media_type or "").partition("/")[0]
+            return {"type": major if major in MEDIA else "image", "url": part.uri}
+    if part.native is not None:
+        return part.native
+    raise HistnormError(f"a {part.kind} part cannot be written as chat-template content")

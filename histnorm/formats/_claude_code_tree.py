@@ -1,0 +1,208 @@
+"""The tree of a Claude Code session file: which lines form the active conversation.
+
+A session is a list of line objects. Lines with a string `uuid` are nodes of a tree linked
+by `parentUuid`; a later line with an already used uuid shadows the earlier one (the
+"live" line of a uuid is the last one). `analyse` picks the newest leaf (the last live
+line in file order that no live line names as its parent), walks its parent chain back
+to the root, and splices back the parallel-tool siblings that the single-parent walk
+misses (see `_recover`). Sidechain lines (`isSidechain: true`) are left out unless every
+node of the file is one (a sub-agent transcript).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from histnorm.errors import HistnormError, join_pointer
+from histnorm.formats.base import type_name
+
+MESSAGE_TYPES = ("user", "assistant")
+
+
+@dataclass(frozen=True)
+class Session:
+    """The structure of one session file (indices are positions in `lines`)."""
+
+    lines: Sequence[Any]
+    sequence: tuple[int, ...]
+    """The active branch in conversation order: the chain plus recovered siblings."""
+    groups: tuple[tuple[int, ...], ...]
+    """The message lines of `sequence`, grouped into canonical messages."""
+    by_uuid: Mapping[str, int]
+    """The live line of each uuid."""
+
+    def message_lines(self) -> list[int]:
+        """Every line that holds (part of) a message, in conversation order."""
+        return [i for group in self.groups for i in group]
+
+
+def uuid_of(line: Any) -> str | None:
+    """The uuid of a line, if it has a string one."""
+    value = line.get("uuid") if isinstance(line, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def parent_of(line: Any) -> str | None:
+    """The parentUuid of a line, if it has a string one."""
+    value = line.get("parentUuid") if isinstance(line, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def message_id(line: Any) -> str | None:
+    """The API message id (`message.id`) of a line, if it has a string one."""
+    message = line.get("message") if isinstance(line, dict) else None
+    value = message.get("id") if isinstance(message, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def _blocks(line: Any) -> list[Any]:
+    message = line.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    return content if isinstance(content, list) else []
+
+
+def has_tool_result(line: Any) -> bool:
+    """Whether a line's content holds a `tool_result` block."""
+    return any(isinstance(b, dict) and b.get("type") == "tool_result" for b in _blocks(line))
+
+
+def only_tool_results(line: Any) -> bool:
+    """Whether a line's content is a non-empty list of `tool_result` blocks only."""
+    blocks = _blocks(line)
+    return bool(blocks) and all(
+        isinstance(b, dict) and b.get("type") == "tool_result" for b in blocks
+    )
+
+
+def is_message_line(line: Any, sidechain_only: bool) -> bool:
+    """Whether a branch line becomes (part of) a canonical message.
+
+    User and assistant lines do, except hook feedback (`isMeta`), synthetic API error
+    replies (`isApiErrorMessage`) and, in a main session file, sidechain lines.
+    """
+    return (
+        line.get("type") in MESSAGE_TYPES
+        and line.get("isMeta") is not True
+        and line.get("isApiErrorMessage") is not True
+        and (sidechain_only or line.get("isSidechain") is not True)
+    )
+
+
+def check_lines(data: Any) -> list[dict[str, Any]]:
+    """Return `data` if it is a list of line objects with well-typed tree keys, else raise."""
+    if not isinstance(data, list):
+        raise HistnormError(
+            f"expected a Claude Code session (an array of line objects), got {type_name(data)}",
+            pointer="",
+        )
+    for index, line in enumerate(data):
+        at = join_pointer("", index)
+        if not isinstance(line, dict):
+            raise HistnormError(
+                f"expected a session line (an object), got {type_name(line)}", pointer=at
+            )
+        for key in ("uuid", "parentUuid"):
+            value = line.get(key)
+            if value is not None and not isinstance(value, str):
+                raise HistnormError(
+                    f"expected {key} to be a string, got {type_name(value)}",
+                    pointer=join_pointer(at, key),
+                )
+        if line.get("type") in MESSAGE_TYPES and uuid_of(line) is None:
+            raise HistnormError(
+                f"the uuid of a {line['type']} line is missing", pointer=join_pointer(at, "uuid")
+            )
+    return data
+
+
+def analyse(lines: Sequence[Any]) -> Session:
+    """Find the active branch and its messages (`lines` must have passed `check_lines`)."""
+    by_uuid: dict[str, int] = {}
+    for index, line in enumerate(lines):
+        uuid = uuid_of(line)
+        if uuid is not None:
+            by_uuid[uuid] = index
+    live = sorted(by_uuid.values())
+    sidechain_only = all(lines[i].get("isSidechain") is True for i in live)
+    main = [i for i in live if sidechain_only or lines[i].get("isSidechain") is not True]
+    parents = {parent_of(lines[i]) for i in main}
+    leaf = next((i for i in reversed(main) if uuid_of(lines[i]) not in parents), None)
+    if leaf is None and main:
+        leaf = main[-1]  # every line has a child: the links loop; start at the newest
+    chain: list[int] = []
+    seen: set[int] = set()
+    current = leaf
+    while current is not None and current not in seen:
+        seen.add(current)
+        chain.append(current)
+        parent = parent_of(lines[current])
+        current = None if parent is None else by_uuid.get(parent)
+    chain.reverse()
+    sequence = _recover(lines, chain, seen, main)
+    message_lines = [i for i in sequence if is_message_line(lines[i], sidechain_only)]
+    return Session(lines, tuple(sequence), _group(lines, message_lines), by_uuid)
+
+
+def _recover(lines: Sequence[Any], chain: list[int], seen: set[int], main: list[int]) -> list[int]:
+    """Splice in the parallel-tool lines a single-parent walk misses.
+
+    A streamed reply is written one content block per line, all sharing `message.id`, and
+    each tool result line names the line of its own `tool_use` as parent; so the tree
+    forks at every parallel call. For every reply on the chain, its sibling lines that are
+    off the chain, then the off-chain tool-result lines whose parent is any line of that
+    reply (each in file order), are placed right after the reply's last chain line.
+    """
+    replies: dict[str, list[int]] = {}
+    results: dict[str, list[int]] = {}
+    for index in main:
+        line = lines[index]
+        mid = message_id(line)
+        parent = parent_of(line)
+        if line.get("type") == "assistant" and mid is not None:
+            replies.setdefault(mid, []).append(index)
+        elif line.get("type") == "user" and parent is not None and has_tool_result(line):
+            results.setdefault(parent, []).append(index)
+    anchors: dict[str, int] = {}
+    for index in chain:
+        mid = message_id(lines[index])
+        if lines[index].get("type") == "assistant" and mid is not None:
+            anchors[mid] = index
+    inserts: dict[int, list[int]] = {}
+    for mid, anchor in anchors.items():
+        members = replies[mid]
+        found = [i for i in members if i not in seen]
+        seen.update(found)
+        answers = sorted(
+            r for m in members for r in results.get(uuid_of(lines[m]) or "", ()) if r not in seen
+        )
+        seen.update(answers)
+        if found or answers:
+            inserts[anchor] = found + answers
+    sequence: list[int] = []
+    for index in chain:
+        sequence.append(index)
+        sequence.extend(inserts.get(index, ()))
+    return sequence
+
+
+def _group(lines: Sequence[Any], message_lines: list[int]) -> tuple[tuple[int, ...], ...]:
+    """Consecutive assistant lines with one `message.id` form one message, and so do
+    consecutive user lines holding only tool results; every other line is its own."""
+    groups: list[list[int]] = []
+    previous: tuple[str, str] | None = None
+    for index in message_lines:
+        line = lines[index]
+        key: tuple[str, str] | None = None
+        if line.get("type") == "assistant":
+            mid = message_id(line)
+            key = None if mid is None else ("assistant", mid)
+        elif only_tool_results(line):
+            key = ("results", "")
+        if key is not None and key == previous:
+            groups[-1].append(index)
+        else:
+            groups.append([index])
+        previous = key
+    return tuple(tuple(g) for g in groups)

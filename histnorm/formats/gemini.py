@@ -1,0 +1,210 @@
+"""Google Gemini `contents`: a bare list of Content objects, or a request body holding one.
+
+A Content is `{role?, parts: [...]}`; a missing or null role reads as `user` (what the
+service assumes). A request body `{contents, systemInstruction?, tools?,
+generationConfig?, ...}` keeps every other key verbatim; the system instruction is part
+of the envelope, not a message. Field names are read in camelCase or snake_case (the SDK's
+`model_dump()`), null fields count as absent, and every object is written back in the
+spelling it came in; new objects follow the document's dominant style (default camelCase).
+
+Parts (all in slot `parts`, one canonical part per native part):
+`text` -> text, or reasoning when `thought: true` (and an otherwise blank text that
+carries a `thoughtSignature`, so empty-text fixes never drop a signature); `inlineData`
+(as a `data:` URI) and `fileData` -> media; `functionCall` / `functionResponse` -> tool
+call / result (`call_id` = `id`, None when absent: then they pair by name and position;
+`is_error` when the response has `error` and no `output`); `executableCode` /
+`codeExecutionResult` -> hosted call / result of tool type `codeExecution`, paired by
+position; `toolCall` / `toolResponse` (server-side tools) -> hosted, by `id`. A
+`thoughtSignature` on any part is kept verbatim in its native part (on reasoning parts
+also in `opaque`). Anything else is an unknown part.
+
+Writing new content: a tool result becomes a `functionResponse` with the call's `name` and
+`response` = `{"output": ...}` (`{"error": ...}` when `is_error`), plus `id` when the call
+had one; a new message with role `tool` or `function` is written with role `user` (the
+SDK's convention for function responses) and `assistant` as `model`. New system messages
+at the start become `systemInstruction`. Gemini has no refusal, usage or approval parts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from histnorm.errors import HistnormError, join_pointer
+from histnorm.formats._gemini_parts import (
+    GEMINI_PART_KEYS,
+    Context,
+    decode_part,
+    encode_part,
+    find_key,
+    norm,
+    spell,
+    style_votes,
+)
+from histnorm.formats.base import (
+    MISSING,
+    Codec,
+    expect_object,
+    optional_str,
+    rebuild,
+    reuse_native,
+    split_envelope,
+    type_name,
+)
+from histnorm.model import JsonValue, Message, ToolCallPart, Transcript
+
+ENVELOPE_KEY = "contents"
+_NEW_ROLES = {"assistant": "model", "tool": "user", "function": "user"}
+_SYSTEM_ROLES = ("system", "developer")
+_FOREIGN_KEYS = {"content", "contents", "toolcalls", "toolcallid", "$type", "type", "messages"}
+
+
+def decode_message(obj: Any, pointer: str = "") -> Message:
+    """Decode one Gemini `Content` object."""
+    content = expect_object(obj, pointer, "a Content object")
+    role_key = find_key(content, "role") or "role"
+    role = optional_str(content.get(role_key), join_pointer(pointer, role_key), "the role")
+    parts_key = find_key(content, "parts") or "parts"
+    raw = content.get(parts_key)
+    if raw is not None and not isinstance(raw, list):
+        raise HistnormError(
+            f"expected parts to be an array, got {type_name(raw)}",
+            pointer=join_pointer(pointer, parts_key),
+        )
+    parts = tuple(
+        decode_part(p, join_pointer(pointer, parts_key, i)) for i, p in enumerate(raw or ())
+    )
+    return Message(role="user" if role is None else role, parts=parts, native=obj)
+
+
+def _role(message: Message, base: dict[str, Any]) -> Any:
+    """What to write for `role`: the native value when it reads the same, else the role."""
+    key = find_key(base, "role")
+    if key is not None:
+        current = base[key]
+        return (
+            current
+            if (current if current is not None else "user") == message.role
+            else message.role
+        )
+    if base:
+        return MISSING if message.role == "user" else message.role
+    return _NEW_ROLES.get(message.role.casefold(), message.role)
+
+
+def encode_message(message: Message, ctx: Context) -> Any:
+    """Encode one message as a Gemini `Content` object."""
+    if reuse_native(message, decode_message):
+        _record(message, ctx)
+        return message.native
+    if message.native is None and message.role_is(*_SYSTEM_ROLES):
+        raise HistnormError(
+            f"a {message.role} message cannot be written in Gemini contents; only system "
+            "messages at the very start can be written, as systemInstruction"
+        )
+    base = message.native if isinstance(message.native, dict) else {}
+    parts = []
+    for part in message.parts:
+        parts.append(encode_part(part, ctx))
+        if isinstance(part, ToolCallPart) and part.call_id is not None:
+            ctx.calls[part.call_id] = part
+    parts_key = find_key(base, "parts") or "parts"
+    value: Any = parts
+    if not parts and parts_key in base and base[parts_key] is None:
+        value = None
+    elif not parts and base and parts_key not in base:
+        value = MISSING
+    return rebuild(base, {find_key(base, "role") or "role": _role(message, base), parts_key: value})
+
+
+def _record(message: Message, ctx: Context) -> None:
+    for part in message.parts:
+        if isinstance(part, ToolCallPart) and part.call_id is not None:
+            ctx.calls[part.call_id] = part
+
+
+def document_is_snake(transcript: Transcript) -> bool:
+    """Whether the transcript's native document mostly spells fields in snake_case."""
+    snake, camel = style_votes(transcript.native, depth=0)
+    for message in transcript.messages:
+        s, c = style_votes([p.native for p in message.parts])
+        snake, camel = snake + s, camel + c
+    return snake > camel
+
+
+class GeminiCodec(Codec):
+    """Google Gemini `contents` lists and `generateContent` request bodies."""
+
+    name = "gemini"
+    summary = "Google Gemini contents (Content objects) and generateContent request bodies"
+
+    def sniff(self, data: JsonValue) -> float:
+        """Likely when items are `{role?, parts}` with Gemini part fields, or under `contents`."""
+        if isinstance(data, dict):
+            items = data.get(ENVELOPE_KEY)
+            if not isinstance(items, list) or "role" in data:
+                return 0.0
+            floor = 0.5
+        elif isinstance(data, list):
+            items, floor = data, 0.0
+        else:
+            return 0.0
+        score = 0.0
+        for item in items[:50]:
+            if not isinstance(item, dict) or any(norm(k) in _FOREIGN_KEYS for k in item):
+                return 0.0
+            role, parts = item.get("role"), item.get("parts")
+            if (role is not None and not isinstance(role, str)) or not isinstance(
+                parts, list | None
+            ):
+                return 0.0
+            if parts is None:
+                continue
+            marked = any(
+                isinstance(p, dict) and any(norm(k) in GEMINI_PART_KEYS for k in p) for p in parts
+            )
+            score = max(score, 0.95 if marked else 0.6)
+        return max(score, floor)
+
+    def decode(self, data: JsonValue) -> Transcript:
+        """Decode a bare Content list or a request body holding `contents`."""
+        items, base = split_envelope(data, ENVELOPE_KEY, "Content objects")
+        messages = tuple(decode_message(m, join_pointer(base, i)) for i, m in enumerate(items))
+        return Transcript(
+            messages=messages, format=self.name, native=data if isinstance(data, dict) else None
+        )
+
+    def encode(self, transcript: Transcript) -> JsonValue:
+        """Encode to the shape the transcript was read from (new system messages lifted)."""
+        ctx = Context(snake=document_is_snake(transcript))
+        messages = list(transcript.messages)
+        lifted = []
+        while messages and messages[0].native is None and messages[0].role_is(*_SYSTEM_ROLES):
+            lifted.append(messages.pop(0))
+        contents = [encode_message(m, ctx) for m in messages]
+        envelope = transcript.native if isinstance(transcript.native, dict) else None
+        if not lifted:
+            return contents if envelope is None else rebuild(envelope, {ENVELOPE_KEY: contents})
+        if envelope is not None and find_key(envelope, "systemInstruction") is not None:
+            raise HistnormError(
+                "a new system message cannot be written: the request already has a "
+                "systemInstruction"
+            )
+        instruction = {"parts": [encode_part(p, ctx) for m in lifted for p in m.parts]}
+        key = spell("systemInstruction", ctx.snake)
+        if envelope is None:
+            return {key: instruction, ENVELOPE_KEY: contents}
+        return rebuild(envelope, {ENVELOPE_KEY: contents, key: instruction})
+
+    def message_pointer(self, transcript: Transcript, message_index: int) -> str:
+        """`/N` for a bare list, `/contents/N` inside a request body."""
+        base = "/" + ENVELOPE_KEY if isinstance(transcript.native, dict) else ""
+        return join_pointer(base, message_index)
+
+    def part_pointer(self, transcript: Transcript, message_index: int, part_index: int) -> str:
+        """`.../parts/K`: parts map one to one onto native parts."""
+        native = transcript.messages[message_index].native
+        key = (find_key(native, "parts") if isinstance(native, dict) else None) or "parts"
+        return join_pointer(self.message_pointer(transcript, message_index), key, part_index)
+
+
+__all__ = ["GeminiCodec", "decode_message", "encode_message"]
