@@ -52,7 +52,23 @@ VENDOR_KEYS = [
 MESSAGE_KEYS = {"role", "content", "name", "refusal", "tool_calls", "function_call", "tool_call_id"}
 SNIFF_POISON_KEYS = {"type", "contents", "parts"}
 # Part types of other formats that make the sniffer say "not mine".
-SNIFF_POISON_TYPES = {"tool_use", "tool_result", "thinking"}
+SNIFF_POISON_TYPES = {
+    "tool_use",
+    "tool_result",
+    "thinking",
+    "redacted_thinking",
+    "image",
+    "document",
+    "search_result",
+    "server_tool_use",
+    "mcp_tool_use",
+    "mcp_tool_result",
+    "container_upload",
+    "input_text",
+    "output_text",
+    "input_image",
+    "input_file",
+}
 KNOWN_PART_TYPES = {"text", "image_url", "input_audio", "file", "refusal"}
 
 ROLE_SPELLINGS = {
@@ -151,7 +167,7 @@ def file_parts(draw: st.DrawFn) -> dict[str, Any]:
 def unknown_parts(draw: st.DrawFn) -> dict[str, Any]:
     """A part of a type the codec does not model, with random keys."""
     kind = draw(
-        st.sampled_from(["input_video", "audio_url", "x_widget", "output_text"])
+        st.sampled_from(["input_video", "audio_url", "x_widget", "annotation"])
         | SHORT_TEXT.filter(lambda t: t not in KNOWN_PART_TYPES | SNIFF_POISON_TYPES)
     )
     return draw(with_extras({"type": kind}, {"type"}, 3))

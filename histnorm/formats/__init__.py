@@ -7,12 +7,13 @@ from types import MappingProxyType
 
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import Codec, messages_sniff, type_name
+from histnorm.formats.anthropic import AnthropicCodec
 from histnorm.formats.meai import MeaiCodec
 from histnorm.formats.openai_chat import OpenAIChatCodec
 from histnorm.model import JsonValue
 
 CODECS: Mapping[str, Codec] = MappingProxyType(
-    {codec.name: codec for codec in (OpenAIChatCodec(), MeaiCodec())}
+    {codec.name: codec for codec in (OpenAIChatCodec(), MeaiCodec(), AnthropicCodec())}
 )
 """Every codec by format name, in detection-tie order."""
 

@@ -5,6 +5,7 @@ Private helper of `histnorm.formats.anthropic`; see that module for the shapes r
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 import orjson
@@ -210,11 +211,15 @@ def _encode_media(part: MediaPart, base: dict[str, Any]) -> dict[str, Any]:
     uri = part.uri or ""
     if uri.startswith("data:") and ";base64," in uri:
         head, _, data = uri[5:].partition(";base64,")
-        new_source: dict[str, Any] = {
-            "type": "base64",
-            "media_type": part.media_type or head,
-            "data": data,
-        }
+        media_type = part.media_type or head
+        new_source: dict[str, Any] = {"type": "base64", "media_type": media_type, "data": data}
+        if media_type == "text/plain":  # plain-text documents carry their text, not base64
+            try:
+                text = base64.b64decode(data, validate=True).decode("utf-8")
+            except (ValueError, UnicodeDecodeError):
+                text = None
+            if text is not None:
+                new_source = {"type": "text", "media_type": media_type, "data": text}
     elif uri:
         new_source = {"type": "url", "url": uri}
     else:

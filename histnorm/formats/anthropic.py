@@ -18,7 +18,8 @@ stays verbatim in the envelope rather than becoming a message. Blocks map to par
 
 Slots: `content` for the one text part of a string `content`, `content[]` for a block of
 an array `content`. Anthropic has no tool role: a new `tool` message is written as a user
-message whose content starts with its `tool_result` blocks.
+message whose content starts with its `tool_result` blocks. A new server-tool result
+takes its block type from its `name`, or else from the name of its `server_tool_use`.
 """
 
 from __future__ import annotations
@@ -46,7 +47,16 @@ from histnorm.formats.base import (
     split_envelope,
     type_name,
 )
-from histnorm.model import JsonValue, Message, Part, TextPart, Transcript
+from histnorm.model import (
+    JsonValue,
+    Message,
+    Part,
+    TextPart,
+    ToolCallPart,
+    ToolFamily,
+    ToolResultPart,
+    Transcript,
+)
 
 STRING_SLOT = "content"
 """The slot of the text part read from a string `content`."""
@@ -153,6 +163,33 @@ def encode_message(message: Message) -> Any:
     return rebuild(base, updates)
 
 
+def _result_name(call_name: str) -> str:
+    """The result block stem of a server tool: `web_search` → `web_search` (its block is
+    `web_search_tool_result`); both `tool_search_tool_*` variants answer `tool_search`."""
+    return "tool_search" if call_name.startswith("tool_search_tool_") else call_name
+
+
+def _name_new_server_results(messages: tuple[Message, ...]) -> list[Message]:
+    """Give each new server-tool result without a name the name of its call, so that its
+    block type (`<name>_tool_result`) is known; other messages are returned as they are."""
+    names: dict[str | None, str] = {}
+    out = []
+    for message in messages:
+        parts = list(message.parts)
+        for index, part in enumerate(parts):
+            if getattr(part, "family", None) is not ToolFamily.HOSTED:
+                continue
+            if isinstance(part, ToolCallPart) and part.name:
+                names[part.call_id] = part.name
+            elif isinstance(part, ToolResultPart) and part.native is None and not part.name:
+                call_name = names.get(part.call_id)
+                if call_name is not None:
+                    parts[index] = part.evolve(name=_result_name(call_name))
+        changed = any(a is not b for a, b in zip(parts, message.parts, strict=True))
+        out.append(message.evolve(parts=tuple(parts)) if changed else message)
+    return out
+
+
 def _sniff_message(msg: dict[str, Any]) -> tuple[bool, bool] | None:
     """(has an Anthropic marker, is a system message), or None when it cannot be ours."""
     role = msg.get("role")
@@ -208,7 +245,7 @@ class AnthropicCodec(Codec):
 
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode to the shape the transcript was read from; other envelope keys are kept."""
-        messages = [encode_message(m) for m in transcript.messages]
+        messages = [encode_message(m) for m in _name_new_server_results(transcript.messages)]
         return join_envelope(transcript, "messages", messages)
 
     def message_pointer(self, transcript: Transcript, message_index: int) -> str:

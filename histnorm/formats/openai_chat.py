@@ -44,6 +44,28 @@ from histnorm.model import (
 HANDOFF_PREFIX = "handoff_to_"
 _MEDIA_TYPES = {"image_url", "input_audio", "file"}
 _CONTENT_SLOTS = {"content", "content[]"}
+_FOREIGN_PART_TYPES = {
+    "tool_use",
+    "tool_result",
+    "thinking",
+    "redacted_thinking",
+    "image",
+    "document",
+    "search_result",
+    "server_tool_use",
+    "mcp_tool_use",
+    "mcp_tool_result",
+    "container_upload",
+    "input_text",
+    "output_text",
+    "input_image",
+    "input_file",
+}
+
+
+def _foreign_part(kind: Any) -> bool:
+    """Whether a content item's type belongs to another format (Anthropic, Responses)."""
+    return isinstance(kind, str) and (kind in _FOREIGN_PART_TYPES or kind.endswith("_tool_result"))
 
 
 def _family(name: str | None) -> ToolFamily:
@@ -331,14 +353,15 @@ class OpenAIChatCodec(Codec):
         messages = messages_sniff(data, "messages")
         if not messages or not all(isinstance(m, dict) for m in messages):
             return 0.0
+        if isinstance(data, dict) and "system" in data:
+            return 0.0  # a top-level system prompt is Anthropic's request shape
         score = 0.0
         for msg in messages[:50]:
             if "role" not in msg or "contents" in msg or "parts" in msg or "type" in msg:
                 return 0.0
             content = msg.get("content")
             if isinstance(content, list) and any(
-                isinstance(c, dict) and c.get("type") in ("tool_use", "tool_result", "thinking")
-                for c in content
+                isinstance(c, dict) and _foreign_part(c.get("type")) for c in content
             ):
                 return 0.0
             if "tool_calls" in msg or "tool_call_id" in msg or "function_call" in msg:

@@ -2,8 +2,9 @@
 
 ## What it does
 Under profiles whose target needs tool results at the start of the message that carries
-them (`anthropic`, `bedrock-converse`, `portable`), finds a message where other content
-(text, images) comes before a tool result.
+them (`anthropic`, `bedrock-converse`, `portable`), finds a user (or tool) message where
+other content (text, images) comes before a tool result. Server-tool and MCP results,
+which follow their call inside the assistant message, are not concerned.
 
 ## Why it breaks a replay
 Anthropic: `messages.N: Did not find 1 tool_result block(s) at the beginning of this
@@ -31,11 +32,18 @@ from typing import Any
 
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import rewrite
-from histnorm.model import Part, ToolResultPart, Transcript
+from histnorm.model import Part, ToolFamily, ToolResultPart, Transcript
 from histnorm.pairing import Position
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import profile
 from histnorm.settings import Settings
+
+
+def _client_result(part: Part) -> bool:
+    return isinstance(part, ToolResultPart) and part.family not in (
+        ToolFamily.HOSTED,
+        ToolFamily.MCP,
+    )
 
 
 def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
@@ -43,7 +51,9 @@ def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
     if not profile(transcript, settings).results_first:
         return
     for mi, message in enumerate(transcript.messages):
-        kinds = [isinstance(p, ToolResultPart) for p in message.parts]
+        if message.role_is("assistant"):
+            continue  # server-tool results follow their call inside the assistant message
+        kinds = [_client_result(p) for p in message.parts]
         if any(kinds) and kinds != sorted(kinds, reverse=True):
             late = next(i for i, result in enumerate(kinds) if result and not all(kinds[:i]))
             yield RULE.diagnostic(
@@ -63,8 +73,8 @@ def fix(
     for d in diagnostics:
         mi = d.location.message_index or 0
         parts = transcript.messages[mi].parts
-        ordered: list[Part] = [p for p in parts if isinstance(p, ToolResultPart)]
-        ordered += [p for p in parts if not isinstance(p, ToolResultPart)]
+        ordered: list[Part] = [p for p in parts if _client_result(p)]
+        ordered += [p for p in parts if not _client_result(p)]
         replace[(mi, 0)] = ordered
         drop.extend((mi, pi) for pi in range(1, len(parts)))
     return rewrite(transcript, replace=replace, remove=drop)

@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from histnorm.diagnostic import Diagnostic, Severity
-from histnorm.model import Transcript
+from histnorm.model import TextPart, Transcript
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import profile
 from histnorm.settings import Settings
@@ -45,6 +45,8 @@ def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
     leading = True
     for mi, message in enumerate(transcript.messages):
         is_system = message.role_is("system", "developer")
+        if is_system and not any(isinstance(p, TextPart) for p in message.parts):
+            continue  # e.g. Anthropic's tool_addition blocks, which only system messages take
         if is_system and not leading:
             yield RULE.diagnostic(
                 f"a {message.role} message in the middle of the conversation",
