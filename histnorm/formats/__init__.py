@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from histnorm.errors import HistnormError, join_pointer
-from histnorm.formats.base import Codec, messages_sniff, type_name
 from histnorm.formats.anthropic import AnthropicCodec
+from histnorm.formats.base import Codec, messages_sniff, type_name
 from histnorm.formats.meai import MeaiCodec
 from histnorm.formats.openai_chat import OpenAIChatCodec
 from histnorm.model import JsonValue

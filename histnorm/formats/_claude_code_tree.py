@@ -5,8 +5,8 @@ by `parentUuid`; a later line with an already used uuid shadows the earlier one 
 "live" line of a uuid is the last one). `analyse` picks the newest leaf (the last live
 line in file order that no live line names as its parent), walks its parent chain back
 to the root, and splices back the parallel-tool siblings that the single-parent walk
-misses (see `_recover`). Sidechain lines (`isSidechain: true`) are left out unless every
-node of the file is one (a sub-agent transcript).
+misses (see `_recover`). Sidechain lines (`isSidechain: true`) are left out, unless no
+line says `isSidechain: false` (a sub-agent transcript, perhaps with lines histnorm added).
 """
 
 from __future__ import annotations
@@ -125,7 +125,8 @@ def analyse(lines: Sequence[Any]) -> Session:
         if uuid is not None:
             by_uuid[uuid] = index
     live = sorted(by_uuid.values())
-    sidechain_only = all(lines[i].get("isSidechain") is True for i in live)
+    marks = {lines[i].get("isSidechain") for i in live}
+    sidechain_only = True in marks and False not in marks
     main = [i for i in live if sidechain_only or lines[i].get("isSidechain") is not True]
     parents = {parent_of(lines[i]) for i in main}
     leaf = next((i for i in reversed(main) if uuid_of(lines[i]) not in parents), None)
@@ -171,7 +172,7 @@ def _recover(lines: Sequence[Any], chain: list[int], seen: set[int], main: list[
             anchors[mid] = index
     inserts: dict[int, list[int]] = {}
     for mid, anchor in anchors.items():
-        members = replies[mid]
+        members = replies.get(mid, [anchor])
         found = [i for i in members if i not in seen]
         seen.update(found)
         answers = sorted(

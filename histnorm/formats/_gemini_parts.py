@@ -27,6 +27,7 @@ from histnorm.model import (
     ToolResultPart,
     UnknownPart,
 )
+from histnorm.pairing import group
 
 SLOT = "parts"
 HANDOFF_PREFIX = "handoff_to_"
@@ -165,7 +166,11 @@ def decode_part(obj: Any, pointer: str = "") -> Part:
     thought = get(part, "thought") is True
     if found is None:
         present = [k for k, v in part.items() if v is not None]
-        if present and all(norm(k) in _MODIFIERS for k in present) and (thought or signature):
+        if (
+            present
+            and all(norm(k) in _MODIFIERS for k in present)
+            and (thought or signature is not None)
+        ):
             return ReasoningPart(opaque=signature, native=obj, slot=SLOT)
         return UnknownPart(type=present[0] if present else None, native=obj, slot=SLOT)
     name, key = found
@@ -322,17 +327,17 @@ def _media(part: MediaPart, base: dict[str, Any], snake: bool) -> dict[str, Any]
 
 
 def _target(
-    part: ToolCallPart | ToolResultPart, base: dict[str, Any], names: tuple[str, ...]
+    part: ToolCallPart | ToolResultPart, base: dict[str, Any], names: tuple[str, str, str]
 ) -> str:
     """Which data field a call (`names` = function, hosted, code) or result is written as."""
     found = data_key(base)
     if found is not None and found[0] in names:
         return found[0]
     function, hosted, code = names
-    if part.tool_type == CODE_EXECUTION:
-        return code
     if part.family is not ToolFamily.HOSTED:
         return function
+    if group(part) == "hosted:" + CODE_EXECUTION:
+        return code
     return code if part.call_id is None and part.tool_type in (None, "function") else hosted
 
 
@@ -353,7 +358,7 @@ def _result(
     part: ToolResultPart, base: dict[str, Any], snake: bool, ctx: Context
 ) -> dict[str, Any]:
     call = ctx.calls.get(part.call_id) if part.call_id is not None else None
-    if part.tool_type in (None, "function") and call is not None and call.family is part.family:
+    if part.native is None and call is not None and call.family is part.family:
         part = part.evolve(tool_type=call.tool_type)
     target = _target(part, base, ("functionResponse", "toolResponse", "codeExecutionResult"))
     body = _body(base, target)
@@ -367,7 +372,8 @@ def _result(
         keep = body and failed == part.is_error
         values = {"outcome": outcome if keep else _outcome(part.is_error), "output": content}
     elif target == "toolResponse":
-        values = {"id": part.call_id, "toolType": part.tool_type, "response": part.content}
+        tool_type = part.tool_type if body else group(part).removeprefix("hosted:") or None
+        values = {"id": part.call_id, "toolType": tool_type, "response": part.content}
     else:
         name = part.name if part.name is not None else (call.name if call is not None else None)
         response = part.content

@@ -54,9 +54,10 @@ def _str(value: Any) -> str | None:
 def call_block_id(item: Any) -> tuple[bool, str | None]:
     """(True, id) when `item` is a provider-native call block in content (Anthropic
     `tool_use`, v1 `tool_call`, Responses-style `function_call`) with a usable id."""
-    if not isinstance(item, dict) or item.get("type") not in _CALL_BLOCKS:
+    kind = _str(item.get("type")) if isinstance(item, dict) else None
+    if kind not in _CALL_BLOCKS:
         return False, None
-    value = item.get(_CALL_BLOCKS[item["type"]][0])
+    value = item.get(_CALL_BLOCKS[kind][0])
     return (True, value) if value is None or isinstance(value, str) else (False, None)
 
 
@@ -181,7 +182,8 @@ def encode_block(part: Part) -> Any:
     if isinstance(part, MediaPart):
         return _encode_media(part, base)
     if isinstance(part, ToolCallPart):
-        kind = _str(base.get("type")) if base else "server_tool_call"
+        hosted = part.family in (ToolFamily.HOSTED, ToolFamily.MCP)
+        kind = _str(base.get("type")) if base else ("server_tool_call" if hosted else "tool_call")
         id_key, args_key = _CALL_BLOCKS.get(kind or "", ("id", "args"))
         updates = {"type": kind, id_key: part.call_id, "name": part.name, args_key: part.arguments}
         return rebuild(base, updates)

@@ -102,8 +102,7 @@ def decode_content(item: Any) -> Part:
     return UnknownPart(type=kind if isinstance(kind, str) else None, native=item, slot="content[]")
 
 
-def _decode_message(item: dict[str, Any], pointer: str, role_id: tuple[str, str | None]) -> Message:
-    role, item_id = role_id
+def _decode_message(item: dict[str, Any], pointer: str, role: str) -> Message:
     content = item.get("content")
     if isinstance(content, str):
         parts: tuple[Part, ...] = (TextPart(text=content, native=content, slot="content"),)
@@ -116,7 +115,7 @@ def _decode_message(item: dict[str, Any], pointer: str, role_id: tuple[str, str 
             f"expected content to be a string or an array of parts, got {type_name(content)}",
             pointer=_at(pointer, "content"),
         )
-    return Message(role=role, id=item_id, parts=parts, native=item)
+    return Message(role=role, id=message_id(item), parts=parts, native=item)
 
 
 def _call(item: dict[str, Any], kind: str, pointer: str) -> ToolCallPart:
@@ -227,6 +226,18 @@ def item_role(item: dict[str, Any], kind: str | None) -> str:
     return role if isinstance(role, str) and kind not in ITEM_TYPES - OTHER_ITEMS else "assistant"
 
 
+def message_id(item: dict[str, Any]) -> str | None:
+    """The `Message.id` of an item: its `id`, unless that `id` is a pairing key (the id of
+    an `mcp_approval_request`, or the call id of a `local_shell_call_output`)."""
+    kind = item_type(item)
+    if kind == "mcp_approval_request":
+        return None
+    if kind == "local_shell_call_output" and result_id_key(item, kind) == "id":
+        return None
+    found = item.get("id")
+    return found if isinstance(found, str) else None
+
+
 def decode_item(obj: Any, pointer: str = "") -> Message:
     """Decode one input item into one message."""
     item = expect_object(obj, pointer, "an input item")
@@ -237,15 +248,11 @@ def decode_item(obj: Any, pointer: str = "") -> Message:
             pointer=_at(pointer, "type"),
         )
     is_message = kind == "message" or (kind is None and "role" in item)
-    known = is_message or kind in ITEM_TYPES - HOSTED - OTHER_ITEMS
-    item_id = item.get("id")
-    if known:
-        item_id = optional_str(item_id, _at(pointer, "id"), "the item id")
-    elif not isinstance(item_id, str):
-        item_id = None
+    if is_message or kind in ITEM_TYPES - HOSTED - OTHER_ITEMS:
+        optional_str(item.get("id"), _at(pointer, "id"), "the item id")
     if is_message:
         role = required_str(item.get("role"), _at(pointer, "role"), "the message role")
-        return _decode_message(item, pointer, (role, item_id))
+        return _decode_message(item, pointer, role)
     part: Part
     if kind in CALLS:
         part = _call(item, kind, pointer)
@@ -259,4 +266,4 @@ def decode_item(obj: Any, pointer: str = "") -> Message:
         part = _approval_response(item, pointer)
     else:
         part = UnknownPart(type=kind, native=item, slot=ITEM_SLOT)
-    return Message(role=item_role(item, kind), id=item_id, parts=(part,), native=item)
+    return Message(role=item_role(item, kind), id=message_id(item), parts=(part,), native=item)

@@ -71,7 +71,9 @@ def encode_content(part: Part, role: str) -> Any:
         return rebuild(base, {"type": kind, key: part.uri})
     if isinstance(part, UnknownPart) and part.native is not None:
         return part.native
-    raise HistnormError(f"a {part.kind} part cannot be written as OpenAI Responses content")
+    raise HistnormError(
+        f"a part of kind {part.kind!r} cannot be written as OpenAI Responses content"
+    )
 
 
 def _keep(base: dict[str, Any], key: str, value: Any) -> Any:
@@ -102,7 +104,10 @@ def encode_call(part: ToolCallPart) -> dict[str, Any]:
     key = CALLS[kind][0]
     if kind == "computer_call" and "action" not in base and "actions" in base:
         key = "actions"
-    updates = {"call_id": part.call_id or "", key: part.arguments}
+    args = part.arguments
+    if kind in ("function_call", "custom_tool_call"):
+        args = args if args is None or isinstance(args, str) else json_string(args)
+    updates = {"call_id": part.call_id or "", key: args}
     if kind in ("function_call", "custom_tool_call") or "name" in base:
         updates["name"] = _keep(base, "name", part.name)
     return rebuild(base, updates)
@@ -176,7 +181,7 @@ def encode_approval(part: ApprovalRequestPart | ApprovalResponsePart) -> dict[st
     call = part.tool_call
     if call is not None and call.family is not ToolFamily.MCP:
         raise HistnormError(
-            f"a {part.kind} part for a {call.family.value} call cannot be written as "
+            f"an {part.kind} part for a {call.family.value} call cannot be written as "
             "OpenAI Responses, which has approvals for MCP tools only"
         )
     if isinstance(part, ApprovalResponsePart):

@@ -23,6 +23,7 @@ from typing import Any
 
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats._chat_template_parts import (
+    MEDIA,
     decode_item,
     decode_tool_call,
     encode_item,
@@ -63,7 +64,18 @@ _CONTENT_SLOTS = {"content", "content[]"}
 # Markers of documents only OpenAI Chat writes, and of other formats' messages.
 _OPENAI_KEYS = {"function_call", "refusal", "audio", "weight", "annotations"}
 _FOREIGN_KEYS = {"contents", "parts", "type"}
-_FOREIGN_ITEMS = {"image_url", "input_audio", "file", "refusal", "tool_use", "tool_result"}
+_FOREIGN_ITEMS = {
+    "image_url",
+    "input_audio",
+    "file",
+    "refusal",
+    "tool_use",
+    "tool_result",
+    "thinking",
+    "redacted_thinking",
+    "document",
+    "search_result",
+}
 
 
 def _result(msg: dict[str, Any], pointer: str) -> ToolResultPart:
@@ -200,19 +212,26 @@ def encode_message(message: Message) -> list[dict[str, Any]]:
 
 
 def _sniff_message(msg: dict[str, Any]) -> str | None:
-    """`foreign`, `openai`, `distinctive` or None (plain) for one message."""
+    """`foreign`, `openai`, `distinctive`, `media` or None (plain) for one message."""
     if "role" not in msg or _FOREIGN_KEYS & msg.keys() or _OPENAI_KEYS & msg.keys():
         return "foreign"
     role = msg["role"].casefold() if isinstance(msg["role"], str) else ""
     content = msg.get("content")
     if role == "function" or (
         isinstance(content, list)
-        and any(isinstance(c, dict) and c.get("type") in _FOREIGN_ITEMS for c in content)
+        and any(
+            isinstance(c, dict) and (c.get("type") in _FOREIGN_ITEMS or "source" in c)
+            for c in content
+        )
     ):
         return "foreign"
     if role == "tool":
         return "openai" if "tool_call_id" in msg else "distinctive"
     found = None
+    if isinstance(content, list) and any(
+        isinstance(c, dict) and c.get("type") in MEDIA for c in content
+    ):
+        found = "media"
     for call in msg.get("tool_calls") or ():
         if not isinstance(call, dict):
             continue
@@ -232,7 +251,8 @@ class ChatTemplateCodec(Codec):
 
     def sniff(self, data: JsonValue) -> float:
         """0.95 with object arguments, calls without ids or tool messages without
-        `tool_call_id`; 0.3 for plain chat (below OpenAI Chat); 0 for OpenAI-only markers."""
+        `tool_call_id`; 0.6 with `image`/`video`/`audio` content items; 0.3 for plain chat
+        (below OpenAI Chat's 0.5); 0 for OpenAI-only markers and other formats."""
         messages = messages_sniff(data, "messages")
         if not messages or not all(isinstance(m, dict) for m in messages):
             return 0.0
@@ -243,7 +263,9 @@ class ChatTemplateCodec(Codec):
             return 0.0
         if "distinctive" in seen:
             return 0.95
-        return 0.0 if "openai" in seen else 0.3
+        if "openai" in seen:
+            return 0.0
+        return 0.6 if "media" in seen else 0.3
 
     def decode(self, data: JsonValue) -> Transcript:
         """Decode a bare message list or an object holding `messages`."""

@@ -14,6 +14,12 @@ part's `native` is the whole item. Hosted and other server-side items (`web_sear
 `mcp_call`, `mcp_list_tools`, `item_reference`, `compaction`, unknown types) are
 `UnknownPart`s in slot `item`: they complete inside the item, so there is nothing to pair.
 Calls pair with outputs by `call_id`; an item's own `id` (`fc_…`) is `Message.id`.
+
+Writing: unchanged messages give back their item; a message holding several parts is
+split into items (content parts into one `message` item, every other part its own item).
+A new call becomes a `function_call` (`custom_tool_call` for the custom family) without
+an `id`; a new result becomes the output item of the call it pairs with
+(`function_call_output` when unknown); `is_error`, metadata and author names are dropped.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from histnorm.formats._openai_responses_items import (
     RESULTS,
     decode_item,
     item_type,
+    message_id,
 )
 from histnorm.formats._openai_responses_write import (
     encode_approval,
@@ -79,13 +86,6 @@ def decode_string_input(text: str) -> Message:
     )
 
 
-def decode_native(native: Any, pointer: str = "") -> Message:
-    """Decode a message from what it was read from: an item, or an `input` string."""
-    if isinstance(native, str):
-        return decode_string_input(native)
-    return decode_item(native, pointer)
-
-
 def _is_str(value: Any) -> bool:
     return isinstance(value, str)
 
@@ -94,10 +94,6 @@ def _is_content(part: Part) -> bool:
     if part.slot in CONTENT_SLOTS:
         return True
     return part.native is None and isinstance(part, TextPart | RefusalPart | MediaPart)
-
-
-def _item_id(native: Any) -> Any:
-    return native.get("id") if isinstance(native, dict) else None
 
 
 def _message_item(message: Message, parts: list[Part], base: dict[str, Any]) -> dict[str, Any]:
@@ -130,13 +126,15 @@ def _encode_item(part: Part, output_kind: str) -> Any:
         return encode_approval(part)
     if isinstance(part, UnknownPart) and part.native is not None and part.slot == ITEM_SLOT:
         return part.native
-    raise HistnormError(f"a {part.kind} part cannot be written as an OpenAI Responses item")
+    raise HistnormError(
+        f"a part of kind {part.kind!r} cannot be written as an OpenAI Responses item"
+    )
 
 
 def encode_message(message: Message, output_kinds: Mapping[int, str] | None = None) -> list[Any]:
     """Encode one message as items: content parts in `message` items, every other part as
     its own item. `output_kinds` names the item type of each new result, by part index."""
-    if not isinstance(message.native, str) and reuse_native(message, decode_native):
+    if not isinstance(message.native, str) and reuse_native(message, decode_item):
         return [message.native]
     native = message.native
     is_message = isinstance(native, dict) and (
@@ -153,7 +151,8 @@ def encode_message(message: Message, output_kinds: Mapping[int, str] | None = No
             out.append(_message_item(message, run, base))
             base, run = {}, []
         item = _encode_item(part, (output_kinds or {}).get(index, "function_call_output"))
-        if part.native is native and isinstance(item, dict) and message.id != _item_id(native):
+        own = isinstance(native, dict) and part.native is native
+        if own and isinstance(item, dict) and message.id != message_id(native):
             item = rebuild(item, {"id": MISSING if message.id is None else message.id})
         out.append(item)
     if run or not message.parts:
