@@ -207,6 +207,12 @@ def rules(
     output_format: Annotated[str, typer.Option("--output-format", help="text or json")] = "text",
 ) -> None:
     """List every rule: code, name, severity and fix."""
+    if output_format not in ("text", "json"):
+        typer.echo(
+            f"histnorm: error: --output-format must be text or json, not {output_format!r}",
+            err=True,
+        )
+        raise typer.Exit(ExitCode.ERROR)
     typer.echo(catalog.table(output_format == "json"), nl=False)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import tomllib
 from fnmatch import fnmatch
 from pathlib import Path
@@ -47,6 +48,8 @@ class FileConfig(BaseModel):
     jsonl_mode: str | None = None
     include: list[str] | None = None
     exclude: list[str] = []
+    root: str | None = None
+    """The folder of the configuration file (set when it is read, not a key)."""
 
 
 def find_config(start: Path) -> Path | None:
@@ -57,7 +60,7 @@ def find_config(start: Path) -> Path | None:
             try:
                 data = tomllib.loads(candidate.read_text(encoding="utf-8"))
             except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-                continue
+                return candidate  # load_config reports what is wrong with it
             if "histnorm" in data.get("tool", {}):
                 return candidate
     return None
@@ -75,11 +78,23 @@ def load_config(path: Path) -> FileConfig:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
     table = data.get("tool", {}).get("histnorm", {})
     try:
-        return FileConfig.model_validate(table)
+        config = FileConfig.model_validate(table)
     except ValidationError as exc:
         error = exc.errors()[0]
         key = ".".join(str(p) for p in error["loc"])
         raise ConfigError(f"{path}: [tool.histnorm] {key}: {error['msg']}") from None
+    for key, names in (
+        ("select", config.select or []),
+        ("ignore", config.ignore),
+        ("severity", list(config.severity)),
+        ("per-file-ignores", [n for v in config.per_file_ignores.values() for n in v]),
+    ):
+        for name in names:
+            try:
+                resolve(name)
+            except HistnormError as exc:
+                raise ConfigError(f"{path}: [tool.histnorm] {key}: {exc}") from None
+    return config.model_copy(update={"root": str(path.parent)})
 
 
 def build_settings(config: FileConfig, overrides: dict[str, Any]) -> Settings:
@@ -116,8 +131,10 @@ def build_settings(config: FileConfig, overrides: dict[str, Any]) -> Settings:
     return settings
 
 
-def ignored_for(config: FileConfig, relative: str) -> tuple[str, ...]:
-    """The codes `per-file-ignores` switches off for the file at `relative` (posix path)."""
+def ignored_for(config: FileConfig, path: str) -> tuple[str, ...]:
+    """The codes `per-file-ignores` switches off for `path`; patterns are relative to the
+    folder of the configuration file."""
+    relative = Path(os.path.relpath(path, config.root or ".")).as_posix()
     codes: list[str] = []
     for pattern, names in config.per_file_ignores.items():
         if fnmatch(relative, pattern) or fnmatch(Path(relative).name, pattern):

@@ -12,6 +12,7 @@ from typing import Any, Literal, TextIO
 
 from histnorm.diagnostic import Severity
 from histnorm.engine import fix_allowed
+from histnorm.formats import CODECS
 from histnorm.settings import Settings
 from histnorm_cli.config import (
     ConfigError,
@@ -76,6 +77,18 @@ def _output_format(request: Request, config: FileConfig) -> str:
     return chosen
 
 
+def _check_choices(request: Request, config: FileConfig) -> None:
+    fmt = request.format or config.format
+    if fmt is not None and fmt not in CODECS:
+        raise ConfigError(f"format: unknown format {fmt!r}; known: {', '.join(CODECS)}")
+    mode = request.jsonl_mode or config.jsonl_mode
+    if mode is not None and mode not in JSONL_MODES:
+        raise ConfigError(f"jsonl-mode: unknown mode {mode!r}; known: {', '.join(JSONL_MODES)}")
+
+
+JSONL_MODES = ("auto", "transcript", "message")
+
+
 def _process(item: tuple[str, Job, bytes | None]) -> Outcome:
     path, job, data = item
     return run(path, job, data)
@@ -95,6 +108,7 @@ def execute(request: Request) -> int:
         config = _config(request)
         settings = build_settings(config, dict(request.overrides))
         output_format = _output_format(request, config)
+        _check_choices(request, config)
     except ConfigError as exc:
         return _fail(str(exc))
     if request.output and len(request.paths) != 1:
@@ -142,8 +156,7 @@ def execute(request: Request) -> int:
 def _job_for(base: Job, config: FileConfig, settings: Settings, path: str) -> Job:
     if path == STDIN or not config.per_file_ignores:
         return base
-    relative = Path(os.path.relpath(path)).as_posix()
-    extra = ignored_for(config, relative)
+    extra = ignored_for(config, path)
     if not extra:
         return base
     return replace(base, settings=settings.model_copy(update={"ignore": settings.ignore + extra}))

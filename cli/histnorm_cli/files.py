@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 from fnmatch import fnmatch
@@ -28,7 +29,12 @@ def expand(
     Files named explicitly are always taken; files found in folders must match `include`
     and not `exclude`. A path that does not exist yields an error instead.
     """
+    seen: set[str] = set()
     for name in paths:
+        key = os.path.normpath(name)
+        if name != STDIN and key in seen:
+            continue
+        seen.add(key)
         if name == STDIN:
             yield STDIN, None
             continue
@@ -40,11 +46,20 @@ def expand(
                 if p.is_file() and _matches(p, include) and not _matches(p, exclude)
             )
             for file in found:
-                yield str(file), None
+                if os.path.normpath(file) not in seen:
+                    seen.add(os.path.normpath(file))
+                    yield str(file), None
         elif path.exists():
             yield name, None
         else:
             yield name, f"{name}: no such file or directory"
+
+
+def _new_file_mode() -> int:
+    """The mode a new file gets from the process umask (0o666 less the umask)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
 
 
 class AtomicWriter:
@@ -57,11 +72,13 @@ class AtomicWriter:
 
     def __init__(self, path: Path) -> None:
         self.target = path.resolve() if path.is_symlink() else path
-        mode = self.target.stat().st_mode if self.target.exists() else None
-        self.mode = mode
-        handle, name = tempfile.mkstemp(
-            dir=self.target.parent, prefix=f".{self.target.name}.", suffix=".histnorm"
-        )
+        self.mode = self.target.stat().st_mode if self.target.exists() else _new_file_mode()
+        try:
+            handle, name = tempfile.mkstemp(
+                dir=self.target.parent, prefix=f".{self.target.name}.", suffix=".histnorm"
+            )
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror, str(self.target)) from None
         self.temp = Path(name)
         self.stream = os.fdopen(handle, "wb")
         self.done = False
@@ -75,11 +92,9 @@ class AtomicWriter:
         self.stream.flush()
         os.fsync(self.stream.fileno())
         self.stream.close()
-        if self.mode is not None:
-            os.chmod(self.temp, self.mode & 0o7777)
+        os.chmod(self.temp, self.mode & 0o7777)
         if backup and self.target.exists():
-            backup_path = self.target.with_name(self.target.name + ".bak")
-            backup_path.write_bytes(self.target.read_bytes())
+            shutil.copy2(self.target, self.target.with_name(self.target.name + ".bak"))
         os.replace(self.temp, self.target)
         self.done = True
 

@@ -97,9 +97,15 @@ def run(path: str, job: Job, data: bytes | None = None) -> Outcome:
             document = read_json(data, job.format)
         _run_document(document, data, job, outcome)
     except OSError as exc:
-        outcome.error = f"{path}: {exc.strerror or exc}"
+        where = exc.filename if isinstance(exc.filename, str) else path
+        outcome.error = f"{where}: {exc.strerror or exc}"
     except FixDidNotConverge as exc:
         outcome.error = f"{path}: internal error: {exc}"
+    except Exception as exc:  # a bug must not stop the other files or print a traceback
+        outcome.error = f"{path}: internal error: {type(exc).__name__}: {exc} (please report)"
+    if outcome.error is not None:
+        outcome.applied.clear()
+        outcome.changed = False
     return outcome
 
 
@@ -134,7 +140,7 @@ def _run_lines(stream: BinaryIO, job: Job, outcome: Outcome) -> None:
             if new != content:
                 outcome.changed = True
                 if job.diff:
-                    hunks.append(_line_hunk(number, content, new))
+                    hunks.append(_line_hunk(number, content, new, ending))
             if writer is not None:
                 writer.write((BOM if bom else b"") + new + ending)
             if collected is not None:
@@ -163,10 +169,12 @@ def _run_line(content: bytes, number: int, job: Job, outcome: Outcome) -> bytes:
     return write_line(record, fixed) if job.mode == "fix" else content
 
 
-def _line_hunk(number: int, old: bytes, new: bytes) -> str:
+def _line_hunk(number: int, old: bytes, new: bytes, ending: bytes) -> str:
+    """A one-line hunk that `patch` applies: same line ending, and the end-of-file marker."""
+    end = ending.decode() if ending else "\n\\ No newline at end of file\n"
     before = old.decode("utf-8", "replace")
     after = new.decode("utf-8", "replace")
-    return f"@@ -{number} +{number} @@\n-{before}\n+{after}\n"
+    return f"@@ -{number} +{number} @@\n-{before}{end}+{after}{end}"
 
 
 def _run_document(document: Document, data: bytes, job: Job, outcome: Outcome) -> None:
@@ -177,19 +185,20 @@ def _run_document(document: Document, data: bytes, job: Job, outcome: Outcome) -
         if record.transcript is None:
             assert record.error is not None
             error = unreadable(record.error)
-            found.append((index, error.at(line=record.error.line)))
+            found.append((index, error.at(line=record.error.line or record.line)))
             results.append(None)
             continue
         fixed, diagnostics = _handle(record.transcript, job, outcome)
         results.append(fixed)
-        found.extend((index, d) for d in diagnostics)
+        found.extend((index, d.at(line=record.line) if record.line else d) for d in diagnostics)
     new = write(document, results) if job.mode == "fix" else data
     outcome.changed = new != data
     _place(document, new, found, outcome)
     if job.mode == "fix" and job.diff and outcome.changed:
         outcome.diff = _unified(outcome.path, data, new)
-    if job.mode == "fix" and job.write and (outcome.changed or job.output):
-        if outcome.path == STDIN or job.output == STDIN:
+    to_stdout = outcome.path == STDIN or job.output == STDIN
+    if job.mode == "fix" and job.write and (outcome.changed or job.output or to_stdout):
+        if to_stdout:
             outcome.stdout = new
         else:
             write_atomically(Path(job.output or outcome.path), new, job.backup)

@@ -290,6 +290,15 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
     role = required_str(get_key(msg, "role"), _at(pointer, msg, "role"), "the message role")
     contents = get_key(msg, "contents")
     contents_at = _at(pointer, msg, "contents")
+    if find_key(msg, "contents") is None:
+        foreign = next(
+            (k for k in ("content", "tool_calls", "tool_call_id", "parts") if k in msg), None
+        )
+        if foreign is not None:
+            raise HistnormError(
+                f'not a Microsoft.Extensions.AI message: it has "{foreign}" and no "contents"',
+                pointer=join_pointer(pointer, foreign),
+            )
     if contents is not None and not isinstance(contents, list):
         raise HistnormError(
             f"expected contents to be an array, got {type_name(contents)}", pointer=contents_at

@@ -21,8 +21,8 @@ def _rule(rule: Any) -> dict[str, Any]:
     return {
         "id": rule.code,
         "name": rule.name,
-        "shortDescription": {"text": summary},
-        "fullDescription": {"text": rule.summary},
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": summary},
         "help": {"text": rule.doc, "markdown": rule.doc},
         "defaultConfiguration": {"level": _LEVELS[rule.severity]},
         "properties": {

@@ -1,0 +1,196 @@
+"""Large files: an interrupted in-place fix never leaves a half-written file, and JSONL is
+streamed in flat memory.
+
+(a) `histnorm fix BIG.jsonl` runs as a real process (the console script next to the
+interpreter) and is killed with SIGKILL at several moments, including while its temporary
+file is being written; the file must then hold either its original bytes or the
+completely fixed ones. (b) `histnorm_cli.runner.run` lints and fixes a file of some
+30 MB under tracemalloc; the peak traced memory must stay far below the file's size.
+Both measure outcomes, never wall-clock time.
+"""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+import orjson
+import pytest
+from histnorm_cli.runner import Job, run
+
+import histnorm
+
+HISTNORM = Path(sys.executable).parent / "histnorm"
+MB = 1024 * 1024
+
+
+def write_big(path: Path, lines: int, pad: int) -> int:
+    """A JSONL dataset where every other line has an orphan tool call (HN001) to drop."""
+    filler = "lorem ipsum " * (pad // 12)
+    with path.open("wb") as out:
+        for i in range(lines):
+            messages: list[dict[str, object]] = [
+                {"role": "system", "content": f"conversation {i}"},
+                {"role": "user", "content": f"question {i}: {filler}"},
+            ]
+            if i % 2 == 0:
+                messages += [
+                    {
+                        "role": "assistant",
+                        "content": None,
+                        "tool_calls": [
+                            {
+                                "id": f"call_{i}",
+                                "type": "function",
+                                "function": {"name": "lookup", "arguments": '{"q": 1}'},
+                            }
+                        ],
+                    },
+                    {"role": "user", "content": "never mind"},
+                ]
+            messages.append({"role": "assistant", "content": f"answer {i}"})
+            out.write(orjson.dumps({"messages": messages}) + b"\n")
+    return path.stat().st_size
+
+
+# --- (a) SIGKILL during an in-place fix ----------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, bytes]:
+    """The original BIG.jsonl (~30 MB) and the bytes a completed `fix` gives."""
+    folder = tmp_path_factory.mktemp("big")
+    original = folder / "original.jsonl"
+    size = write_big(original, lines=8_000, pad=3_000)
+    assert 20 * MB < size < 40 * MB
+    done = folder / "done"
+    done.mkdir()
+    shutil.copyfile(original, done / "BIG.jsonl")
+    completed = subprocess.run(
+        [str(HISTNORM), "fix", "--quiet", "BIG.jsonl"],
+        cwd=done,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr.decode()
+    assert sorted(p.name for p in done.iterdir()) == ["BIG.jsonl"]
+    fixed = (done / "BIG.jsonl").read_bytes()
+    data = original.read_bytes()
+    assert fixed != data
+    assert fixed.count(b"\n") == data.count(b"\n") == 8_000
+    assert b'"tool_calls"' in data
+    assert b'"tool_calls"' not in fixed
+    return original, fixed
+
+
+def _temp_files(folder: Path) -> list[Path]:
+    return sorted(folder.glob(".BIG.jsonl.*.histnorm"))
+
+
+def _wait_for_temp_file(folder: Path, process: subprocess.Popen[bytes], at_least: int) -> bool:
+    """Poll until the temporary file exists and holds `at_least` bytes (False if it never does)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and process.poll() is None:
+        temps = _temp_files(folder)
+        try:
+            if temps and temps[0].stat().st_size >= at_least:
+                return True
+        except FileNotFoundError:
+            pass
+        time.sleep(0.002)
+    return False
+
+
+MOMENTS: dict[str, tuple[str, float]] = {
+    "after-0.05s": ("sleep", 0.05),
+    "after-0.2s": ("sleep", 0.2),
+    "after-0.5s": ("sleep", 0.5),
+    "temp-file-appears": ("temp", 0.0),
+    "temp-file-half-written": ("temp", 0.5),
+    "temp-file-nearly-done": ("temp", 0.97),
+}
+"""When to kill: a fixed delay after start, or once the temporary file holds a fraction of
+the fixed output."""
+
+
+@pytest.mark.parametrize("moment", MOMENTS)
+def test_sigkill_during_fix_leaves_the_original_or_the_fixed_file(big, tmp_path, moment):
+    original, fixed = big
+    kind, value = MOMENTS[moment]
+    target = tmp_path / "BIG.jsonl"
+    shutil.copyfile(original, target)
+    process = subprocess.Popen(
+        [str(HISTNORM), "fix", "--quiet", "BIG.jsonl"],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    saw_temp = True
+    try:
+        if kind == "sleep":
+            time.sleep(value)
+        else:
+            saw_temp = _wait_for_temp_file(tmp_path, process, int(value * len(fixed)))
+        running = process.poll() is None
+    finally:
+        process.send_signal(signal.SIGKILL)  # a no-op if it has already exited
+        process.wait(timeout=60)
+    assert saw_temp, "the temporary file never appeared"
+    if kind == "temp":
+        assert running, "histnorm finished before it could be killed"
+    after = target.read_bytes()
+    assert after == original.read_bytes() or after == fixed, (
+        f"{moment}: BIG.jsonl is neither the original nor the fixed file ({len(after)} bytes)"
+    )
+    # Nothing but the file itself and (after a kill) the abandoned temporary file.
+    leftovers = sorted(p.name for p in tmp_path.iterdir() if p.name != "BIG.jsonl")
+    assert all(n.startswith(".BIG.jsonl.") and n.endswith(".histnorm") for n in leftovers)
+
+
+# --- (b) streaming memory ------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def large(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("large") / "large.jsonl"
+    size = write_big(path, lines=1_000, pad=30_000)
+    assert 25 * MB < size < 40 * MB
+    return path
+
+
+@pytest.mark.parametrize(
+    ("mode", "backup"),
+    [("lint", False), ("fix", False), ("fix", True)],
+    ids=["lint", "fix", "fix-backup"],
+)
+def test_jsonl_is_streamed_in_flat_memory(large, tmp_path, mode, backup):
+    path = tmp_path / "large.jsonl"
+    shutil.copyfile(large, path)
+    size = path.stat().st_size
+    job = Job(mode=mode, settings=histnorm.Settings(), write=True, backup=backup)
+    tracemalloc.start()
+    try:
+        outcome = run(str(path), job)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert outcome.error is None
+    assert outcome.transcripts == 1_000
+    if mode == "lint":
+        assert len(outcome.diagnostics) == 500
+        assert path.read_bytes() == large.read_bytes()
+    else:
+        assert outcome.changed
+        assert outcome.applied["HN001"] == 500
+        assert outcome.diagnostics == []
+        assert path.stat().st_size < size
+    if backup:
+        assert (tmp_path / "large.jsonl.bak").read_bytes() == large.read_bytes()
+    bound = min(size // 4, 16 * MB)
+    assert peak < bound, f"{mode}: peak {peak / MB:.1f} MB for a {size / MB:.1f} MB file"
