@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from histnorm.model import Message, Part, ToolResultPart, Transcript
+from histnorm.model import Message, Part, ReasoningPart, ToolCallPart, ToolResultPart, Transcript
 from histnorm.pairing import Position
 
 
@@ -13,17 +13,48 @@ def is_result_only(message: Message) -> bool:
     return bool(message.parts) and all(isinstance(p, ToolResultPart) for p in message.parts)
 
 
-def block_end(messages: Sequence[Message], index: int) -> int:
-    """The index of the last message of the result block that follows message `index`."""
+def _call_only(message: Message) -> bool:
+    return (
+        message.role_is("assistant")
+        and bool(message.parts)
+        and all(isinstance(p, ToolCallPart | ReasoningPart) for p in message.parts)
+    )
+
+
+def block_end(messages: Sequence[Message], index: int, items: bool = False) -> int:
+    """The index of the last message of the turn that message `index` opens: the result
+    messages that follow it and, for formats with one item per message (`items`), the
+    further call items of the same parallel batch before them."""
     end = index
+    if items:
+        while end + 1 < len(messages) and _call_only(messages[end + 1]):
+            end += 1
     while end + 1 < len(messages) and is_result_only(messages[end + 1]):
         end += 1
     return end
 
 
-def open_at_end(messages: Sequence[Message], index: int) -> bool:
-    """Whether nothing but tool results follows message `index`."""
-    return block_end(messages, index) == len(messages) - 1
+def open_at_end(messages: Sequence[Message], index: int, items: bool = False) -> bool:
+    """Whether nothing but the rest of its turn follows message `index`."""
+    return block_end(messages, index, items) == len(messages) - 1
+
+
+def item_style(transcript: Transcript) -> bool:
+    """Whether the transcript's format stores each call and result as its own message."""
+    from histnorm.formats import CODECS
+
+    codec = CODECS.get(transcript.format or "")
+    return bool(codec is not None and codec.items_are_messages)
+
+
+def turn_end(transcript: Transcript, index: int) -> int:
+    """`block_end` for a transcript, knowing its format."""
+    return block_end(transcript.messages, index, item_style(transcript))
+
+
+def turn_is_last(transcript: Transcript, index: int) -> bool:
+    """`open_at_end` for a transcript, knowing its format."""
+    return open_at_end(transcript.messages, index, item_style(transcript))
 
 
 def rewrite(

@@ -77,6 +77,15 @@ def semantic(transcript: Transcript) -> list[Any]:
             if isinstance(part, ToolResultPart):  # results have no name in MEAI: no handoff
                 data["tool_type"] = group(part)
                 data.pop("family")
+                content = data["content"]
+                if (  # MEAI hosted and MCP outputs are content lists: a text is wrapped
+                    isinstance(content, list)
+                    and len(content) == 1
+                    and isinstance(content[0], dict)
+                    and content[0].get("$type") == "text"
+                    and set(content[0]) == {"$type", "text"}
+                ):
+                    data["content"] = content[0]["text"]
             if not meai:
                 data.pop("metadata")
                 data.pop("informational", None)

@@ -10,10 +10,19 @@ from histnorm.formats.anthropic import AnthropicCodec
 from histnorm.formats.base import Codec, messages_sniff, type_name
 from histnorm.formats.meai import MeaiCodec
 from histnorm.formats.openai_chat import OpenAIChatCodec
+from histnorm.formats.openai_responses import OpenAIResponsesCodec
 from histnorm.model import JsonValue
 
 CODECS: Mapping[str, Codec] = MappingProxyType(
-    {codec.name: codec for codec in (OpenAIChatCodec(), MeaiCodec(), AnthropicCodec())}
+    {
+        codec.name: codec
+        for codec in (
+            OpenAIChatCodec(),
+            MeaiCodec(),
+            AnthropicCodec(),
+            OpenAIResponsesCodec(),
+        )
+    }
 )
 """Every codec by format name, in detection-tie order."""
 

@@ -358,7 +358,12 @@ def _result(
     part: ToolResultPart, base: dict[str, Any], snake: bool, ctx: Context
 ) -> dict[str, Any]:
     call = ctx.calls.get(part.call_id) if part.call_id is not None else None
-    if part.native is None and call is not None and call.family is part.family:
+    if (
+        part.native is None
+        and call is not None
+        and call.family is part.family
+        and (part.tool_type in (None, "function") or group(part) == group(call))
+    ):
         part = part.evolve(tool_type=call.tool_type)
     target = _target(part, base, ("functionResponse", "toolResponse", "codeExecutionResult"))
     body = _body(base, target)

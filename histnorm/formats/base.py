@@ -29,6 +29,9 @@ class Codec(ABC):
 
     name: ClassVar[str]
     summary: ClassVar[str]
+    items_are_messages: ClassVar[bool] = False
+    """True when each call and result is its own message (OpenAI Responses items), so a
+    batch of parallel calls spans several messages."""
 
     @abstractmethod
     def sniff(self, data: JsonValue) -> float:

@@ -206,6 +206,7 @@ class OpenAIResponsesCodec(Codec):
 
     name = "openai-responses"
     summary = "OpenAI Responses API input items, bare or in a request body's `input`"
+    items_are_messages = True
 
     def sniff(self, data: JsonValue) -> float:
         """Likely when items carry a known `type`, or messages carry Responses content parts."""

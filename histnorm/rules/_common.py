@@ -6,7 +6,7 @@ import hashlib
 from collections.abc import Sequence
 
 from histnorm.diagnostic import Diagnostic
-from histnorm.edit import open_at_end, rewrite
+from histnorm.edit import rewrite, turn_is_last
 from histnorm.model import (
     ApprovalRequestPart,
     Part,
@@ -45,7 +45,7 @@ def describe(part: Part) -> str:
 
 def left_open(transcript: Transcript, position: Position, settings: Settings) -> bool:
     """Whether an unanswered item at `position` is a tail state to leave alone (tail=keep)."""
-    return settings.tail is TailMode.KEEP and open_at_end(transcript.messages, position[0])
+    return settings.tail is TailMode.KEEP and turn_is_last(transcript, position[0])
 
 
 def reported(diagnostics: Sequence[Diagnostic]) -> list[Position]:

@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.edit import block_end
+from histnorm.edit import turn_end
 from histnorm.model import Message, Part, Transcript
 from histnorm.pairing import Position, pair_transcript
 from histnorm.rule import Example, Rule
@@ -52,7 +52,7 @@ def displaced(transcript: Transcript) -> list[tuple[Position, Position]]:
     messages = transcript.messages
     found = []
     for result, call in sorted(pair_transcript(transcript).result_calls.items()):
-        if result[0] - 1 > block_end(messages, call[0]):
+        if result[0] - 1 > turn_end(transcript, call[0]):
             found.append((result, call))
     return found
 
@@ -60,7 +60,7 @@ def displaced(transcript: Transcript) -> list[tuple[Position, Position]]:
 def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
     """Report every result that does not sit in the result block after its call."""
     for result, call in displaced(transcript):
-        between = result[0] - block_end(transcript.messages, call[0]) - 1
+        between = result[0] - turn_end(transcript, call[0]) - 1
         yield RULE.diagnostic(
             f"{describe(part_at(transcript, result))} answers a call in message {call[0]}, "
             f"but {between} other message{'s come' if between != 1 else ' comes'} between them",
@@ -97,7 +97,7 @@ def fix(
             rest = tuple(p for pi, p in enumerate(message.parts) if pi not in goes)
             if rest:
                 out.append(message.evolve(parts=rest))
-    ends = {block_end(messages, call): call for call in moved}
+    ends = {turn_end(transcript, call): call for call in moved}
     result: list[Message] = []
     position = {id(m): i for i, m in enumerate(messages)}
     for message in out:

@@ -33,6 +33,7 @@ from typing import Any
 
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.model import ToolCallPart, Transcript
+from histnorm.pairing import pair_transcript
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import new_call_id, profile, rename_calls, show_id
 from histnorm.settings import Settings
@@ -42,10 +43,13 @@ def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
     """Report every call whose id an earlier call already used."""
     if not profile(transcript, settings).unique_call_ids:
         return
+    repeats = {r.position for r in pair_transcript(transcript).repeats}  # HN006, HN007, HN009
     seen: dict[str, int] = {}
     for mi, message in enumerate(transcript.messages):
         for pi, part in enumerate(message.parts):
             if not isinstance(part, ToolCallPart) or part.call_id is None:
+                continue
+            if (mi, pi) in repeats:
                 continue
             if part.call_id in seen:
                 yield RULE.diagnostic(

@@ -40,7 +40,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.edit import block_end, open_at_end, rewrite
+from histnorm.edit import rewrite, turn_end, turn_is_last
 from histnorm.model import (
     SYNTHESIZED_KEY,
     Message,
@@ -61,7 +61,7 @@ def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
     for position in pair_transcript(transcript).unmatched_calls:
         if left_open(transcript, position, settings):
             continue
-        at_end = open_at_end(transcript.messages, position[0])
+        at_end = turn_is_last(transcript, position[0])
         part = part_at(transcript, position)
         title, applicability = {
             OrphanCallPolicy.DROP: ("remove the tool call", Applicability.SAFE),
@@ -112,7 +112,7 @@ def fix(
         assert isinstance(call, ToolCallPart)
         by_message.setdefault(mi, []).append(synthetic_result(call, settings))
     for mi, results in by_message.items():
-        end = block_end(transcript.messages, mi)
+        end = turn_end(transcript, mi)
         inserts.setdefault(end, []).append(Message(role="tool", parts=tuple(results)))
     return rewrite(transcript, insert_after=inserts)
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.edit import block_end, open_at_end, rewrite
+from histnorm.edit import rewrite, turn_end, turn_is_last
 from histnorm.model import (
     SYNTHESIZED_KEY,
     ApprovalRequestPart,
@@ -56,7 +56,7 @@ def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
     for position in pair_transcript(transcript).pending_requests:
         if left_open(transcript, position, settings):
             continue
-        at_end = open_at_end(transcript.messages, position[0])
+        at_end = turn_is_last(transcript, position[0])
         title, applicability = {
             ApprovalPolicy.DROP: ("remove the approval request", Applicability.SAFE),
             ApprovalPolicy.DENY: ("deny it: add the rejection result", Applicability.UNSAFE),
@@ -101,7 +101,7 @@ def fix(
         results.setdefault(position[0], []).append(result)
     inserts: dict[int, list[Message]] = {}
     for mi, found in results.items():
-        end = block_end(transcript.messages, mi)
+        end = turn_end(transcript, mi)
         inserts.setdefault(end, []).append(Message(role="tool", parts=tuple(found)))
     return rewrite(transcript, remove=drop, replace=replace, insert_after=inserts)
 

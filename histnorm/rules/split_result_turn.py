@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.edit import block_end, rewrite
+from histnorm.edit import rewrite, turn_end
 from histnorm.model import Message, Part, Transcript
 from histnorm.pairing import Position, pair_transcript
 from histnorm.rule import Example, Rule
@@ -45,7 +45,7 @@ def _turns(transcript: Transcript) -> list[tuple[int, list[int]]]:
             holders.setdefault(call[0], set()).add(result[0])
     found = []
     for call_message, results in sorted(holders.items()):
-        end = block_end(transcript.messages, call_message)
+        end = turn_end(transcript, call_message)
         block = [i for i in range(call_message + 1, end + 1) if i in results]
         if len(block) > 1:
             found.append((call_message, block))
