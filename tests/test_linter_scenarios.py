@@ -127,3 +127,17 @@ def test_linter_displaced_tool_result_fix_is_safe_move():
         return Counter(orjson.dumps(m) for m in messages)
 
     assert multiset(fixed) == multiset(ex_c7)
+
+
+def test_linter_displaced_tool_result_not_an_error_for_responses_profile():
+    items = [
+        {"role": "user", "content": "Delete /tmp/x"},
+        {"type": "function_call", "call_id": "call_1", "name": "rm", "arguments": "{}"},
+        {"role": "user", "content": "By the way, keep it short."},
+        {"type": "function_call_output", "call_id": "call_1", "output": "ok"},
+    ]
+    (diagnostic,) = histnorm.lint(items)
+    assert diagnostic.code == "HN008"
+    assert diagnostic.severity is histnorm.Severity.WARNING  # pairs by call_id anywhere
+    (strict,) = histnorm.lint(items, profile="openai-chat")
+    assert strict.severity is histnorm.Severity.ERROR
