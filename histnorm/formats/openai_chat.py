@@ -288,7 +288,8 @@ def _encode_content(message: Message, base: dict[str, Any]) -> Any:
 
 
 def encode_message(message: Message) -> list[dict[str, Any]]:
-    """Encode one message; a message holding several tool results becomes several messages."""
+    """Encode one message; tool results become `tool` messages of their own, placed before
+    or after the rest of the message as they were ordered in it."""
     if reuse_native(message, decode_message):
         return [message.native]
     results = [p for p in message.parts if isinstance(p, ToolResultPart)]
@@ -297,7 +298,7 @@ def encode_message(message: Message) -> list[dict[str, Any]]:
         first = _encode_result(message, results[0])
         return [first] + [_encode_result(message.evolve(native=None), r) for r in results[1:]]
     base = message.native if isinstance(message.native, dict) else {}
-    if results:  # results inside a non-tool message: write them as tool messages after it
+    if results:  # results inside a non-tool message: written as tool messages beside it
         base = {k: v for k, v in base.items() if k != "tool_call_id"}
     calls = [p for p in others if isinstance(p, ToolCallPart) and p.slot != "function_call"]
     legacy = next(
@@ -337,9 +338,18 @@ def encode_message(message: Message) -> list[dict[str, Any]]:
         if legacy is not None
         else _null_or_missing(base, "function_call")
     )
-    out = [rebuild(base, updates)]
     empty = message.evolve(native=None)
-    return out + [_encode_result(empty, r) for r in results]
+    lead: list[ToolResultPart] = []
+    for part in message.parts:
+        if not isinstance(part, ToolResultPart):
+            break
+        lead.append(part)
+    trailing = results[len(lead) :]
+    return (
+        [_encode_result(empty, r) for r in lead]
+        + [rebuild(base, updates)]
+        + [_encode_result(empty, r) for r in trailing]
+    )
 
 
 class OpenAIChatCodec(Codec):
