@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from histnorm.formats import get_codec
-from histnorm.model import ApprovalRequestPart, ApprovalResponsePart, Message, Transcript
+from histnorm.model import (
+    ApprovalRequestPart,
+    ApprovalResponsePart,
+    Message,
+    ToolCallPart,
+    Transcript,
+)
 
 
 def _detach_part(part: Any) -> Any:
@@ -34,7 +41,40 @@ def convert(transcript: Transcript, to: str) -> Transcript:
     source = get_codec(transcript.format) if transcript.format else None
     if source is not None and source.items_are_messages and not target.items_are_messages:
         messages = _join_assistant_items(messages)
-    return Transcript(messages=messages, format=to, native=None)
+    converted = Transcript(messages=messages, format=to, native=None)
+    if target.needs_call_ids:
+        converted = _give_call_ids(converted)
+    return converted
+
+
+def _give_call_ids(transcript: Transcript) -> Transcript:
+    """Deterministic ids for calls without one (paired by position in the source format),
+    carried to the results paired with them."""
+    from histnorm.edit import rewrite
+    from histnorm.pairing import pair_transcript
+
+    missing = [
+        (mi, pi)
+        for mi, message in enumerate(transcript.messages)
+        for pi, part in enumerate(message.parts)
+        if isinstance(part, ToolCallPart) and part.call_id is None
+    ]
+    if not missing:
+        return transcript
+    pairing = pair_transcript(transcript)
+    replace: dict[tuple[int, int], tuple[Any, ...]] = {}
+    for mi, pi in missing:
+        call = transcript.messages[mi].parts[pi]
+        assert isinstance(call, ToolCallPart)
+        digest = hashlib.sha256(f"{call.name}\x00{mi}\x00{pi}".encode()).hexdigest()
+        new_id = "call_" + digest[:24]
+        replace[(mi, pi)] = (call.evolve(call_id=new_id),)
+        result = pairing.call_results.get((mi, pi))
+        if result is not None:
+            part = transcript.messages[result[0]].parts[result[1]]
+            replace[result] = (part.evolve(call_id=new_id),)
+    result_transcript: Transcript = rewrite(transcript, replace=replace)
+    return result_transcript
 
 
 def _join_assistant_items(messages: tuple[Message, ...]) -> tuple[Message, ...]:

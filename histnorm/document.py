@@ -19,6 +19,8 @@ from histnorm.formats import detect_format, get_codec
 from histnorm.model import Transcript
 from histnorm.splice import splice_array
 
+_ENVELOPE_KEYS = {"messages", "contents", "input", "conversations"}
+"""Keys that hold the message list of a request body or dataset record."""
 BOM = b"\xef\xbb\xbf"
 
 
@@ -79,7 +81,11 @@ def _is_transcript_array(value: Any) -> bool:
         return False
     return all(
         isinstance(item, list)
-        or (isinstance(item, dict) and "messages" in item and "role" not in item)
+        or (
+            isinstance(item, dict)
+            and not {"role", "Role"} & item.keys()
+            and bool(_ENVELOPE_KEYS & item.keys())
+        )
         for item in value
     )
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from histnorm.diagnostic import Applicability, Diagnostic, Location, Severity
+from histnorm.edit import is_result_only
 from histnorm.errors import HistnormError
 from histnorm.formats import get_codec
 from histnorm.model import Transcript
@@ -62,7 +63,14 @@ def _in_scope(transcript: Transcript, settings: Settings, index: int | None) -> 
         return True
     if settings.scope is Scope.MARKED:
         return transcript.messages[index].is_partial
-    last_user = max((i for i, m in enumerate(transcript.messages) if m.role_is("user")), default=-1)
+    last_user = max(
+        (
+            i
+            for i, m in enumerate(transcript.messages)
+            if m.role_is("user") and not is_result_only(m)
+        ),
+        default=-1,
+    )
     return index > last_user
 
 

@@ -8,6 +8,7 @@ from types import MappingProxyType
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.anthropic import AnthropicCodec
 from histnorm.formats.base import Codec, messages_sniff, type_name
+from histnorm.formats.gemini import GeminiCodec
 from histnorm.formats.meai import MeaiCodec
 from histnorm.formats.openai_chat import OpenAIChatCodec
 from histnorm.formats.openai_responses import OpenAIResponsesCodec
@@ -21,6 +22,7 @@ CODECS: Mapping[str, Codec] = MappingProxyType(
             MeaiCodec(),
             AnthropicCodec(),
             OpenAIResponsesCodec(),
+            GeminiCodec(),
         )
     }
 )

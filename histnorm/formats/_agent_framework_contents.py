@@ -260,6 +260,8 @@ def _result_values(part: ToolResultPart, base: dict[str, Any], kind: str) -> dic
     if kind in ("function_result", "mcp_server_tool_result"):
         call_id = part.call_id or ""
     values = {id_key(base, kind): call_id, output_key(kind): part.content}
+    if part.name is not None or "tool_name" in base:
+        values["tool_name"] = part.name
     if kind == "function_result":
         if part.is_error:
             values["exception"] = base.get("exception") or EXCEPTION_MARKER

@@ -36,6 +36,7 @@ HOSTED_CALL = "server_tool_call"
 The two share one pairing group (`pairing.group` strips `_call` / `_result`)."""
 HOSTED_RESULT = "server_tool_result"
 _CALLS = {"tool_use": ToolFamily.FUNCTION, "mcp_tool_use": ToolFamily.MCP}
+_RESULTS = {"tool_result": ToolFamily.FUNCTION, "mcp_tool_result": ToolFamily.MCP}
 _MEDIA = {"image", "document"}
 _STRING = "/content"
 _BLOCK = "/content/"
@@ -96,13 +97,12 @@ def decode_block(block: Any, slot: str | None, pointer: str = "") -> Part:
         call_id = required_str(
             block.get("tool_use_id"), join_pointer(pointer, "tool_use_id"), "tool_use_id"
         )
-        family = {"tool_result": ToolFamily.FUNCTION, "mcp_tool_result": ToolFamily.MCP}
         return ToolResultPart(
             call_id=call_id,
             content=block.get("content"),
             is_error=block.get("is_error") is True,
-            family=family.get(kind, ToolFamily.HOSTED),
-            tool_type=kind if kind in family else HOSTED_RESULT,
+            family=_RESULTS.get(str(kind), ToolFamily.HOSTED),
+            tool_type=kind if kind in _RESULTS else HOSTED_RESULT,
             native=block,
             slot=slot,
         )

@@ -60,6 +60,8 @@ class _Writer:
             for segment in self._segments(pos, message, owners[pos], claims):
                 self._emit(segment, message, types[pos])
         dropped = set(self.session.message_lines()) - set(self.order)
+        gone = {uuid_of(self.lines[i]) for i in dropped}
+        dropped |= {i for i, line in enumerate(self.lines) if uuid_of(line) in gone - {None}}
         sequence = self._sequence(dropped)
         uuids = self._new_uuids(sequence)
         parents = self._parents(sequence, dropped, uuids, linear=False)
@@ -130,35 +132,35 @@ class _Writer:
         for pos, message in enumerate(self.transcript):
             for part in message.parts:
                 index = self._target(part)
-                if index is not None and index not in claims:
-                    if self.lines[index].get("type") == types[pos]:
-                        claims[index] = pos
+                if (
+                    index is not None
+                    and index not in claims
+                    and self.lines[index].get("type") == types[pos]
+                ):
+                    claims[index] = pos
         return claims
 
     def _segments(
         self, pos: int, message: Message, owner: int | None, claims: dict[int, int]
     ) -> list[_Segment]:
+        """The lines of one message and the parts each holds, in order. Parts with no line
+        of their own join the line of the part before them (or the message's first line)."""
         out: list[_Segment] = []
         pending: list[Part] = []
+        held: set[int] = set()
         for part in message.parts:
             index = self._target(part)
-            if index is not None and claims.get(index) == pos:
-                if not any(s.line == index for s in out):
-                    out.append(_Segment(index, [*pending, part]))
-                    pending = []
-                    continue
-            (out[-1].parts if out else pending).append(part)
+            if index is not None and claims.get(index) == pos and index not in held:
+                held.add(index)
+                out.append(_Segment(index, [*pending, part]))
+                pending = []
+            else:
+                (out[-1].parts if out else pending).append(part)
         own = self.session.groups[owner] if owner is not None else ()
-        rank = {index: k for k, index in enumerate(own)}
-        for index in own:
-            if claims.get(index) == pos and not self.parts_of[index]:
-                if not any(s.line == index for s in out):
-                    later = [
-                        k
-                        for k, s in enumerate(out)
-                        if rank.get(s.line, -1) > rank[index]  # type: ignore[arg-type]
-                    ]
-                    out.insert(later[0] if later else len(out), _Segment(index))
+        for rank, index in enumerate(own):
+            if claims.get(index) == pos and not self.parts_of[index] and index not in held:
+                later = [k for k, s in enumerate(out) if s.line in own[rank:]]
+                out.insert(later[0] if later else len(out), _Segment(index))
         if pending or not out:
             if out:
                 out[0].parts[:0] = pending

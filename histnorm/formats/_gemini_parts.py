@@ -1,22 +1,18 @@
-"""Gemini `Part` objects: key spelling, decoding into canonical parts and encoding back.
+"""Gemini `Part` objects: field spelling and decoding into canonical parts.
 
-Private helper of `histnorm.formats.gemini`. Field names are matched ignoring case and
-underscores (`functionCall` = `function_call`); a null field counts as absent, as in the
-SDK's `model_dump()` output. Every part lives in slot `parts`.
+Private helper of `histnorm.formats.gemini` (`_gemini_encode` writes parts back). Field
+names are matched ignoring case and underscores (`functionCall` = `function_call`); a
+null field counts as absent, as in the SDK's `model_dump()` output. Every part lives in
+slot `parts`.
 """
 
 from __future__ import annotations
 
-import base64
 import re
-from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import unquote_to_bytes
-
-import orjson
 
 from histnorm.errors import HistnormError, join_pointer
-from histnorm.formats.base import MISSING, expect_object, optional_str, rebuild, reuse_native
+from histnorm.formats.base import expect_object, optional_str
 from histnorm.model import (
     MediaPart,
     Part,
@@ -27,7 +23,6 @@ from histnorm.model import (
     ToolResultPart,
     UnknownPart,
 )
-from histnorm.pairing import group
 
 SLOT = "parts"
 HANDOFF_PREFIX = "handoff_to_"
@@ -46,7 +41,7 @@ DATA_FIELDS = (
     "text",
 )
 """The part fields that carry data, in the order that wins when a part sets several."""
-_FAILED = {"OUTCOME_FAILED", "OUTCOME_DEADLINE_EXCEEDED"}
+FAILED_OUTCOMES = {"OUTCOME_FAILED", "OUTCOME_DEADLINE_EXCEEDED"}
 _MODIFIERS = {"thought", "thoughtsignature"}
 _MULTIWORD = (
     *DATA_FIELDS[:-1],
@@ -122,16 +117,6 @@ def is_snake(obj: Any, default: bool) -> bool:
     return default if snake == camel else snake > camel
 
 
-@dataclass
-class Context:
-    """What encoding needs from the rest of the transcript."""
-
-    snake: bool = False
-    """The document's dominant case style, used for new objects."""
-    calls: dict[str, ToolCallPart] = field(default_factory=dict)
-    """The latest call seen so far for each call id (names new results)."""
-
-
 def _family(name: str | None) -> ToolFamily:
     return ToolFamily.HANDOFF if name and name.startswith(HANDOFF_PREFIX) else ToolFamily.FUNCTION
 
@@ -145,7 +130,7 @@ def data_key(obj: dict[str, Any]) -> tuple[str, str] | None:
     return None
 
 
-def _is_error(response: Any) -> bool:
+def _is_error_response(response: Any) -> bool:
     return isinstance(response, dict) and "error" in response and "output" not in response
 
 
@@ -206,7 +191,7 @@ def decode_part(obj: Any, pointer: str = "") -> Part:
             call_id=None,
             name=CODE_EXECUTION_NAME,
             content=get(body, "output"),
-            is_error=isinstance(outcome, str) and outcome.upper() in _FAILED,
+            is_error=isinstance(outcome, str) and outcome.upper() in FAILED_OUTCOMES,
             family=ToolFamily.HOSTED,
             tool_type=CODE_EXECUTION,
             native=obj,
@@ -227,7 +212,7 @@ def decode_part(obj: Any, pointer: str = "") -> Part:
         return ToolResultPart(
             call_id=call_id,
             content=get(body, "response"),
-            is_error=_is_error(get(body, "response")),
+            is_error=_is_error_response(get(body, "response")),
             family=ToolFamily.HOSTED,
             tool_type=tool_type,
             native=obj,
@@ -248,180 +233,8 @@ def decode_part(obj: Any, pointer: str = "") -> Part:
         call_id=call_id,
         name=fn,
         content=response,
-        is_error=_is_error(response),
+        is_error=_is_error_response(response),
         family=_family(fn),
         native=obj,
         slot=SLOT,
     )
-
-
-# --- encoding ----------------------------------------------------------------------------
-
-
-def _kept_or_missing(obj: dict[str, Any], name: str, value: Any) -> Any:
-    """`value`; for None, a null the object had, else MISSING (leave the field out)."""
-    if value is not None:
-        return value
-    key = find_key(obj, name)
-    return None if key is not None and obj[key] is None else MISSING
-
-
-def _set(obj: dict[str, Any], snake: bool, values: dict[str, Any]) -> dict[str, Any]:
-    """`obj` with the fields in `values` set, spelled as `obj` spells them (new: `snake`).
-
-    A None value deletes the field unless `obj` holds it as null; MISSING deletes it."""
-    updates: dict[str, Any] = {}
-    for name, value in values.items():
-        key = find_key(obj, name) or spell(name, snake)
-        updates[key] = value if value is MISSING else _kept_or_missing(obj, name, value)
-    return rebuild(obj, updates)
-
-
-def _with_data(
-    base: dict[str, Any], name: str, value: Any, snake: bool, extra: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    """`base` with its data field replaced by field `name` set to `value`."""
-    updates: dict[str, Any] = {}
-    found = data_key(base)
-    if found is not None and found[0] != name:
-        updates[found[1]] = MISSING
-    updates[find_key(base, name) or spell(name, snake)] = value
-    out = rebuild(base, updates)
-    return _set(out, snake, extra) if extra else out
-
-
-def _body(base: dict[str, Any], name: str) -> dict[str, Any]:
-    value = get(base, name)
-    return value if isinstance(value, dict) else {}
-
-
-def _arguments(arguments: Any) -> Any:
-    """Gemini `args` are an object: a JSON-encoded object string is parsed into one."""
-    if isinstance(arguments, str):
-        try:
-            parsed = orjson.loads(arguments)
-        except orjson.JSONDecodeError:
-            return arguments
-        return parsed if isinstance(parsed, dict) else arguments
-    return arguments
-
-
-def _split_data_uri(uri: str) -> tuple[str | None, str]:
-    header, _, payload = uri[5:].partition(",")
-    mime = header.split(";", 1)[0] or None
-    if header.endswith(";base64"):
-        return mime, payload
-    return mime, base64.b64encode(unquote_to_bytes(payload)).decode("ascii")
-
-
-def _media(part: MediaPart, base: dict[str, Any], snake: bool) -> dict[str, Any]:
-    uri = part.uri
-    if not uri:
-        raise HistnormError("a media part without a URI cannot be written as Gemini content")
-    if uri.startswith("data:"):
-        mime, data = _split_data_uri(uri)
-        values = {"mimeType": part.media_type or mime, "data": data}
-        return _with_data(base, "inlineData", _set(_body(base, "inlineData"), snake, values), snake)
-    values = {"mimeType": part.media_type, "fileUri": uri}
-    return _with_data(base, "fileData", _set(_body(base, "fileData"), snake, values), snake)
-
-
-def _target(
-    part: ToolCallPart | ToolResultPart, base: dict[str, Any], names: tuple[str, str, str]
-) -> str:
-    """Which data field a call (`names` = function, hosted, code) or result is written as."""
-    found = data_key(base)
-    if found is not None and found[0] in names:
-        return found[0]
-    function, hosted, code = names
-    if part.family is not ToolFamily.HOSTED:
-        return function
-    if group(part) == "hosted:" + CODE_EXECUTION:
-        return code
-    return code if part.call_id is None and part.tool_type in (None, "function") else hosted
-
-
-def _call(part: ToolCallPart, base: dict[str, Any], snake: bool) -> dict[str, Any]:
-    target = _target(part, base, ("functionCall", "toolCall", "executableCode"))
-    body = _body(base, target)
-    values: dict[str, Any]
-    if target == "executableCode":
-        values = {"language": get(body, "language") or "PYTHON", "code": part.arguments}
-    elif target == "toolCall":
-        values = {"id": part.call_id, "toolType": part.tool_type, "args": part.arguments}
-    else:
-        values = {"id": part.call_id, "name": part.name, "args": _arguments(part.arguments)}
-    return _with_data(base, target, _set(body, snake, values), snake)
-
-
-def _result(
-    part: ToolResultPart, base: dict[str, Any], snake: bool, ctx: Context
-) -> dict[str, Any]:
-    call = ctx.calls.get(part.call_id) if part.call_id is not None else None
-    if (
-        part.native is None
-        and call is not None
-        and call.family is part.family
-        and (part.tool_type in (None, "function") or group(part) == group(call))
-    ):
-        part = part.evolve(tool_type=call.tool_type)
-    target = _target(part, base, ("functionResponse", "toolResponse", "codeExecutionResult"))
-    body = _body(base, target)
-    values: dict[str, Any]
-    if target == "codeExecutionResult":
-        outcome = get(body, "outcome")
-        failed = isinstance(outcome, str) and outcome.upper() in _FAILED
-        content = part.content
-        if not body and not isinstance(content, str | None):
-            content = orjson.dumps(content).decode("utf-8")
-        keep = body and failed == part.is_error
-        values = {"outcome": outcome if keep else _outcome(part.is_error), "output": content}
-    elif target == "toolResponse":
-        tool_type = part.tool_type if body else group(part).removeprefix("hosted:") or None
-        values = {"id": part.call_id, "toolType": tool_type, "response": part.content}
-    else:
-        name = part.name if part.name is not None else (call.name if call is not None else None)
-        response = part.content
-        if not body:
-            response = {("error" if part.is_error else "output"): part.content}
-        values = {"id": part.call_id, "name": name, "response": response}
-    return _with_data(base, target, _set(body, snake, values), snake)
-
-
-def _outcome(is_error: bool) -> str:
-    return "OUTCOME_FAILED" if is_error else "OUTCOME_OK"
-
-
-def _reasoning(part: ReasoningPart, base: dict[str, Any], snake: bool) -> dict[str, Any]:
-    implicit = part.opaque is not None and not (part.text or "").strip()
-    values: dict[str, Any] = {}
-    if not implicit or find_key(base, "thought") is not None:
-        values["thought"] = True
-    values["thoughtSignature"] = MISSING if part.opaque is None else part.opaque
-    if part.text is None:
-        found = data_key(base)
-        out = rebuild(base, {found[1]: MISSING}) if found else dict(base)
-        return _set(out, snake, values)
-    return _with_data(base, "text", part.text, snake, values)
-
-
-def encode_part(part: Part, ctx: Context) -> Any:
-    """Encode one part as a Gemini `Part`, spelled as its native object (new: as the document)."""
-    if reuse_native(part, decode_part):
-        return part.native
-    base = part.native if isinstance(part.native, dict) else {}
-    snake = is_snake(base, ctx.snake)
-    if isinstance(part, TextPart):
-        extra = {"thought": MISSING} if find_key(base, "thought") is not None else None
-        return _with_data(base, "text", part.text, snake, extra)
-    if isinstance(part, ReasoningPart):
-        return _reasoning(part, base, snake)
-    if isinstance(part, MediaPart):
-        return _media(part, base, snake)
-    if isinstance(part, ToolCallPart):
-        return _call(part, base, snake)
-    if isinstance(part, ToolResultPart):
-        return _result(part, base, snake, ctx)
-    if isinstance(part, UnknownPart) and part.native is not None:
-        return part.native
-    raise HistnormError(f"a {part.kind} part cannot be written as Gemini content")

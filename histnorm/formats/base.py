@@ -29,6 +29,8 @@ class Codec(ABC):
 
     name: ClassVar[str]
     summary: ClassVar[str]
+    needs_call_ids: ClassVar[bool] = True
+    """False when the format pairs calls and results by position and ids are optional."""
     items_are_messages: ClassVar[bool] = False
     """True when each call and result is its own message (OpenAI Responses items), so a
     batch of parallel calls spans several messages."""

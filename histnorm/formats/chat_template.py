@@ -237,7 +237,7 @@ def _sniff_message(msg: dict[str, Any]) -> str | None:
             continue
         function = call.get("function")
         body = function if isinstance(function, dict) else call
-        if isinstance(body.get("arguments"), dict) or "id" not in call:
+        if isinstance(body.get("arguments"), dict):
             return "distinctive"
         found = "openai"
     return found
@@ -250,9 +250,10 @@ class ChatTemplateCodec(Codec):
     summary = "Hugging Face chat-template datasets (messages with object tool arguments)"
 
     def sniff(self, data: JsonValue) -> float:
-        """0.95 with object arguments, calls without ids or tool messages without
-        `tool_call_id`; 0.6 with `image`/`video`/`audio` content items; 0.3 for plain chat
-        (below OpenAI Chat's 0.5); 0 for OpenAI-only markers and other formats."""
+        """0.95 with object arguments or tool messages without `tool_call_id`; 0.6 with
+        `image`/`video`/`audio` content items; 0.3 for plain chat (below OpenAI Chat's 0.5);
+        0 for other tool calls and results (OpenAI Chat's), OpenAI-only keys and other
+        formats."""
         messages = messages_sniff(data, "messages")
         if not messages or not all(isinstance(m, dict) for m in messages):
             return 0.0

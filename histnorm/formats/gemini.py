@@ -21,8 +21,11 @@ also in `opaque`). Anything else is an unknown part.
 Writing new content: a tool result becomes a `functionResponse` with the call's `name` and
 `response` = `{"output": ...}` (`{"error": ...}` when `is_error`), plus `id` when the call
 had one; a new message with role `tool` or `function` is written with role `user` (the
-SDK's convention for function responses) and `assistant` as `model`. New system messages
-at the start become `systemInstruction`. Gemini has no refusal, usage or approval parts.
+SDK's convention for function responses; `model` when it holds only server-side results)
+and `assistant` as `model`. New system messages
+at the start become `systemInstruction`. A message left without parts is written with
+`parts: []`, which reads back as an empty message (Gemini rejects it; HN005 removes such
+messages). Gemini has no refusal, usage or approval parts: writing one raises.
 """
 
 from __future__ import annotations
@@ -30,11 +33,10 @@ from __future__ import annotations
 from typing import Any
 
 from histnorm.errors import HistnormError, join_pointer
+from histnorm.formats._gemini_encode import Context, encode_part
 from histnorm.formats._gemini_parts import (
     GEMINI_PART_KEYS,
-    Context,
     decode_part,
-    encode_part,
     find_key,
     norm,
     spell,
@@ -50,11 +52,12 @@ from histnorm.formats.base import (
     split_envelope,
     type_name,
 )
-from histnorm.model import JsonValue, Message, ToolCallPart, Transcript
+from histnorm.model import JsonValue, Message, ToolFamily, ToolResultPart, Transcript
 
 ENVELOPE_KEY = "contents"
 _NEW_ROLES = {"assistant": "model", "tool": "user", "function": "user"}
 _SYSTEM_ROLES = ("system", "developer")
+_ROLES = {"user", "model", "tool", "function"}
 _FOREIGN_KEYS = {"content", "contents", "toolcalls", "toolcallid", "$type", "type", "messages"}
 
 
@@ -88,13 +91,19 @@ def _role(message: Message, base: dict[str, Any]) -> Any:
         )
     if base:
         return MISSING if message.role == "user" else message.role
+    hosted = all(
+        isinstance(p, ToolResultPart) and p.family is ToolFamily.HOSTED for p in message.parts
+    )
+    if message.parts and hosted and message.role_is("tool", "function"):
+        return "model"  # server-side tool results are the model's own output
     return _NEW_ROLES.get(message.role.casefold(), message.role)
 
 
 def encode_message(message: Message, ctx: Context) -> Any:
     """Encode one message as a Gemini `Content` object."""
     if reuse_native(message, decode_message):
-        _record(message, ctx)
+        for part in message.parts:
+            ctx.record(part)
         return message.native
     if message.native is None and message.role_is(*_SYSTEM_ROLES):
         raise HistnormError(
@@ -105,8 +114,7 @@ def encode_message(message: Message, ctx: Context) -> Any:
     parts = []
     for part in message.parts:
         parts.append(encode_part(part, ctx))
-        if isinstance(part, ToolCallPart) and part.call_id is not None:
-            ctx.calls[part.call_id] = part
+        ctx.record(part)
     parts_key = find_key(base, "parts") or "parts"
     value: Any = parts
     if not parts and parts_key in base and base[parts_key] is None:
@@ -114,12 +122,6 @@ def encode_message(message: Message, ctx: Context) -> Any:
     elif not parts and base and parts_key not in base:
         value = MISSING
     return rebuild(base, {find_key(base, "role") or "role": _role(message, base), parts_key: value})
-
-
-def _record(message: Message, ctx: Context) -> None:
-    for part in message.parts:
-        if isinstance(part, ToolCallPart) and part.call_id is not None:
-            ctx.calls[part.call_id] = part
 
 
 def document_is_snake(transcript: Transcript) -> bool:
@@ -135,10 +137,12 @@ class GeminiCodec(Codec):
     """Google Gemini `contents` lists and `generateContent` request bodies."""
 
     name = "gemini"
+    needs_call_ids = False
     summary = "Google Gemini contents (Content objects) and generateContent request bodies"
 
     def sniff(self, data: JsonValue) -> float:
-        """Likely when items are `{role?, parts}` with Gemini part fields, or under `contents`."""
+        """Likely when items are `{role?, parts}` (roles user, model, tool or function) with
+        Gemini part fields, or sit under `contents`."""
         if isinstance(data, dict):
             items = data.get(ENVELOPE_KEY)
             if not isinstance(items, list) or "role" in data:
@@ -153,12 +157,12 @@ class GeminiCodec(Codec):
             if not isinstance(item, dict) or any(norm(k) in _FOREIGN_KEYS for k in item):
                 return 0.0
             role, parts = item.get("role"), item.get("parts")
-            if (role is not None and not isinstance(role, str)) or not isinstance(
-                parts, list | None
-            ):
+            if (role is not None and role not in _ROLES) or not isinstance(parts, list | None):
                 return 0.0
             if parts is None:
                 continue
+            if any(isinstance(p, dict) and "type" in p for p in parts):
+                return 0.0  # typed parts: the Vercel AI SDK's UIMessage, not Gemini
             marked = any(
                 isinstance(p, dict) and any(norm(k) in GEMINI_PART_KEYS for k in p) for p in parts
             )

@@ -244,16 +244,29 @@ def _encode_function_call(part: ToolCallPart) -> dict[str, Any]:
     return rebuild(base, {"name": part.name, "arguments": _encode_arguments(part.arguments)})
 
 
+def _result_content(part: ToolResultPart) -> Any:
+    """Tool message content is a string or a list of parts; other values (a result read
+    from another format) are written as their JSON text."""
+    content = part.content
+    if part.native is None and not isinstance(content, str | list) and content is not None:
+        return orjson.dumps(content).decode("utf-8")
+    return content
+
+
 def _encode_result(message: Message, part: ToolResultPart) -> dict[str, Any]:
     base = message.native if isinstance(message.native, dict) else {}
     updates: dict[str, Any]
     legacy = part.slot == "function" or (part.tool_type or "").casefold() == "function"
     if part.call_id is None and legacy:
         updates = {"role": message.role if message.role_is("function") else "function"}
-        updates |= {"name": part.name, "content": part.content}
+        updates |= {"name": part.name, "content": _result_content(part)}
     else:
         role = message.role if message.role_is("tool") else "tool"
-        updates = {"role": role, "tool_call_id": part.call_id or "", "content": part.content}
+        updates = {
+            "role": role,
+            "tool_call_id": part.call_id or "",
+            "content": _result_content(part),
+        }
         updates["name"] = part.name if part.name is not None else _null_or_missing(base, "name")
     return rebuild(base, updates)
 

@@ -49,7 +49,6 @@ def displaced(transcript: Transcript) -> list[tuple[Position, Position]]:
 
     A result in the message right after its call's block is in place, even when that
     message also holds other content (Anthropic results live in user messages)."""
-    messages = transcript.messages
     found = []
     for result, call in sorted(pair_transcript(transcript).result_calls.items()):
         if result[0] - 1 > turn_end(transcript, call[0]):

@@ -82,7 +82,7 @@ def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
 def _result_type(call: ToolCallPart) -> str | None:
     if call.family in (ToolFamily.HOSTED, ToolFamily.MCP):
         return result_type_for(call.tool_type)
-    return None
+    return "function" if call.call_id is None else None
 
 
 def synthetic_result(call: ToolCallPart, settings: Settings) -> ToolResultPart:
@@ -93,7 +93,7 @@ def synthetic_result(call: ToolCallPart, settings: Settings) -> ToolResultPart:
         content=settings.synthetic_result_text,
         is_error=True,
         family=call.family,
-        tool_type="function" if call.call_id is None else _result_type(call),
+        tool_type=_result_type(call),
         metadata={SYNTHESIZED_KEY: True},
     )
 

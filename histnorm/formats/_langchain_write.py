@@ -1,0 +1,341 @@
+"""Writing LangChain message items after edits, for `histnorm.formats.langchain`.
+
+Unchanged items are given back as they were read. A changed item is rebuilt from its
+native value, with the copies of calls that are still in the message kept near their old
+places; new items are written in the form of the transcript, in LangChain's field order
+(`dumpd` leaves defaults out). Tool results become tool (or, without a call id, function)
+messages of their own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from histnorm.errors import HistnormError
+from histnorm.formats._langchain_blocks import (
+    AK_FUNCTION_CALL,
+    AK_REFUSAL,
+    AK_TOOL_CALLS,
+    CONTENT_ITEM,
+    INVALID_CALLS,
+    TOOL_CALLS,
+    as_args_object,
+    encode_block,
+    encode_raw_call,
+    encode_tool_call,
+)
+from histnorm.formats._langchain_read import (
+    CLASSES,
+    ROLES,
+    Layout,
+    Shape,
+    ai_layout,
+    decode_message,
+    kind_of,
+    role_of,
+    shape_of,
+)
+from histnorm.formats.base import (
+    MISSING,
+    rebuild,
+    reuse_native,
+    strict_equal,
+)
+from histnorm.model import (
+    ApprovalRequestPart,
+    ApprovalResponsePart,
+    Message,
+    Part,
+    RefusalPart,
+    TextPart,
+    ToolCallPart,
+    ToolFamily,
+    ToolResultPart,
+    UsagePart,
+)
+
+_CLASS_OF = {kind: cls for cls, kind in CLASSES.items()}
+_KIND_OF_ROLE = {role: kind for kind, role in ROLES.items()}
+_PREFIX = ["langchain", "schema", "messages"]
+_FIELDS = ("content", "additional_kwargs", "response_metadata", "type", "name", "id")
+_KIND_FIELDS = {
+    "ai": ("tool_calls", "invalid_tool_calls", "usage_metadata"),
+    "tool": ("tool_call_id", "artifact", "status"),
+    "chat": ("role",),
+}
+_DEFAULTS: dict[str, Any] = {"additional_kwargs": {}, "response_metadata": {}, "name": None}
+_DEFAULTS |= {"id": None, "tool_calls": [], "invalid_tool_calls": [], "usage_metadata": None}
+_DEFAULTS |= {"artifact": None, "status": "success"}
+_OWN_SLOTS = {TOOL_CALLS, INVALID_CALLS, AK_TOOL_CALLS, AK_FUNCTION_CALL, AK_REFUSAL}
+_OWN_SLOTS |= {"usage_metadata", "remove"}
+_SERVER_FAMILIES = (ToolFamily.HOSTED, ToolFamily.MCP)
+
+
+def _fresh(kind: str, dumpd: bool, values: dict[str, Any]) -> dict[str, Any]:
+    """A new field object in LangChain's field order (`dumpd` leaves defaults out)."""
+    names = _FIELDS + _KIND_FIELDS.get(kind, ())
+    out = {}
+    for name in names:
+        value = values.get(name, _DEFAULTS.get(name))
+        if dumpd and name not in ("content", "type") and strict_equal(value, _DEFAULTS.get(name)):
+            continue
+        out[name] = value
+    return out
+
+
+def _body(shape: Shape | None, kind: str, dumpd: bool, values: dict[str, Any]) -> dict[str, Any]:
+    """Apply `values` to the item's field object, or build a new one."""
+    if shape is None:
+        return _fresh(kind, dumpd, values)
+    base = shape.body
+    updates = {
+        key: value
+        for key, value in values.items()
+        if key in base
+        or value is MISSING
+        or (key != "type" and not strict_equal(value, _DEFAULTS.get(key)))
+    }
+    return rebuild(base, updates)
+
+
+def _item(native: Any, shape: Shape | None, ltype: str, dumpd: bool, body: dict[str, Any]) -> Any:
+    kind = kind_of(ltype)
+    if shape is None:
+        if dumpd:
+            path = [*_PREFIX, _CLASS_OF.get(ltype, ltype)]
+            return {"lc": 1, "type": "constructor", "id": path, "kwargs": body}
+        return {"type": ltype, "data": body}
+    if shape.dumpd:
+        path = list(native["id"])
+        if kind_of(shape.ltype) != kind:
+            path[-1] = _CLASS_OF.get(kind, ltype)
+        return rebuild(native, {"id": path, "kwargs": body})
+    return rebuild(native, {"type": ltype, "data": body})
+
+
+def _shape(native: Any) -> Shape | None:
+    try:
+        return shape_of(native)
+    except HistnormError:
+        return None
+
+
+def _message_values(message: Message) -> dict[str, Any]:
+    return {"id": message.id, "response_metadata": dict(message.metadata)}
+
+
+def _result_shape(native: Any) -> Shape | None:
+    shape = _shape(native)
+    return shape if shape is not None and kind_of(shape.ltype) in ("tool", "function") else None
+
+
+def _role_or_none(shape: Shape) -> str | None:
+    try:
+        return role_of(shape)
+    except HistnormError:
+        return None
+
+
+def _result_item(part: ToolResultPart, message: Message | None, dumpd: bool) -> Any:
+    """A tool (or, without a call id, function) message for `part`."""
+    native, shape = part.native, _result_shape(part.native)
+    if shape is None and message is not None:
+        native, shape = message.native, _result_shape(message.native)
+    reusable = message is None and shape is not None and native is part.native
+    if reusable and reuse_native(part, _result_of):
+        return part.native
+    kind = "tool" if part.call_id is not None else "function"
+    ltype = shape.ltype if shape is not None and kind_of(shape.ltype) == kind else kind
+    values: dict[str, Any] = {"content": _tool_content(part.content), "type": ltype}
+    values["name"] = part.name
+    values |= _message_values(message) if message is not None else {}
+    if kind == "tool":
+        values["tool_call_id"] = part.call_id
+        values["status"] = "error" if part.is_error else "success"
+    else:
+        values |= {"name": part.name or "", "tool_call_id": MISSING, "status": MISSING}
+        values["artifact"] = MISSING
+    body = _body(shape, kind, shape.dumpd if shape else dumpd, values)
+    return _item(native, shape, ltype, shape.dumpd if shape else dumpd, body)
+
+
+def _tool_content(content: Any) -> Any:
+    """Tool message content is a string or a list: other values are written as JSON text."""
+    if isinstance(content, str | list):
+        return content
+    return "" if content is None else orjson.dumps(content).decode("utf-8")
+
+
+def _result_of(native: Any) -> Part:
+    return decode_message(native).parts[0]
+
+
+def _separate(part: Part) -> bool:
+    """Whether `part` is written as a tool or function message of its own."""
+    if not isinstance(part, ToolResultPart) or part.slot == CONTENT_ITEM:
+        return False
+    return part.slot in ("tool", "function") or part.family not in _SERVER_FAMILIES
+
+
+def _destination(part: Part, ai: bool) -> str:
+    if part.slot in ("content", CONTENT_ITEM) or part.slot in _OWN_SLOTS:
+        return "content" if part.slot == CONTENT_ITEM else str(part.slot)
+    if isinstance(part, ApprovalRequestPart | ApprovalResponsePart):
+        raise HistnormError(f"a {part.kind} part cannot be written as a LangChain message")
+    if isinstance(part, ToolCallPart) and ai and part.family not in _SERVER_FAMILIES:
+        return TOOL_CALLS if as_args_object(part.arguments) is not None else INVALID_CALLS
+    if isinstance(part, UsagePart):
+        return "usage_metadata"
+    return "content"
+
+
+def merge_items(
+    original: list[Any], keep: dict[int, bool], encoded: list[tuple[Any, Any]]
+) -> list[Any]:
+    """Written items in part order, with the kept copies back near their old places."""
+    pending = sorted(i for i, kept in keep.items() if kept)
+    free = [i for i in range(len(original)) if i not in keep]
+    out: list[Any] = []
+    for native, value in encoded:
+        index = next((i for i in free if original[i] is native), None)
+        if index is not None:
+            free.remove(index)
+            while pending and pending[0] < index:
+                out.append(original[pending.pop(0)])
+        out.append(value)
+    return out + [original[i] for i in pending]
+
+
+def _encode_content(
+    parts: list[Part], base: dict[str, Any], copies: dict[int, str], left: set[str]
+) -> Any:
+    original = base.get("content")
+    keep = {i: call_id in left for i, call_id in copies.items()}
+    if not parts and not any(keep.values()):
+        return [] if isinstance(original, list) else ""
+    only = parts[0] if len(parts) == 1 else None
+    if (
+        isinstance(only, TextPart)
+        and only.text
+        and not any(keep.values())
+        and (only.slot == "content" or (only.native is None and not isinstance(original, list)))
+    ):
+        return only.text
+    encoded = [(p.native, encode_block(p)) for p in parts]
+    return merge_items(original if isinstance(original, list) else [], keep, encoded)
+
+
+def _encode_kwargs(
+    by_slot: dict[str, list[Part]], base: dict[str, Any], layout: Layout, left: set[str]
+) -> Any:
+    kwargs = base.get("additional_kwargs")
+    current = kwargs if isinstance(kwargs, dict) else {}
+    updates: dict[str, Any] = {}
+    raw = current.get("tool_calls")
+    calls = [p for p in by_slot.get(AK_TOOL_CALLS, ()) if isinstance(p, ToolCallPart)]
+    if isinstance(raw, list) or calls:
+        original = raw if isinstance(raw, list) else []
+        keep = {i: call_id is None or call_id in left for i, call_id in layout.raw_copies.items()}
+        encoded = [(p.native, encode_raw_call(p, AK_TOOL_CALLS)) for p in calls]
+        merged = merge_items(original, keep, encoded)
+        updates["tool_calls"] = merged if merged or not original else MISSING
+    function_calls = [p for p in by_slot.get(AK_FUNCTION_CALL, ()) if isinstance(p, ToolCallPart)]
+    if len(function_calls) > 1:
+        raise HistnormError("a LangChain message holds at most one legacy function_call")
+    if function_calls:
+        updates["function_call"] = encode_raw_call(function_calls[0], AK_FUNCTION_CALL)
+    elif layout.function_call is not None:
+        updates["function_call"] = MISSING
+    refusals = by_slot.get(AK_REFUSAL, [])
+    if refusals and isinstance(refusals[0], RefusalPart):
+        updates["refusal"] = refusals[0].text
+    elif isinstance(current.get("refusal"), str):
+        updates["refusal"] = MISSING
+    if not updates:
+        return kwargs if "additional_kwargs" in base else {}
+    return rebuild(current, updates)
+
+
+def _main_item(message: Message, parts: list[Part], dumpd: bool) -> Any:
+    """The message item for everything in `message` but its separate results."""
+    shape = _shape(message.native)
+    native = message.native
+    if shape is not None and kind_of(shape.ltype) in ("tool", "function"):
+        native, shape = None, None
+    removal = any(p.slot == "remove" for p in parts)
+    kind = _KIND_OF_ROLE.get(message.role.casefold(), "chat")
+    if kind in ("tool", "function") or (kind == "remove" and not removal):
+        kind = "chat"
+    ltype = kind
+    if shape is not None:
+        base_kind = kind_of(shape.ltype)
+        same_role = (_role_or_none(shape) or "").casefold() == message.role.casefold()
+        if (same_role or base_kind == "chat") and (base_kind != "remove" or removal):
+            ltype, kind = shape.ltype, base_kind
+    by_slot: dict[str, list[Part]] = {}
+    for part in parts:
+        by_slot.setdefault(_destination(part, kind == "ai"), []).append(part)
+    form = shape.dumpd if shape is not None else dumpd
+    base = shape.body if shape is not None else {}
+    layout = ai_layout(base, "") if shape is not None and kind == "ai" else Layout()
+    left = {p.call_id for p in parts if isinstance(p, ToolCallPart) and p.call_id is not None}
+    values: dict[str, Any] = {
+        "content": _encode_content(by_slot.pop("content", []), base, layout.content_copies, left),
+        "type": ltype,
+        "name": message.author_name,
+        **_message_values(message),
+    }
+    if kind == "chat":
+        values["role"] = message.role
+    by_slot.pop("remove", None)
+    if kind == "ai":
+        values |= _ai_values(by_slot, base, layout, left)
+    elif any(by_slot.values()):
+        what = next(p for ps in by_slot.values() for p in ps)
+        raise HistnormError(f"a {what.kind} part cannot be written in a LangChain {kind} message")
+    return _item(native, shape, ltype, form, _body(shape, kind, form, values))
+
+
+def _ai_values(
+    by_slot: dict[str, list[Part]], base: dict[str, Any], layout: Layout, left: set[str]
+) -> dict[str, Any]:
+    calls = [p for p in by_slot.get(TOOL_CALLS, ()) if isinstance(p, ToolCallPart)]
+    invalid = [p for p in by_slot.get(INVALID_CALLS, ()) if isinstance(p, ToolCallPart)]
+    usage = by_slot.get("usage_metadata", [])
+    if len(usage) > 1:
+        raise HistnormError("a LangChain message holds at most one usage part")
+    values: dict[str, Any] = {
+        "tool_calls": [encode_tool_call(p, invalid=False) for p in calls],
+        "invalid_tool_calls": [encode_tool_call(p, invalid=True) for p in invalid],
+        "usage_metadata": usage[0].details if usage and isinstance(usage[0], UsagePart) else None,
+        "additional_kwargs": _encode_kwargs(by_slot, base, layout, left),
+    }
+    chunks = base.get("tool_call_chunks")
+    if isinstance(chunks, list) and layout.chunk_copies:
+        copies = layout.chunk_copies
+        values["tool_call_chunks"] = [
+            c for i, c in enumerate(chunks) if i not in copies or copies[i] in left
+        ]
+    return values
+
+
+def encode_message(message: Message, dumpd: bool = False) -> list[Any]:
+    """Encode one message; its tool results become tool (or function) messages."""
+    if reuse_native(message, decode_message):
+        return [message.native]
+    separate = [p for p in message.parts if isinstance(p, ToolResultPart) and _separate(p)]
+    rest = [p for p in message.parts if not _separate(p)]
+    if separate and not rest:
+        first = _result_item(separate[0], message, dumpd)
+        out = [first] + [_result_item(r, None, dumpd) for r in separate[1:]]
+    else:  # results before the first other part go first, as LangChain needs them
+        lead = next((i for i, p in enumerate(message.parts) if not _separate(p)), 0)
+        before = [_result_item(r, None, dumpd) for r in separate[:lead]]
+        after = [_result_item(r, None, dumpd) for r in separate[lead:]]
+        out = [*before, _main_item(message, rest, dumpd), *after]
+    if isinstance(message.native, dict):
+        same = orjson.dumps(message.native)
+        out = [message.native if orjson.dumps(o) == same else o for o in out]
+    return out
