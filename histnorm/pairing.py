@@ -140,6 +140,8 @@ def pair(
         elif isinstance(part, ToolResultPart):
             key = key_of(part)
             waiting = pending.get(key)
+            if not waiting and key not in answered:
+                key, waiting = _across_ids(pending, part)
             if waiting:
                 call_position, _ = waiting.pop(_pick(waiting, part))
                 call_results[call_position] = position
@@ -187,12 +189,35 @@ def pair(
 
 
 def _pick(waiting: list[tuple[Position, ToolCallPart]], result: ToolResultPart) -> int:
-    """Which pending call a result answers: the nearest one, or for calls without ids the
-    earliest one with the result's name (pairing by position)."""
-    if result.call_id is not None:
+    """Which pending call a result answers: the nearest one; or, pairing by position, the
+    earliest call of the most recent message that still has pending calls, preferring one
+    with the result's name."""
+    if result.call_id is not None and waiting[-1][1].call_id is not None:
         return len(waiting) - 1
-    named = [i for i, (_, call) in enumerate(waiting) if result.name and call.name == result.name]
-    return named[0] if named else 0
+    last = waiting[-1][0][0]
+    batch = [i for i, (position, _) in enumerate(waiting) if position[0] == last]
+    named = [i for i in batch if result.name and waiting[i][1].name == result.name]
+    return named[0] if named else batch[0]
+
+
+def _across_ids(
+    pending: dict[Key, list[tuple[Position, ToolCallPart]]], result: ToolResultPart
+) -> tuple[Key, list[tuple[Position, ToolCallPart]] | None]:
+    """For data with ids on one side only: an id-less result may answer a pending call that
+    has an id (same name), and a result with an id may answer a pending id-less call."""
+    if result.call_id is not None:
+        idless: Key = (group(result), None)
+        return idless, pending.get(idless)
+    best: tuple[Position, Key] | None = None
+    for key, waiting in pending.items():
+        if key[0] != group(result) or result.name is None:
+            continue
+        for position, call in waiting:
+            if call.name == result.name and (best is None or position > best[0]):
+                best = (position, key)
+    if best is None:
+        return (group(result), None), None
+    return best[1], pending[best[1]]
 
 
 def _call_repeat(

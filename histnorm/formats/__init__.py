@@ -8,10 +8,12 @@ from types import MappingProxyType
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.anthropic import AnthropicCodec
 from histnorm.formats.base import Codec, messages_sniff, type_name
+from histnorm.formats.chat_template import ChatTemplateCodec
 from histnorm.formats.gemini import GeminiCodec
 from histnorm.formats.meai import MeaiCodec
 from histnorm.formats.openai_chat import OpenAIChatCodec
 from histnorm.formats.openai_responses import OpenAIResponsesCodec
+from histnorm.formats.sharegpt import ShareGPTCodec
 from histnorm.model import JsonValue
 
 CODECS: Mapping[str, Codec] = MappingProxyType(
@@ -23,6 +25,8 @@ CODECS: Mapping[str, Codec] = MappingProxyType(
             AnthropicCodec(),
             OpenAIResponsesCodec(),
             GeminiCodec(),
+            ShareGPTCodec(),
+            ChatTemplateCodec(),
         )
     }
 )

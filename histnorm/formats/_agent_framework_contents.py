@@ -112,14 +112,17 @@ def id_key(obj: dict[str, Any], kind: str) -> str:
 
 
 def name_key(kind: str) -> str:
+    """Where a call of `kind` keeps its tool name."""
     return "name" if kind == "function_call" else "tool_name"
 
 
 def arguments_key(kind: str) -> str:
+    """Where a call of `kind` keeps its input (empty: it has none)."""
     return _ARGUMENTS.get(kind, "arguments")
 
 
 def output_key(kind: str) -> str:
+    """Where a result of `kind` keeps its output."""
     return _OUTPUTS.get(kind, "outputs")
 
 
@@ -296,7 +299,9 @@ def _kind_for(part: Part, base: dict[str, Any]) -> str:
     kinds |= {ApprovalResponsePart: "function_approval_response"}
     found = kinds.get(type(part))
     if found is None:
-        raise HistnormError(f"a {part.kind} part cannot be written as Agent Framework content")
+        raise HistnormError(
+            f"a part of kind {part.kind!r} cannot be written as Agent Framework content"
+        )
     return found
 
 

@@ -1,4 +1,5 @@
-"""Chat-template content items and tool calls: decoding and encoding one entry.
+"""Chat-template content items and tool calls (decoding and encoding one entry), and the
+per-message markers the sniffer weighs.
 
 Media items are `{"type": "image" | "video" | "audio", "url" | "path" | <type>: ...}`;
 other items are read as OpenAI Chat content items. Tool calls are `{"type": "function",
@@ -24,6 +25,21 @@ from histnorm.model import (
 )
 
 MEDIA = ("image", "video", "audio")
+# Markers of documents only OpenAI Chat writes, and of other formats' messages.
+_OPENAI_KEYS = {"function_call", "refusal", "audio", "weight", "annotations"}
+_FOREIGN_KEYS = {"contents", "parts", "type"}
+_FOREIGN_ITEMS = {
+    "image_url",
+    "input_audio",
+    "file",
+    "refusal",
+    "tool_use",
+    "tool_result",
+    "thinking",
+    "redacted_thinking",
+    "document",
+    "search_result",
+}
 
 
 def family(name: str | None) -> ToolFamily:
@@ -125,3 +141,35 @@ def encode_item(part: Part) -> Any:
     if part.native is not None:
         return part.native
     raise HistnormError(f"a {part.kind} part cannot be written as chat-template content")
+
+
+def sniff_message(msg: dict[str, Any]) -> str | None:
+    """`foreign`, `openai`, `distinctive`, `media` or None (plain) for one message."""
+    if "role" not in msg or _FOREIGN_KEYS & msg.keys() or _OPENAI_KEYS & msg.keys():
+        return "foreign"
+    role = msg["role"].casefold() if isinstance(msg["role"], str) else ""
+    content = msg.get("content")
+    if role == "function" or (
+        isinstance(content, list)
+        and any(
+            isinstance(c, dict) and (c.get("type") in _FOREIGN_ITEMS or "source" in c)
+            for c in content
+        )
+    ):
+        return "foreign"
+    if role == "tool":
+        return "openai" if "tool_call_id" in msg else "distinctive"
+    found = None
+    if isinstance(content, list) and any(
+        isinstance(c, dict) and c.get("type") in MEDIA for c in content
+    ):
+        found = "media"
+    for call in msg.get("tool_calls") or ():
+        if not isinstance(call, dict):
+            continue
+        function = call.get("function")
+        body = function if isinstance(function, dict) else call
+        if isinstance(body.get("arguments"), dict):
+            return "distinctive"
+        found = "openai"
+    return found

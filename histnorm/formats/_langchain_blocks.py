@@ -197,7 +197,7 @@ def encode_block(part: Part) -> Any:
         return rebuild(base, {**values, "output": part.content})
     if part.native is not None:
         return part.native
-    raise HistnormError(f"a {part.kind} part cannot be written as LangChain content")
+    raise HistnormError(f"a part of kind {part.kind!r} cannot be written as LangChain content")
 
 
 def _encode_reasoning(part: ReasoningPart, base: dict[str, Any]) -> dict[str, Any]:

@@ -183,7 +183,9 @@ def _destination(part: Part, ai: bool) -> str:
     if part.slot in ("content", CONTENT_ITEM) or part.slot in _OWN_SLOTS:
         return "content" if part.slot == CONTENT_ITEM else str(part.slot)
     if isinstance(part, ApprovalRequestPart | ApprovalResponsePart):
-        raise HistnormError(f"a {part.kind} part cannot be written as a LangChain message")
+        raise HistnormError(
+            f"a part of kind {part.kind!r} cannot be written as a LangChain message"
+        )
     if isinstance(part, ToolCallPart) and ai and part.family not in _SERVER_FAMILIES:
         return TOOL_CALLS if as_args_object(part.arguments) is not None else INVALID_CALLS
     if isinstance(part, UsagePart):
@@ -243,7 +245,9 @@ def _encode_kwargs(
         updates["tool_calls"] = merged if merged or not original else MISSING
     function_calls = [p for p in by_slot.get(AK_FUNCTION_CALL, ()) if isinstance(p, ToolCallPart)]
     if len(function_calls) > 1:
-        raise HistnormError("a LangChain message holds at most one legacy function_call")
+        raise HistnormError(
+            "a second legacy function_call cannot be written in a LangChain message"
+        )
     if function_calls:
         updates["function_call"] = encode_raw_call(function_calls[0], AK_FUNCTION_CALL)
     elif layout.function_call is not None:
@@ -294,8 +298,37 @@ def _main_item(message: Message, parts: list[Part], dumpd: bool) -> Any:
         values |= _ai_values(by_slot, base, layout, left)
     elif any(by_slot.values()):
         what = next(p for ps in by_slot.values() for p in ps)
-        raise HistnormError(f"a {what.kind} part cannot be written in a LangChain {kind} message")
+        raise HistnormError(
+            f"a part of kind {what.kind!r} cannot be written in a LangChain {kind} message"
+        )
     return _item(native, shape, ltype, form, _body(shape, kind, form, values))
+
+
+_USAGE_NAMES = {
+    "input_tokens": ("input_tokens", "input_token_count", "inputTokenCount", "prompt_tokens"),
+    "output_tokens": ("output_tokens", "output_token_count", "outputTokenCount"),
+    "total_tokens": ("total_tokens", "total_token_count", "totalTokenCount"),
+}
+_USAGE_NAMES["input_tokens"] += ("promptTokenCount",)
+_USAGE_NAMES["output_tokens"] += ("completion_tokens", "candidatesTokenCount")
+
+
+def usage_metadata(part: Part) -> Any:
+    """`usage_metadata` for a usage part: LangChain's own as read, or counts another format
+    names its own way mapped onto `input_tokens` / `output_tokens` / `total_tokens`."""
+    details = part.details if isinstance(part, UsagePart) else None
+    own = isinstance(details, dict) and {"input_tokens", "output_tokens"} <= details.keys()
+    if part.slot == "usage_metadata" or details is None or own:
+        return details
+    counts: dict[str, int] = {}
+    for key, names in _USAGE_NAMES.items():
+        found = [details[n] for n in names if isinstance(details, dict) and n in details]
+        if found and isinstance(found[0], int) and not isinstance(found[0], bool):
+            counts[key] = found[0]
+    if "input_tokens" not in counts or "output_tokens" not in counts:
+        raise HistnormError("usage without input and output token counts cannot be written")
+    counts.setdefault("total_tokens", counts["input_tokens"] + counts["output_tokens"])
+    return counts
 
 
 def _ai_values(
@@ -305,11 +338,11 @@ def _ai_values(
     invalid = [p for p in by_slot.get(INVALID_CALLS, ()) if isinstance(p, ToolCallPart)]
     usage = by_slot.get("usage_metadata", [])
     if len(usage) > 1:
-        raise HistnormError("a LangChain message holds at most one usage part")
+        raise HistnormError("a second usage part cannot be written in a LangChain message")
     values: dict[str, Any] = {
         "tool_calls": [encode_tool_call(p, invalid=False) for p in calls],
         "invalid_tool_calls": [encode_tool_call(p, invalid=True) for p in invalid],
-        "usage_metadata": usage[0].details if usage and isinstance(usage[0], UsagePart) else None,
+        "usage_metadata": usage_metadata(usage[0]) if usage else None,
         "additional_kwargs": _encode_kwargs(by_slot, base, layout, left),
     }
     chunks = base.get("tool_call_chunks")

@@ -1,4 +1,5 @@
-"""ShareGPT `function_call` values: parsing the JSON string and writing it back in its style.
+"""ShareGPT tags and `function_call` values: what each turn is, which calls an observation
+answers, and parsing the JSON string of calls and writing it back in its style.
 
 A value holds one call object `{"name", "arguments"}` (slot `function_call`) or a list of
 them (slot `function_call[K]`). Writing keeps the string verbatim when no call changed, and
@@ -21,6 +22,16 @@ _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 Style = tuple[bool, tuple[str, str]]
 """How a function_call string was written: (ensure_ascii, (item separator, key separator))."""
 COMPACT: Style = (False, (",", ":"))
+_KINDS: dict[str, tuple[str, str]] = {
+    "human": ("text", "user"),
+    "user": ("text", "user"),
+    "gpt": ("text", "assistant"),
+    "assistant": ("text", "assistant"),
+    "system": ("text", "system"),
+    "function_call": ("call", "assistant"),
+    "observation": ("result", "tool"),
+    "tool": ("result", "tool"),
+}
 
 
 def family(name: str | None) -> ToolFamily:
@@ -125,3 +136,45 @@ def call_value(parts: list[Part], original: Any, style: Style) -> str:
         separators=separators,
         allow_nan=False,
     )
+
+
+Answers = tuple[str | None, ...] | None
+"""The names of the calls an observation answers (one result each), or None: unreadable."""
+
+
+def tag_kind(tag: str) -> tuple[str, str]:
+    """(`text`, `call` or `result`; canonical role) for a turn tag, matched ignoring case."""
+    return _KINDS.get(tag.casefold(), ("text", tag))
+
+
+def _kind_of(turn: Any) -> str | None:
+    tag = turn.get("from") if isinstance(turn, dict) else None
+    return tag_kind(tag)[0] if isinstance(tag, str) else None
+
+
+def answers_of(turns: list[Any]) -> dict[int, Answers]:
+    """For every observation turn, the calls it answers: those of the function_call turn
+    before its run of observations, one per observation, or all of them when a single
+    observation follows a parallel turn; None when that turn could not be read."""
+    out: dict[int, Answers] = {}
+    index = 0
+    while index < len(turns):
+        if _kind_of(turns[index]) != "result":
+            index += 1
+            continue
+        start = index
+        while index < len(turns) and _kind_of(turns[index]) == "result":
+            index += 1
+        owner = turns[start - 1] if start and _kind_of(turns[start - 1]) == "call" else None
+        value = owner.get("value") if isinstance(owner, dict) else None
+        calls = parse_calls(value)
+        if value is not None and calls is None:
+            out.update(dict.fromkeys(range(start, index)))
+            continue
+        names = [item.get("name") for item in calls[1]] if calls else []
+        if index - start == 1 and len(names) > 1:
+            out[start] = tuple(names)
+            continue
+        for offset, at in enumerate(range(start, index)):
+            out[at] = (names[offset] if offset < len(names) else None,)
+    return out

@@ -21,15 +21,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import orjson
+
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats._chat_template_parts import (
-    MEDIA,
     decode_item,
     decode_tool_call,
     encode_item,
     encode_tool_call,
     family,
     null_or_missing,
+    sniff_message,
 )
 from histnorm.formats.base import (
     MISSING,
@@ -61,21 +63,6 @@ from histnorm.model import (
 
 REASONING_KEYS = ("reasoning_content", "thinking", "reasoning")
 _CONTENT_SLOTS = {"content", "content[]"}
-# Markers of documents only OpenAI Chat writes, and of other formats' messages.
-_OPENAI_KEYS = {"function_call", "refusal", "audio", "weight", "annotations"}
-_FOREIGN_KEYS = {"contents", "parts", "type"}
-_FOREIGN_ITEMS = {
-    "image_url",
-    "input_audio",
-    "file",
-    "refusal",
-    "tool_use",
-    "tool_result",
-    "thinking",
-    "redacted_thinking",
-    "document",
-    "search_result",
-}
 
 
 def _result(msg: dict[str, Any], pointer: str) -> ToolResultPart:
@@ -152,9 +139,12 @@ def _encode_content(items: Sequence[Part], base: dict[str, Any]) -> Any:
 def _encode_result(message: Message, part: ToolResultPart) -> dict[str, Any]:
     base = message.native if isinstance(message.native, dict) else {}
     role = message.role if message.role_is("tool") else "tool"
+    content = part.content
+    if part.native is None and not isinstance(content, str | list) and content is not None:
+        content = orjson.dumps(content).decode("utf-8")  # a result read from another format
     updates = {
         "role": role,
-        "content": part.content if part.content is not None else null_or_missing(base, "content"),
+        "content": content if content is not None else null_or_missing(base, "content"),
         "tool_call_id": (
             part.call_id if part.call_id is not None else null_or_missing(base, "tool_call_id")
         ),
@@ -175,7 +165,8 @@ def _reasoning(others: Sequence[Part], base: dict[str, Any]) -> dict[str, Any]:
 
 
 def encode_message(message: Message) -> list[dict[str, Any]]:
-    """Encode one message; tool results become tool messages (one per result)."""
+    """Encode one message; tool results become tool messages of their own, placed before
+    or after the rest of the message as they were ordered in it."""
     if reuse_native(message, decode_message):
         return [message.native]
     results = [p for p in message.parts if isinstance(p, ToolResultPart)]
@@ -208,45 +199,18 @@ def encode_message(message: Message) -> list[dict[str, Any]]:
     out = rebuild(base, updates)
     if message.native is not None and strict_equal(out, message.native):
         out = message.native
-    return [out, *(_encode_result(empty, r) for r in results)]
-
-
-def _sniff_message(msg: dict[str, Any]) -> str | None:
-    """`foreign`, `openai`, `distinctive`, `media` or None (plain) for one message."""
-    if "role" not in msg or _FOREIGN_KEYS & msg.keys() or _OPENAI_KEYS & msg.keys():
-        return "foreign"
-    role = msg["role"].casefold() if isinstance(msg["role"], str) else ""
-    content = msg.get("content")
-    if role == "function" or (
-        isinstance(content, list)
-        and any(
-            isinstance(c, dict) and (c.get("type") in _FOREIGN_ITEMS or "source" in c)
-            for c in content
-        )
-    ):
-        return "foreign"
-    if role == "tool":
-        return "openai" if "tool_call_id" in msg else "distinctive"
-    found = None
-    if isinstance(content, list) and any(
-        isinstance(c, dict) and c.get("type") in MEDIA for c in content
-    ):
-        found = "media"
-    for call in msg.get("tool_calls") or ():
-        if not isinstance(call, dict):
-            continue
-        function = call.get("function")
-        body = function if isinstance(function, dict) else call
-        if isinstance(body.get("arguments"), dict):
-            return "distinctive"
-        found = "openai"
-    return found
+    lead = 0
+    while lead < len(message.parts) and isinstance(message.parts[lead], ToolResultPart):
+        lead += 1
+    before = [_encode_result(empty, r) for r in results[:lead]]
+    return [*before, out, *(_encode_result(empty, r) for r in results[lead:])]
 
 
 class ChatTemplateCodec(Codec):
     """Hugging Face chat-template datasets: object arguments, optional ids."""
 
     name = "chat-template"
+    needs_call_ids = False
     summary = "Hugging Face chat-template datasets (messages with object tool arguments)"
 
     def sniff(self, data: JsonValue) -> float:
@@ -259,7 +223,7 @@ class ChatTemplateCodec(Codec):
             return 0.0
         if isinstance(data, dict) and "model" in data:
             return 0.0
-        seen = {_sniff_message(m) for m in messages[:50]}
+        seen = {sniff_message(m) for m in messages[:50]}
         if "foreign" in seen:
             return 0.0
         if "distinctive" in seen:

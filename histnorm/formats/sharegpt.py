@@ -28,23 +28,29 @@ record already uses (default `human`, `gpt`, `system`, `function_call`, `observa
 A message that mixes text, calls and results becomes several turns. A changed
 function_call turn is re-serialised compactly with the separators and ASCII escaping of its
 original string (or of another function_call turn of the record); unchanged turns are kept
-verbatim. Reasoning, media, usage and approval parts cannot be written.
+verbatim. A new result whose content is not a string (read from another format) is written
+as its JSON text. Reasoning, media, usage and approval parts cannot be written.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats._sharegpt_calls import (
     COMPACT,
+    Answers,
     Style,
+    answers_of,
     call_part,
     call_slot,
     call_value,
     detect_style,
     family,
     parse_calls,
+    tag_kind,
 )
 from histnorm.formats.base import (
     MISSING,
@@ -69,16 +75,6 @@ from histnorm.model import (
 )
 
 KEY = "conversations"
-_KINDS: dict[str, tuple[str, str]] = {
-    "human": ("text", "user"),
-    "user": ("text", "user"),
-    "gpt": ("text", "assistant"),
-    "assistant": ("text", "assistant"),
-    "system": ("text", "system"),
-    "function_call": ("call", "assistant"),
-    "observation": ("result", "tool"),
-    "tool": ("result", "tool"),
-}
 _DEFAULT_TAGS = {
     "user": "human",
     "assistant": "gpt",
@@ -86,44 +82,6 @@ _DEFAULT_TAGS = {
     "call": "function_call",
     "tool": "observation",
 }
-Answers = tuple[str | None, ...] | None
-"""The names of the calls an observation answers (one result each), or None: unreadable."""
-
-
-def tag_kind(tag: str) -> tuple[str, str]:
-    """(`text`, `call` or `result`; canonical role) for a turn tag, matched ignoring case."""
-    return _KINDS.get(tag.casefold(), ("text", tag))
-
-
-def _kind_of(turn: Any) -> str | None:
-    tag = turn.get("from") if isinstance(turn, dict) else None
-    return tag_kind(tag)[0] if isinstance(tag, str) else None
-
-
-def answers_of(turns: list[Any]) -> dict[int, Answers]:
-    """For every observation turn, what it answers (see the module docstring)."""
-    out: dict[int, Answers] = {}
-    index = 0
-    while index < len(turns):
-        if _kind_of(turns[index]) != "result":
-            index += 1
-            continue
-        start = index
-        while index < len(turns) and _kind_of(turns[index]) == "result":
-            index += 1
-        owner = turns[start - 1] if start and _kind_of(turns[start - 1]) == "call" else None
-        value = owner.get("value") if isinstance(owner, dict) else None
-        calls = parse_calls(value)
-        if value is not None and calls is None:
-            out.update(dict.fromkeys(range(start, index)))
-            continue
-        names = [item.get("name") for item in calls[1]] if calls else []
-        if index - start == 1 and len(names) > 1:
-            out[start] = tuple(names)
-            continue
-        for offset, at in enumerate(range(start, index)):
-            out[at] = (names[offset] if offset < len(names) else None,)
-    return out
 
 
 def _parts(kind: str, value: Any, answers: Answers) -> tuple[Part, ...]:
@@ -229,7 +187,11 @@ def _value(kind: str, parts: list[Part], base: dict[str, Any], style: Style) -> 
         is_call = isinstance(tag, str) and tag_kind(tag)[0] == "call"
         return call_value(parts, base.get("value") if is_call else None, style)
     if isinstance(first, ToolResultPart):
-        return "" if first.content is None else first.content
+        content = first.content
+        if content is None or (first.native is None and not isinstance(content, str)):
+            # Observations hold text: a result read from another format becomes JSON text.
+            return "" if content is None else orjson.dumps(content).decode("utf-8")
+        return content
     if isinstance(first, TextPart | RefusalPart):
         return first.text
     return first.native
@@ -261,6 +223,7 @@ class ShareGPTCodec(Codec):
     """ShareGPT records (LLaMA-Factory): `conversations` of `{from, value}` turns."""
 
     name = "sharegpt"
+    needs_call_ids = False
     summary = "ShareGPT dataset records (LLaMA-Factory convention) with function_call turns"
 
     def sniff(self, data: JsonValue) -> float:
