@@ -1240,3 +1240,20 @@ def test_schema_check_fails_on_a_stale_file_and_writes_nothing():
     # A missing schema is stale too.
     (out / "transcript.schema.json").unlink()
     assert invoke("schema", "--check", "--out", "schemas").exit_code == 1
+
+
+def test_a_folder_mixing_every_format_is_read_file_by_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    root = pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "formats"
+    copied = {}
+    for fmt in histnorm.CODECS:
+        source = sorted((root / fmt).glob("*.json"))[0]
+        target = tmp_path / f"{fmt}-{source.name}"
+        shutil.copyfile(source, target)
+        copied[target.name] = fmt
+    for name, fmt in copied.items():
+        assert histnorm.detect_format(orjson.loads((tmp_path / name).read_bytes())) == fmt
+    result = invoke("lint", ".", "--output-format", "json")
+    records = orjson.loads(result.stdout)
+    assert result.exit_code in (0, 1)
+    assert [r for r in records if r["code"] == "HN000"] == []
