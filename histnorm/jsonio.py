@@ -41,6 +41,8 @@ def loads(data: bytes | str) -> Any:
         raise _syntax_error(exc.msg, exc.lineno, exc.colno) from None
     except ValueError as exc:
         raise HistnormError(str(exc)) from None
+    except RecursionError:
+        raise HistnormError("not valid JSON here: nested too deeply to read") from None
 
 
 def _syntax_error(msg: str, line: int, column: int) -> HistnormError:
@@ -95,11 +97,45 @@ def dumps(value: Any, style: Style = COMPACT) -> bytes:
             )
         except TypeError:
             pass
-    text = json.dumps(
-        value,
-        indent=style.indent,
-        separators=(style.item_separator, style.key_separator),
-        ensure_ascii=style.ensure_ascii,
-        allow_nan=False,
-    )
+    try:
+        text = json.dumps(
+            value,
+            indent=style.indent,
+            separators=(style.item_separator, style.key_separator),
+            ensure_ascii=style.ensure_ascii,
+            allow_nan=False,
+        )
+    except RecursionError:  # nesting deeper than the interpreter's recursion limit
+        text = _dumps_deep(value, style)
     return text.encode("utf-8") + (b"\n" if style.final_newline else b"")
+
+
+def _dumps_deep(value: Any, style: Style) -> str:
+    """An iterative serialiser for values nested too deeply for the recursive ones."""
+    step = style.indent if isinstance(style.indent, str) else " " * (style.indent or 0)
+    pretty = style.indent is not None
+    out: list[str] = []
+    # Work items: ("value", v, depth) or ("text", s, 0)
+    stack: list[tuple[str, Any, int]] = [("value", value, 0)]
+    while stack:
+        kind, item, depth = stack.pop()
+        if kind == "text":
+            out.append(item)
+            continue
+        if isinstance(item, dict | list) and item:
+            pairs = list(item.items()) if isinstance(item, dict) else list(enumerate(item))
+            close = "}" if isinstance(item, dict) else "]"
+            inner = "\n" + step * (depth + 1) if pretty else ""
+            outer = "\n" + step * depth if pretty else ""
+            out.append("{" if isinstance(item, dict) else "[")
+            stack.append(("text", outer + close, 0))
+            for index in range(len(pairs) - 1, -1, -1):
+                key, child = pairs[index]
+                stack.append(("value", child, depth + 1))
+                head = inner if index == 0 else style.item_separator + inner
+                if isinstance(item, dict):
+                    head += json.dumps(key, ensure_ascii=style.ensure_ascii) + style.key_separator
+                stack.append(("text", head, 0))
+        else:
+            out.append(json.dumps(item, ensure_ascii=style.ensure_ascii, allow_nan=False))
+    return "".join(out)

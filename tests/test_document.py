@@ -187,3 +187,24 @@ def test_split_lines_keeps_endings():
 def test_write_needs_one_transcript_per_record():
     with pytest.raises(ValueError, match="one transcript"):
         write(read_jsonl(JSONL), [])
+
+
+def test_deeply_nested_values_are_written_without_recursion_errors():
+    from histnorm import jsonio
+
+    for depth in (300, 900, 1020):
+        raw = b'{"a":[1,{"b":[]}],"deep":' + b"[" * depth + b"]" * depth + b"}"
+        assert jsonio.dumps(jsonio.loads(raw)) == raw
+        pretty = jsonio.dumps(jsonio.loads(raw), jsonio.Style(indent=2, key_separator=": "))
+        assert jsonio.dumps(jsonio.loads(pretty)) == raw
+
+
+def test_deep_values_compare_without_recursion_errors():
+    from histnorm.formats.base import strict_equal
+
+    deep = [[]]
+    for _ in range(5000):
+        deep = [deep]
+    assert strict_equal(deep, deep)
+    assert not strict_equal([1], [True])
+    assert not strict_equal({"a": 1.0}, {"a": 1})

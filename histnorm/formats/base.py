@@ -85,15 +85,26 @@ def reuse_native(obj: Any, decoder: Callable[[Any], Any]) -> bool:
 def strict_equal(a: Any, b: Any) -> bool:
     """Equality that also compares types, so `1`, `1.0` and `True` differ (JSON sees them
     as different values; Python's `==` does not)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, BaseModel):
-        return all(strict_equal(getattr(a, f), getattr(b, f)) for f in type(a).model_fields)
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(strict_equal(v, b[k]) for k, v in a.items())
-    if isinstance(a, list | tuple):
-        return len(a) == len(b) and all(strict_equal(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b)
+    pending = [(a, b)]
+    while pending:
+        x, y = pending.pop()
+        if x is y:
+            continue
+        if type(x) is not type(y):
+            return False
+        if isinstance(x, BaseModel):
+            pending.extend((getattr(x, f), getattr(y, f)) for f in type(x).model_fields)
+        elif isinstance(x, dict):
+            if x.keys() != y.keys():
+                return False
+            pending.extend((v, y[k]) for k, v in x.items())
+        elif isinstance(x, list | tuple):
+            if len(x) != len(y):
+                return False
+            pending.extend(zip(x, y, strict=True))
+        elif x != y:
+            return False
+    return True
 
 
 def split_envelope(data: JsonValue, key: str, what: str) -> tuple[list[Any], str]:
