@@ -6,10 +6,12 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from histnorm.errors import HistnormError, join_pointer
+from histnorm.formats.agent_framework import AgentFrameworkCodec
 from histnorm.formats.anthropic import AnthropicCodec
 from histnorm.formats.base import Codec, messages_sniff, type_name
 from histnorm.formats.chat_template import ChatTemplateCodec
 from histnorm.formats.gemini import GeminiCodec
+from histnorm.formats.langchain import LangChainCodec
 from histnorm.formats.meai import MeaiCodec
 from histnorm.formats.openai_chat import OpenAIChatCodec
 from histnorm.formats.openai_responses import OpenAIResponsesCodec
@@ -27,6 +29,8 @@ CODECS: Mapping[str, Codec] = MappingProxyType(
             GeminiCodec(),
             ShareGPTCodec(),
             ChatTemplateCodec(),
+            LangChainCodec(),
+            AgentFrameworkCodec(),
         )
     }
 )

@@ -1,4 +1,4 @@
-"""Anthropic content blocks of Claude Code session lines, and the parts they map to.
+"""Anthropic content blocks of Claude Code lines: the parts they map to, and back.
 
 Every part's slot names the line and block it came from: `<uuid>/content/<k>` for block
 `k` of the line's `message.content` array, `<uuid>/content` for string content.
@@ -63,8 +63,8 @@ def _family(name: str | None) -> ToolFamily:
     return ToolFamily.HANDOFF if name and name.startswith(HANDOFF_PREFIX) else ToolFamily.FUNCTION
 
 
-def _is_hosted_result(kind: Any) -> bool:
-    return isinstance(kind, str) and kind.endswith("_tool_result") and kind != "mcp_tool_result"
+def _is_hosted_result(kind: str) -> bool:
+    return kind.endswith("_tool_result") and kind != "mcp_tool_result"
 
 
 def decode_block(block: Any, slot: str | None, pointer: str = "") -> Part:
@@ -72,6 +72,8 @@ def decode_block(block: Any, slot: str | None, pointer: str = "") -> Part:
     if not isinstance(block, dict):
         return UnknownPart(native=block, slot=slot)
     kind = block.get("type")
+    if not isinstance(kind, str):
+        return UnknownPart(native=block, slot=slot)
     if kind == "text" and isinstance(block.get("text"), str):
         return TextPart(text=block["text"], native=block, slot=slot)
     if kind == "thinking" and isinstance(block.get("thinking"), str):
@@ -101,7 +103,7 @@ def decode_block(block: Any, slot: str | None, pointer: str = "") -> Part:
             call_id=call_id,
             content=block.get("content"),
             is_error=block.get("is_error") is True,
-            family=_RESULTS.get(str(kind), ToolFamily.HOSTED),
+            family=_RESULTS.get(kind, ToolFamily.HOSTED),
             tool_type=kind if kind in _RESULTS else HOSTED_RESULT,
             native=block,
             slot=slot,
@@ -116,7 +118,7 @@ def decode_block(block: Any, slot: str | None, pointer: str = "") -> Part:
             native=block,
             slot=slot,
         )
-    return UnknownPart(type=kind if isinstance(kind, str) else None, native=block, slot=slot)
+    return UnknownPart(type=kind, native=block, slot=slot)
 
 
 def decode_content(content: Any, uuid: str, pointer: str) -> list[Part]:
@@ -213,3 +215,48 @@ def _encode_media(part: MediaPart, base: dict[str, Any]) -> dict[str, Any]:
             "source": {"type": "base64", "media_type": media_type, "data": data},
         }
     return {"type": "image", "source": {"type": "url", "url": uri}}
+
+
+def role_type(role: str) -> str:
+    """The line `type` a message role is written as; raise for roles a session cannot hold."""
+    folded = role.casefold()
+    if folded == "assistant":
+        return "assistant"
+    if folded in ("user", "tool", "function"):
+        return "user"
+    raise HistnormError(f"a {role} message cannot be written as a Claude Code session line")
+
+
+def encode_content(parts: list[Part], original: Any) -> Any:
+    """A line's `message.content` for `parts`: a string when it was one (or the line is a
+    new single-text user line), else an array of blocks."""
+    if len(parts) == 1 and isinstance(parts[0], TextPart):
+        parsed = parse_slot(parts[0].slot)
+        if (parsed is not None and parsed[1] is None) or (
+            parts[0].native is None and isinstance(original, str)
+        ):
+            return parts[0].text
+    return [encode_block(p) for p in parts]
+
+
+def new_line(
+    kind: str,
+    message_id: str | None,
+    parts: list[Part],
+    uuid: str,
+    parent: str | None,
+    session_id: str,
+) -> dict[str, Any]:
+    """A new session line of `kind` (user or assistant) holding `parts`."""
+    body: dict[str, Any] = {}
+    if kind == "assistant" and message_id is not None:
+        body["id"] = message_id
+    body["role"] = kind
+    body["content"] = encode_content(parts, "" if kind == "user" else None)
+    return {
+        "type": kind,
+        "uuid": uuid,
+        "parentUuid": parent,
+        "sessionId": session_id,
+        "message": body,
+    }

@@ -12,24 +12,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from histnorm import jsonio
-from histnorm.errors import HistnormError
-from histnorm.formats._claude_code_blocks import encode_block, parse_slot
+from histnorm.formats._claude_code_blocks import encode_content, new_line, parse_slot, role_type
 from histnorm.formats._claude_code_tree import Session, analyse, message_id, parent_of, uuid_of
 from histnorm.formats.base import rebuild, strict_equal
-from histnorm.model import Message, Part, TextPart, ToolResultPart
+from histnorm.model import Message, Part, ToolResultPart
 
 NAMESPACE = uuidlib.uuid5(uuidlib.NAMESPACE_URL, "https://histnorm.dev/formats/claude-code")
 """Namespace of the uuid5 values given to new lines."""
-
-
-def role_type(role: str) -> str:
-    """The line `type` a message role is written as; raise for roles a session cannot hold."""
-    folded = role.casefold()
-    if folded == "assistant":
-        return "assistant"
-    if folded in ("user", "tool", "function"):
-        return "user"
-    raise HistnormError(f"a {role} message cannot be written as a Claude Code session line")
 
 
 @dataclass
@@ -194,7 +183,7 @@ class _Writer:
         if "type" in updates:
             body_updates["role"] = kind
         if not strict_equal(segment.parts, self.parts_of[index]):
-            body_updates["content"] = _content(segment.parts, body.get("content"))
+            body_updates["content"] = encode_content(segment.parts, body.get("content"))
         if body_updates:
             updates["message"] = rebuild(body, body_updates)
         if updates:
@@ -304,7 +293,8 @@ class _Writer:
                 continue
             if current is None:
                 current = str(uuidlib.uuid5(NAMESPACE, "session\x00" + uuids[index]))
-            objs[index] = _new_line(self.specs[index], uuids[index], parents[index], current)
+            kind, message, parts = self.specs[index]
+            objs[index] = new_line(kind, message.id, parts, uuids[index], parents[index], current)
             if index != last:
                 after.setdefault(anchor, []).append(index)
         first = next((i for i in sequence if i < len(self.lines)), None)
@@ -320,36 +310,6 @@ class _Writer:
         if last is not None:
             out.append(objs[last])
         return out, objs
-
-
-def _content(parts: list[Part], original: Any) -> Any:
-    """A line's `message.content` for `parts`: a string when it was one (or the line is a
-    new single-text user line), else an array of blocks."""
-    if len(parts) == 1 and isinstance(parts[0], TextPart):
-        parsed = parse_slot(parts[0].slot)
-        if (parsed is not None and parsed[1] is None) or (
-            parts[0].native is None and isinstance(original, str)
-        ):
-            return parts[0].text
-    return [encode_block(p) for p in parts]
-
-
-def _new_line(
-    spec: tuple[str, Message, list[Part]], uuid: str, parent: str | None, session_id: str
-) -> dict[str, Any]:
-    kind, message, parts = spec
-    body: dict[str, Any] = {}
-    if kind == "assistant" and message.id is not None:
-        body["id"] = message.id
-    body["role"] = kind
-    body["content"] = _content(parts, "" if kind == "user" else None)
-    return {
-        "type": kind,
-        "uuid": uuid,
-        "parentUuid": parent,
-        "sessionId": session_id,
-        "message": body,
-    }
 
 
 def encode_session(

@@ -125,8 +125,8 @@ def analyse(lines: Sequence[Any]) -> Session:
         if uuid is not None:
             by_uuid[uuid] = index
     live = sorted(by_uuid.values())
-    marks = {lines[i].get("isSidechain") for i in live}
-    sidechain_only = True in marks and False not in marks
+    marks = [lines[i].get("isSidechain") for i in live]
+    sidechain_only = any(m is True for m in marks) and not any(m is False for m in marks)
     main = [i for i in live if sidechain_only or lines[i].get("isSidechain") is not True]
     parents = {parent_of(lines[i]) for i in main}
     leaf = next((i for i in reversed(main) if uuid_of(lines[i]) not in parents), None)

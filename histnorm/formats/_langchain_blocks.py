@@ -39,6 +39,8 @@ _CALL_BLOCKS = {
     "tool_call": ("id", "args"),
     "function_call": ("call_id", "arguments"),
 }
+CALL_BLOCK_TYPES = frozenset(_CALL_BLOCKS)
+"""Content block types that are provider-native calls (and may copy a `tool_calls` entry)."""
 _MEDIA = {"image_url", "image", "audio", "video", "file", "input_audio", "document"}
 
 

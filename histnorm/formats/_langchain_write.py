@@ -18,6 +18,7 @@ from histnorm.formats._langchain_blocks import (
     AK_FUNCTION_CALL,
     AK_REFUSAL,
     AK_TOOL_CALLS,
+    CALL_BLOCK_TYPES,
     CONTENT_ITEM,
     INVALID_CALLS,
     TOOL_CALLS,
@@ -26,22 +27,25 @@ from histnorm.formats._langchain_blocks import (
     encode_raw_call,
     encode_tool_call,
 )
+from histnorm.formats._langchain_items import (
+    build_item,
+    item_body,
+    message_values,
+    result_item,
+    role_or_none,
+    try_shape,
+)
 from histnorm.formats._langchain_read import (
-    CLASSES,
     ROLES,
     Layout,
-    Shape,
     ai_layout,
     decode_message,
     kind_of,
-    role_of,
-    shape_of,
 )
 from histnorm.formats.base import (
     MISSING,
     rebuild,
     reuse_native,
-    strict_equal,
 )
 from histnorm.model import (
     ApprovalRequestPart,
@@ -56,120 +60,10 @@ from histnorm.model import (
     UsagePart,
 )
 
-_CLASS_OF = {kind: cls for cls, kind in CLASSES.items()}
 _KIND_OF_ROLE = {role: kind for kind, role in ROLES.items()}
-_PREFIX = ["langchain", "schema", "messages"]
-_FIELDS = ("content", "additional_kwargs", "response_metadata", "type", "name", "id")
-_KIND_FIELDS = {
-    "ai": ("tool_calls", "invalid_tool_calls", "usage_metadata"),
-    "tool": ("tool_call_id", "artifact", "status"),
-    "chat": ("role",),
-}
-_DEFAULTS: dict[str, Any] = {"additional_kwargs": {}, "response_metadata": {}, "name": None}
-_DEFAULTS |= {"id": None, "tool_calls": [], "invalid_tool_calls": [], "usage_metadata": None}
-_DEFAULTS |= {"artifact": None, "status": "success"}
 _OWN_SLOTS = {TOOL_CALLS, INVALID_CALLS, AK_TOOL_CALLS, AK_FUNCTION_CALL, AK_REFUSAL}
 _OWN_SLOTS |= {"usage_metadata", "remove"}
 _SERVER_FAMILIES = (ToolFamily.HOSTED, ToolFamily.MCP)
-
-
-def _fresh(kind: str, dumpd: bool, values: dict[str, Any]) -> dict[str, Any]:
-    """A new field object in LangChain's field order (`dumpd` leaves defaults out)."""
-    names = _FIELDS + _KIND_FIELDS.get(kind, ())
-    out = {}
-    for name in names:
-        value = values.get(name, _DEFAULTS.get(name))
-        if dumpd and name not in ("content", "type") and strict_equal(value, _DEFAULTS.get(name)):
-            continue
-        out[name] = value
-    return out
-
-
-def _body(shape: Shape | None, kind: str, dumpd: bool, values: dict[str, Any]) -> dict[str, Any]:
-    """Apply `values` to the item's field object, or build a new one."""
-    if shape is None:
-        return _fresh(kind, dumpd, values)
-    base = shape.body
-    updates = {
-        key: value
-        for key, value in values.items()
-        if key in base
-        or value is MISSING
-        or (key != "type" and not strict_equal(value, _DEFAULTS.get(key)))
-    }
-    return rebuild(base, updates)
-
-
-def _item(native: Any, shape: Shape | None, ltype: str, dumpd: bool, body: dict[str, Any]) -> Any:
-    kind = kind_of(ltype)
-    if shape is None:
-        if dumpd:
-            path = [*_PREFIX, _CLASS_OF.get(ltype, ltype)]
-            return {"lc": 1, "type": "constructor", "id": path, "kwargs": body}
-        return {"type": ltype, "data": body}
-    if shape.dumpd:
-        path = list(native["id"])
-        if kind_of(shape.ltype) != kind:
-            path[-1] = _CLASS_OF.get(kind, ltype)
-        return rebuild(native, {"id": path, "kwargs": body})
-    return rebuild(native, {"type": ltype, "data": body})
-
-
-def _shape(native: Any) -> Shape | None:
-    try:
-        return shape_of(native)
-    except HistnormError:
-        return None
-
-
-def _message_values(message: Message) -> dict[str, Any]:
-    return {"id": message.id, "response_metadata": dict(message.metadata)}
-
-
-def _result_shape(native: Any) -> Shape | None:
-    shape = _shape(native)
-    return shape if shape is not None and kind_of(shape.ltype) in ("tool", "function") else None
-
-
-def _role_or_none(shape: Shape) -> str | None:
-    try:
-        return role_of(shape)
-    except HistnormError:
-        return None
-
-
-def _result_item(part: ToolResultPart, message: Message | None, dumpd: bool) -> Any:
-    """A tool (or, without a call id, function) message for `part`."""
-    native, shape = part.native, _result_shape(part.native)
-    if shape is None and message is not None:
-        native, shape = message.native, _result_shape(message.native)
-    reusable = message is None and shape is not None and native is part.native
-    if reusable and reuse_native(part, _result_of):
-        return part.native
-    kind = "tool" if part.call_id is not None else "function"
-    ltype = shape.ltype if shape is not None and kind_of(shape.ltype) == kind else kind
-    values: dict[str, Any] = {"content": _tool_content(part.content), "type": ltype}
-    values["name"] = part.name
-    values |= _message_values(message) if message is not None else {}
-    if kind == "tool":
-        values["tool_call_id"] = part.call_id
-        values["status"] = "error" if part.is_error else "success"
-    else:
-        values |= {"name": part.name or "", "tool_call_id": MISSING, "status": MISSING}
-        values["artifact"] = MISSING
-    body = _body(shape, kind, shape.dumpd if shape else dumpd, values)
-    return _item(native, shape, ltype, shape.dumpd if shape else dumpd, body)
-
-
-def _tool_content(content: Any) -> Any:
-    """Tool message content is a string or a list: other values are written as JSON text."""
-    if isinstance(content, str | list):
-        return content
-    return "" if content is None else orjson.dumps(content).decode("utf-8")
-
-
-def _result_of(native: Any) -> Part:
-    return decode_message(native).parts[0]
 
 
 def _separate(part: Part) -> bool:
@@ -264,7 +158,7 @@ def _encode_kwargs(
 
 def _main_item(message: Message, parts: list[Part], dumpd: bool) -> Any:
     """The message item for everything in `message` but its separate results."""
-    shape = _shape(message.native)
+    shape = try_shape(message.native)
     native = message.native
     if shape is not None and kind_of(shape.ltype) in ("tool", "function"):
         native, shape = None, None
@@ -275,7 +169,7 @@ def _main_item(message: Message, parts: list[Part], dumpd: bool) -> Any:
     ltype = kind
     if shape is not None:
         base_kind = kind_of(shape.ltype)
-        same_role = (_role_or_none(shape) or "").casefold() == message.role.casefold()
+        same_role = (role_or_none(shape) or "").casefold() == message.role.casefold()
         if (same_role or base_kind == "chat") and (base_kind != "remove" or removal):
             ltype, kind = shape.ltype, base_kind
     by_slot: dict[str, list[Part]] = {}
@@ -284,12 +178,14 @@ def _main_item(message: Message, parts: list[Part], dumpd: bool) -> Any:
     form = shape.dumpd if shape is not None else dumpd
     base = shape.body if shape is not None else {}
     layout = ai_layout(base, "") if shape is not None and kind == "ai" else Layout()
-    left = {p.call_id for p in parts if isinstance(p, ToolCallPart) and p.call_id is not None}
+    left = _left(by_slot)
     values: dict[str, Any] = {
-        "content": _encode_content(by_slot.pop("content", []), base, layout.content_copies, left),
+        "content": _encode_content(
+            by_slot.pop("content", []), base, layout.content_copies, left[0]
+        ),
         "type": ltype,
         "name": message.author_name,
-        **_message_values(message),
+        **message_values(message),
     }
     if kind == "chat":
         values["role"] = message.role
@@ -301,7 +197,7 @@ def _main_item(message: Message, parts: list[Part], dumpd: bool) -> Any:
         raise HistnormError(
             f"a part of kind {what.kind!r} cannot be written in a LangChain {kind} message"
         )
-    return _item(native, shape, ltype, form, _body(shape, kind, form, values))
+    return build_item(native, shape, ltype, form, item_body(shape, kind, form, values))
 
 
 _USAGE_NAMES = {
@@ -331,8 +227,31 @@ def usage_metadata(part: Part) -> Any:
     return counts
 
 
+def _left(by_slot: dict[str, list[Part]]) -> tuple[set[str], set[str], set[str]]:
+    """The call ids that keep copies alive, as reading the message back will see them: in
+    `tool_calls` / `invalid_tool_calls` (for content blocks), also in content call blocks
+    (for raw `additional_kwargs` calls), also in raw calls (for `tool_call_chunks`)."""
+
+    def ids(slots: tuple[str, ...], blocks: bool = False) -> set[str]:
+        return {
+            p.call_id
+            for slot in slots
+            for p in by_slot.get(slot, ())
+            if isinstance(p, ToolCallPart)
+            and p.call_id is not None
+            and (not blocks or p.tool_type in CALL_BLOCK_TYPES)
+        }
+
+    listed = ids((TOOL_CALLS, INVALID_CALLS))
+    blocks = listed | ids(("content",), blocks=True)
+    return listed, blocks, blocks | ids((AK_TOOL_CALLS,))
+
+
 def _ai_values(
-    by_slot: dict[str, list[Part]], base: dict[str, Any], layout: Layout, left: set[str]
+    by_slot: dict[str, list[Part]],
+    base: dict[str, Any],
+    layout: Layout,
+    left: tuple[set[str], set[str], set[str]],
 ) -> dict[str, Any]:
     calls = [p for p in by_slot.get(TOOL_CALLS, ()) if isinstance(p, ToolCallPart)]
     invalid = [p for p in by_slot.get(INVALID_CALLS, ()) if isinstance(p, ToolCallPart)]
@@ -343,13 +262,13 @@ def _ai_values(
         "tool_calls": [encode_tool_call(p, invalid=False) for p in calls],
         "invalid_tool_calls": [encode_tool_call(p, invalid=True) for p in invalid],
         "usage_metadata": usage_metadata(usage[0]) if usage else None,
-        "additional_kwargs": _encode_kwargs(by_slot, base, layout, left),
+        "additional_kwargs": _encode_kwargs(by_slot, base, layout, left[1]),
     }
     chunks = base.get("tool_call_chunks")
     if isinstance(chunks, list) and layout.chunk_copies:
         copies = layout.chunk_copies
         values["tool_call_chunks"] = [
-            c for i, c in enumerate(chunks) if i not in copies or copies[i] in left
+            c for i, c in enumerate(chunks) if i not in copies or copies[i] in left[2]
         ]
     return values
 
@@ -361,12 +280,12 @@ def encode_message(message: Message, dumpd: bool = False) -> list[Any]:
     separate = [p for p in message.parts if isinstance(p, ToolResultPart) and _separate(p)]
     rest = [p for p in message.parts if not _separate(p)]
     if separate and not rest:
-        first = _result_item(separate[0], message, dumpd)
-        out = [first] + [_result_item(r, None, dumpd) for r in separate[1:]]
+        first = result_item(separate[0], message, dumpd)
+        out = [first] + [result_item(r, None, dumpd) for r in separate[1:]]
     else:  # results before the first other part go first, as LangChain needs them
         lead = next((i for i, p in enumerate(message.parts) if not _separate(p)), 0)
-        before = [_result_item(r, None, dumpd) for r in separate[:lead]]
-        after = [_result_item(r, None, dumpd) for r in separate[lead:]]
+        before = [result_item(r, None, dumpd) for r in separate[:lead]]
+        after = [result_item(r, None, dumpd) for r in separate[lead:]]
         out = [*before, _main_item(message, rest, dumpd), *after]
     if isinstance(message.native, dict):
         same = orjson.dumps(message.native)

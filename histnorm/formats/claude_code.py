@@ -48,13 +48,17 @@ very same object (so the file layer copies its bytes) and the parent chain intac
 - Moved messages keep their file position; the branch is re-linked in the new order:
   a line keeps its `parentUuid` when the line before it on the branch is the same as
   before (dropped lines skipped), otherwise it points at the line now before it. Lines
-  that are not messages travel with the message line before them. If reading the result
-  back would not give the new order, every branch line is linked to the one before it.
+  that are not messages travel with the message line before them.
+- The result is read back before it is returned. If the branch would not come out as
+  planned (say, results that hung off a dropped reply), every branch line is linked to
+  the one before it; if an older branch would still be the newest leaf, the branch's
+  last line is written at the end of the file and its other children move up to its
+  parent. Earlier lines that a dropped line's uuid shadowed are dropped with it.
 
 Not expressible (dropped silently): metadata (`histnorm.synthesized`), `author_name`,
-`informational`. Refusal, approval and usage parts, and system-role messages, raise.
-Known limits: a new hosted result is written as a plain `tool_result`; if the newest line
-is dropped and an older branch hangs off the new tip, reading back follows that branch.
+`informational`. Refusal, approval and usage parts, media without a URI or native block,
+and system-role messages raise. A new hosted result is written as a plain `tool_result`.
+If every line of the branch is dropped, reading back follows the newest other branch.
 """
 
 from __future__ import annotations

@@ -4,21 +4,26 @@ A document is a bare list or `{"messages": [...]}`, and each item keeps its own 
 `{"type": "ai", "data": {...}}` (`messages_to_dict`) or `{"lc": 1, "type": "constructor",
 "id": [..., "AIMessage"], "kwargs": {...}}` (`dumpd`). Roles: human → user, ai → assistant,
 system, tool, function (legacy; its result has no id and pairs by name), chat → its `role`,
-remove; chunk types read like their message types. `name` is the author (the tool name on
-tool and function messages), `id` the message id, `response_metadata` the metadata. An empty
-string `content` is LangChain's "no content" and gives no part.
+remove; chunk types read like their message types, and an unknown type is its own role.
+`name` is the author (the tool name on tool and function messages), `id` the message id,
+`response_metadata` the metadata. An empty string `content` is LangChain's "no content" and
+gives no part.
 
 Slots: `content` (string content), `content[]` (an item of list content), `tool_calls`,
 `invalid_tool_calls` (a call too: langchain-openai sends it back as a tool call, so an
 unanswered one is an orphan), `additional_kwargs.tool_calls` / `additional_kwargs.function_call`
 (raw OpenAI-form calls of older langchain-openai), `additional_kwargs.refusal`,
 `usage_metadata`, `tool` / `function` (the result a tool or function message holds; its
-native value is the whole message) and `remove` (a RemoveMessage).
+native value is the whole message) and `remove` (a RemoveMessage, kept as an unknown part
+so that it never reads as an empty message). In content, text, thinking / reasoning, media,
+refusal, Anthropic `tool_result` and v1 `server_tool_call` / `server_tool_result` blocks are
+read; anything else (Anthropic's own server-tool blocks included) is an unknown part.
 
 Provider-native copies of a call are not parts, so each call appears once: content
 `tool_use` / `tool_call` / `function_call` blocks and `additional_kwargs.tool_calls` entries
 whose id is already a call, and `tool_call_chunks` entries. They stay in the native message
-and are written back while a call with their id is left in the message.
+and are written back while a call they can copy is left in the message; dropping a call
+drops its copies (and an emptied `additional_kwargs.tool_calls`, which OpenAI rejects).
 """
 
 from __future__ import annotations

@@ -465,8 +465,8 @@ class MeaiCodec(Codec):
             return 0.0
         score = 0.0
         for msg in messages[:50]:
-            if find_key(msg, "role") is None:
-                return 0.0
+            if find_key(msg, "role") is None or msg.get("type") in ("message", "chat_message"):
+                return 0.0  # Agent Framework's Python form tags messages with "type"
             contents = get_key(msg, "contents")
             if isinstance(contents, list) and any(
                 isinstance(c, dict) and TYPE_KEY in c for c in contents
