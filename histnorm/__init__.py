@@ -6,7 +6,6 @@ return new values. Nothing here reads files, the environment or the terminal.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from histnorm import engine, jsonio
@@ -67,7 +66,7 @@ def load(data: bytes | str | JsonValue, format: str | None = None) -> Transcript
     if isinstance(data, bytes | bytearray | memoryview | str):
         value = jsonio.loads(bytes(data) if not isinstance(data, str) else data)
     else:
-        value = copy.deepcopy(data)
+        value = jsonio.copy(data)
     codec = get_codec(format if format is not None else detect_format(value))
     return codec.decode(value)
 

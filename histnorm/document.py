@@ -16,6 +16,7 @@ from typing import Any
 from histnorm import jsonio
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats import detect_format, get_codec
+from histnorm.linemap import duplicate_key
 from histnorm.model import Transcript
 from histnorm.splice import splice_array
 
@@ -217,10 +218,41 @@ def encode_transcript(transcript: Transcript) -> Any:
 
 
 def write_line(record: Record, transcript: Transcript | None) -> bytes:
-    """The bytes of one JSONL line: the original if nothing changed, else compact JSON."""
+    """The bytes of one JSONL line: the original if nothing changed, else compact JSON.
+
+    A line with a key repeated in one object keeps its original bytes: a rewrite would
+    keep only the last value (see `lost_by_rewrite`).
+    """
     if transcript is None or transcript == record.transcript:
         return record.raw
+    if lost_by_rewrite(record, transcript) is not None:
+        return record.raw
     return jsonio.dumps(encode_transcript(transcript))
+
+
+def lost_by_rewrite(
+    record: Record, transcript: Transcript, raw: bytes | None = None, spliced: bool = False
+) -> str | None:
+    """The pointer of a repeated key that rewriting `record` as `transcript` would lose.
+
+    JSON parsers keep the last value of a repeated key, so a record whose rewritten part
+    holds one cannot be written back without losing data. When only changed messages are
+    re-serialised (`spliced`, JSON documents), a repeat inside an untouched message is
+    safe. `raw` is the text the record sits in when it is not `record.raw`.
+    """
+    text = raw if raw is not None else record.raw
+    repeated = duplicate_key(text.removeprefix(BOM))
+    if repeated is None or record.transcript is None or not spliced:
+        return repeated
+    base = record.pointer
+    kept = {id(m) for m in transcript.messages}
+    for index, message in enumerate(record.transcript.messages):
+        at = base + get_codec(record.transcript.format or "").message_pointer(
+            record.transcript, index
+        )
+        if repeated == at or repeated.startswith(at + "/"):
+            return None if id(message) in kept else repeated
+    return repeated
 
 
 def write(document: Document, transcripts: Sequence[Transcript | None]) -> bytes:
@@ -261,6 +293,8 @@ def _write_json(document: Document, transcripts: Sequence[Transcript | None]) ->
     for i, (record, transcript) in enumerate(zip(document.records, transcripts, strict=True)):
         if transcript is None or record.transcript is None or transcript == record.transcript:
             continue
+        if lost_by_rewrite(record, transcript, body, spliced=True) is not None:
+            continue  # keep this transcript's bytes: a rewrite would drop a repeated key
         old, new = _native(record.transcript), encode_transcript(transcript)
         pointer = _messages_pointer(record.transcript)
         if array:
@@ -277,6 +311,9 @@ def _write_json(document: Document, transcripts: Sequence[Transcript | None]) ->
 
 
 def _rewrite_all(document: Document, transcripts: Sequence[Transcript | None]) -> bytes:
+    body = document.raw[len(BOM) :] if document.bom else document.raw
+    if duplicate_key(body) is not None:
+        return body  # a full rewrite would drop a repeated key's first value
     if document.layout is Layout.JSON:
         return jsonio.dumps(encode_transcript(_only(transcripts)), document.style)
     value = jsonio.loads(document.raw[len(BOM) :] if document.bom else document.raw)

@@ -7,6 +7,7 @@ their exact values are kept. NaN and Infinity literals are rejected (they are no
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +19,13 @@ from histnorm.errors import HistnormError
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise ValueError(f"number {text} is infinity when parsed as double")
+    return value
 
 
 _LONG_NUMBER = re.compile(rb"\d{19,}")
@@ -34,7 +42,7 @@ def loads(data: bytes | str) -> Any:
     # orjson reads integers beyond 64 bits as floats; the standard library keeps them exact.
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
-        return json.loads(text, parse_constant=_reject_constant)
+        return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
     except UnicodeDecodeError as exc:
         raise HistnormError(f"invalid UTF-8: {exc.reason}") from None
     except json.JSONDecodeError as exc:
@@ -42,6 +50,10 @@ def loads(data: bytes | str) -> Any:
     except ValueError as exc:
         raise HistnormError(str(exc)) from None
     except RecursionError:
+        try:
+            orjson.loads(raw)
+        except orjson.JSONDecodeError as exc:
+            raise _syntax_error(exc.msg, exc.lineno, exc.colno) from None
         raise HistnormError("not valid JSON here: nested too deeply to read") from None
 
 
@@ -58,6 +70,7 @@ class Style:
     key_separator: str = ":"
     ensure_ascii: bool = False
     final_newline: bool = False
+    newline: str = "\n"
 
 
 COMPACT = Style()
@@ -78,9 +91,28 @@ def detect_style(data: bytes) -> Style:
                 width = line[: len(line) - len(stripped)]
                 indent = "\t" if width.startswith("\t") else len(width)
                 break
+    newline = "\r\n" if "\r\n" in body else "\n"
     key_sep = ": " if '": ' in body else ":"
     item_sep = "," if indent is not None else (", " if ", " in body else ",")
-    return Style(indent, item_sep, key_sep, ensure_ascii, final_newline)
+    return Style(indent, item_sep, key_sep, ensure_ascii, final_newline, newline)
+
+
+def copy(value: Any) -> Any:
+    """A deep copy of a JSON value, however deeply nested (no recursion)."""
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
+    while stack:
+        item, holder, key = stack.pop()
+        if isinstance(item, dict):
+            new: Any = dict.fromkeys(item)  # keys in their order; values filled in below
+            stack.extend((v, new, k) for k, v in item.items())
+        elif isinstance(item, list):
+            new = [None] * len(item)
+            stack.extend((v, new, i) for i, v in enumerate(item))
+        else:
+            new = item
+        holder[key] = new
+    return root[0]
 
 
 def dumps(value: Any, style: Style = COMPACT) -> bytes:
@@ -90,7 +122,12 @@ def dumps(value: Any, style: Style = COMPACT) -> bytes:
             return orjson.dumps(value)
         except TypeError:
             pass  # integers beyond 64 bits: fall back to the standard library
-    elif style.indent == 2 and style.key_separator == ": " and not style.ensure_ascii:
+    elif (
+        style.indent == 2
+        and style.key_separator == ": "
+        and not style.ensure_ascii
+        and style.newline == "\n"
+    ):
         try:
             return orjson.dumps(value, option=orjson.OPT_INDENT_2) + (
                 b"\n" if style.final_newline else b""
@@ -107,7 +144,9 @@ def dumps(value: Any, style: Style = COMPACT) -> bytes:
         )
     except RecursionError:  # nesting deeper than the interpreter's recursion limit
         text = _dumps_deep(value, style)
-    return text.encode("utf-8") + (b"\n" if style.final_newline else b"")
+    if style.newline != "\n":  # JSON strings hold no raw newlines, so this is layout only
+        text = text.replace("\n", style.newline)
+    return text.encode("utf-8") + (style.newline.encode() if style.final_newline else b"")
 
 
 def _dumps_deep(value: Any, style: Style) -> str:

@@ -11,10 +11,11 @@ import json
 import re
 from bisect import bisect_right
 from collections.abc import Iterable
+from typing import Any
 
 from histnorm.errors import escape_token
 
-_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+', re.S)
+_TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+', re.S)
 
 
 class _Frame:
@@ -68,6 +69,48 @@ def spans_for(data: bytes, pointers: Iterable[str]) -> dict[str, tuple[int, int]
         if len(found) == len(wanted):
             break
     return found
+
+
+def duplicate_key(data: bytes) -> str | None:
+    """The JSON Pointer of the first key that repeats within one object, or None.
+
+    Parsers keep only the last value of a repeated key, so a document with one cannot be
+    rewritten without losing data.
+    """
+    if data.count(b'":') < 2:
+        return None
+    stack: list[tuple[str, set[str] | None, list[Any]]] = []
+    for match in _TOKEN.finditer(data):
+        token = match.group()
+        first = token[:1]
+        if first in (b"{", b"["):
+            here = _here(stack)
+            stack.append((here, set() if first == b"{" else None, [True, "", 0]))
+        elif first in (b"}", b"]"):
+            stack.pop()
+        elif first == b",":
+            keys, state = stack[-1][1], stack[-1][2]
+            if keys is None:
+                state[2] += 1
+            else:
+                state[0] = True
+        elif first == b'"' and stack and stack[-1][1] is not None and stack[-1][2][0]:
+            key = json.loads(token)
+            pointer, keys, state = stack[-1]
+            assert keys is not None
+            if key in keys:
+                return f"{pointer}/{escape_token(key)}"
+            keys.add(key)
+            state[0], state[1] = False, key
+    return None
+
+
+def _here(stack: list[tuple[str, set[str] | None, list[Any]]]) -> str:
+    if not stack:
+        return ""
+    pointer, keys, state = stack[-1]
+    token = state[1] if keys is not None else str(state[2])
+    return f"{pointer}/{escape_token(token)}"
 
 
 def lines_for(data: bytes, pointers: Iterable[str]) -> dict[str, int]:

@@ -14,6 +14,8 @@ from histnorm.document import (
     BOM,
     Document,
     Layout,
+    Record,
+    lost_by_rewrite,
     read_json,
     read_jsonl,
     read_line,
@@ -69,11 +71,24 @@ def is_jsonl(path: str, data: bytes | None) -> bool:
 
 
 def _handle(
-    transcript: Transcript, job: Job, outcome: Outcome
+    record: Record, job: Job, outcome: Outcome, raw: bytes, spliced: bool = False
 ) -> tuple[Transcript, list[Diagnostic]]:
+    """Lint or fix one transcript; `raw` is the text it was read from (its own bytes, or
+    the whole document) and is checked for repeated keys before any rewrite."""
+    transcript = record.transcript
+    assert transcript is not None
     if job.mode == "lint":
         return transcript, list(lint(transcript, job.settings))
     result = fix(transcript, job.settings)
+    if result.changed:
+        repeated = lost_by_rewrite(record, result.transcript, raw, spliced=spliced)
+        if repeated is not None:
+            refusal = HistnormError(
+                f"the key at {repeated} appears twice in one object; the transcript is not "
+                "rewritten, because a rewrite would keep only the last value",
+                pointer=repeated,
+            )
+            return transcript, [unreadable(refusal), *lint(transcript, job.settings)]
     outcome.applied.update(result.applied)
     return result.transcript, list(result.remaining)
 
@@ -163,7 +178,7 @@ def _run_line(content: bytes, number: int, job: Job, outcome: Outcome) -> bytes:
         assert record.error is not None
         outcome.diagnostics.append(unreadable(record.error).at(path=outcome.path, line=number))
         return content
-    fixed, found = _handle(record.transcript, job, outcome)
+    fixed, found = _handle(record, job, outcome, content)
     for diagnostic in found:
         outcome.diagnostics.append(diagnostic.at(path=outcome.path, line=number))
     return write_line(record, fixed) if job.mode == "fix" else content
@@ -188,7 +203,8 @@ def _run_document(document: Document, data: bytes, job: Job, outcome: Outcome) -
             found.append((index, error.at(line=record.error.line or record.line)))
             results.append(None)
             continue
-        fixed, diagnostics = _handle(record.transcript, job, outcome)
+        spliced = document.layout in (Layout.JSON, Layout.JSON_ARRAY)
+        fixed, diagnostics = _handle(record, job, outcome, data, spliced)
         results.append(fixed)
         found.extend((index, d.at(line=record.line) if record.line else d) for d in diagnostics)
     new = write(document, results) if job.mode == "fix" else data

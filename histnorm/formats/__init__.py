@@ -65,18 +65,35 @@ def detect_format(data: JsonValue) -> str:
 
 def _explain(data: JsonValue) -> None:
     """Raise a located error for the first message that keeps every codec from reading `data`."""
+    if isinstance(data, dict) and isinstance(data.get("conversations"), list):
+        _explain_turns(data["conversations"], "/conversations", ("from", "value"))
+        return
     messages = messages_sniff(data, "messages")
     if not messages:
         return
     base = "/messages" if isinstance(data, dict) else ""
+    role_based = not any(  # LangChain dumps carry "type" and "data" / "kwargs" instead
+        isinstance(m, dict) and "type" in m and ({"data", "kwargs", "lc"} & m.keys())
+        for m in messages
+    )
     for index, message in enumerate(messages):
         at = join_pointer(base, index)
         if not isinstance(message, dict):
             raise HistnormError(
                 f"expected a message (an object), got {type_name(message)}", pointer=at
             )
-        if not any(key.casefold() == "role" for key in message):
+        if role_based and not any(key.casefold() == "role" for key in message):
             raise HistnormError("the message role is missing", pointer=join_pointer(at, "role"))
+
+
+def _explain_turns(turns: list[JsonValue], base: str, keys: tuple[str, ...]) -> None:
+    for index, turn in enumerate(turns):
+        at = join_pointer(base, index)
+        if not isinstance(turn, dict):
+            raise HistnormError(f"expected a turn (an object), got {type_name(turn)}", pointer=at)
+        for key in keys:
+            if key not in turn:
+                raise HistnormError(f'the turn has no "{key}"', pointer=join_pointer(at, key))
 
 
 __all__ = ["CODECS", "Codec", "detect_format", "get_codec"]

@@ -6,6 +6,7 @@ Every part's slot names the line and block it came from: `<uuid>/content/<k>` fo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import orjson
@@ -21,6 +22,7 @@ from histnorm.formats.base import (
 )
 from histnorm.model import (
     MediaPart,
+    Message,
     Part,
     ReasoningPart,
     TextPart,
@@ -31,10 +33,11 @@ from histnorm.model import (
 )
 
 HANDOFF_PREFIX = "handoff_to_"
-HOSTED_CALL = "server_tool_call"
-"""`tool_type` of `server_tool_use` blocks; their `*_tool_result` blocks get HOSTED_RESULT.
-The two share one pairing group (`pairing.group` strips `_call` / `_result`)."""
-HOSTED_RESULT = "server_tool_result"
+HOSTED_CALL = "server_tool_use"
+HOSTED_RESULT = "server_tool_use_result"
+"""`tool_type` of server tool calls and of their `*_tool_result` blocks: one pairing group
+(as the `anthropic` codec has it; a hosted result's `name` is its type without the suffix)."""
+RESULT_SUFFIX = "_tool_result"
 _CALLS = {"tool_use": ToolFamily.FUNCTION, "mcp_tool_use": ToolFamily.MCP}
 _RESULTS = {"tool_result": ToolFamily.FUNCTION, "mcp_tool_result": ToolFamily.MCP}
 _MEDIA = {"image", "document"}
@@ -64,7 +67,7 @@ def _family(name: str | None) -> ToolFamily:
 
 
 def _is_hosted_result(kind: str) -> bool:
-    return kind.endswith("_tool_result") and kind != "mcp_tool_result"
+    return kind.endswith(RESULT_SUFFIX) and kind != "mcp_tool_result"
 
 
 def decode_block(block: Any, slot: str | None, pointer: str = "") -> Part:
@@ -82,7 +85,7 @@ def decode_block(block: Any, slot: str | None, pointer: str = "") -> Part:
         )
     if kind == "redacted_thinking":
         return ReasoningPart(opaque=block.get("data"), native=block, slot=slot)
-    if kind in _CALLS or kind == "server_tool_use":
+    if kind in _CALLS or kind == HOSTED_CALL:
         call_id = required_str(block.get("id"), join_pointer(pointer, "id"), "the tool_use id")
         name = optional_str(block.get("name"), join_pointer(pointer, "name"), "the tool name")
         family = _CALLS.get(kind, ToolFamily.HOSTED)
@@ -99,10 +102,16 @@ def decode_block(block: Any, slot: str | None, pointer: str = "") -> Part:
         call_id = required_str(
             block.get("tool_use_id"), join_pointer(pointer, "tool_use_id"), "tool_use_id"
         )
+        content = block.get("content")
+        error = block.get("is_error") is True
+        if kind not in _RESULTS:  # a server tool reports errors as `*_error` content
+            found = content.get("type") if isinstance(content, dict) else None
+            error = isinstance(found, str) and found.endswith("_error")
         return ToolResultPart(
             call_id=call_id,
-            content=block.get("content"),
-            is_error=block.get("is_error") is True,
+            name=None if kind in _RESULTS else kind[: -len(RESULT_SUFFIX)],
+            content=content,
+            is_error=error,
             family=_RESULTS.get(kind, ToolFamily.HOSTED),
             tool_type=kind if kind in _RESULTS else HOSTED_RESULT,
             native=block,
@@ -180,12 +189,12 @@ def encode_block(part: Part) -> Any:
         return rebuild(base, {"type": kind, **values, "input": arguments})
     if isinstance(part, ToolResultPart):
         if not isinstance(kind, str):
-            kind = "mcp_tool_result" if part.family is ToolFamily.MCP else "tool_result"
+            kind = _result_type(part)
         values = {
             "tool_use_id": part.call_id or "",
             "content": _kept(base, "content", part.content),
         }
-        if part.is_error or "is_error" in base:
+        if kind in _RESULTS and (part.is_error or "is_error" in base):
             values["is_error"] = part.is_error
         return rebuild(base, {"type": kind, **values})
     if isinstance(part, MediaPart) and (base or part.uri is not None):
@@ -193,6 +202,19 @@ def encode_block(part: Part) -> Any:
     if part.native is not None:
         return part.native
     raise HistnormError(f"a {part.kind} part cannot be written as a Claude Code content block")
+
+
+def _result_type(part: ToolResultPart) -> str:
+    if part.family is ToolFamily.MCP:
+        return "mcp_tool_result"
+    if part.family is not ToolFamily.HOSTED:
+        return "tool_result"
+    if part.name:
+        return part.name + RESULT_SUFFIX
+    raise HistnormError(
+        "a hosted tool_result part without its tool name cannot be written as a Claude Code "
+        "content block"
+    )
 
 
 def _encode_media(part: MediaPart, base: dict[str, Any]) -> dict[str, Any]:
@@ -260,3 +282,25 @@ def new_line(
         "sessionId": session_id,
         "message": body,
     }
+
+
+def name_hosted_results(messages: Sequence[Message]) -> list[Message]:
+    """Give each new server-tool result without a name the name of its call, so that its
+    block type (`<name>_tool_result`) is known (`tool_search_tool_*` answer `tool_search`)."""
+    names: dict[str | None, str] = {}
+    out = []
+    for message in messages:
+        parts = list(message.parts)
+        for index, part in enumerate(parts):
+            if getattr(part, "family", None) is not ToolFamily.HOSTED:
+                continue
+            if isinstance(part, ToolCallPart) and part.name:
+                names[part.call_id] = part.name
+            elif isinstance(part, ToolResultPart) and part.native is None and not part.name:
+                name = names.get(part.call_id)
+                if name is not None:
+                    stem = "tool_search" if name.startswith("tool_search_tool_") else name
+                    parts[index] = part.evolve(name=stem)
+        changed = any(a is not b for a, b in zip(parts, message.parts, strict=True))
+        out.append(message.evolve(parts=tuple(parts)) if changed else message)
+    return out

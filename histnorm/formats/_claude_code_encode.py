@@ -12,7 +12,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from histnorm import jsonio
-from histnorm.formats._claude_code_blocks import encode_content, new_line, parse_slot, role_type
+from histnorm.formats._claude_code_blocks import (
+    encode_content,
+    name_hosted_results,
+    new_line,
+    parse_slot,
+    role_type,
+)
 from histnorm.formats._claude_code_tree import Session, analyse, message_id, parent_of, uuid_of
 from histnorm.formats.base import rebuild, strict_equal
 from histnorm.model import Message, Part, ToolResultPart
@@ -319,4 +325,4 @@ def encode_session(
     parts_of: dict[int, list[Part]],
 ) -> list[Any]:
     """The session lines for `messages`; unchanged lines are the very objects of `lines`."""
-    return _Writer(messages, lines, session, parts_of).run()
+    return _Writer(name_hosted_results(messages), lines, session, parts_of).run()

@@ -9,6 +9,7 @@ lines that path misses: the other lines of a streamed reply on the path (same
 `message.id`) and the tool-result lines hanging off any of them, placed right after the
 reply's last line on the path, in file order (Claude Code's own reader does the same).
 Sidechain lines are skipped unless no line says `isSidechain: false` (a sub-agent file).
+Only branch lines are read for content; other lines need only a well-typed uuid / parent.
 
 **Messages.** Only `user` and `assistant` lines on the active branch become messages,
 and not `isMeta` (hook feedback) or `isApiErrorMessage` (synthetic error) lines. Every
@@ -24,7 +25,9 @@ thinking / redacted_thinking → reasoning (`opaque` = signature / data, verbati
 tool_use → tool_call (function, or handoff for `handoff_to_*`; `arguments` = `input`);
 tool_result → tool_result (`is_error`; `content` raw); mcp_tool_use / mcp_tool_result →
 MCP family; server_tool_use / `*_tool_result` → hosted family with tool types
-`server_tool_call` / `server_tool_result` (one pairing group); image / document → media;
+`server_tool_use` / `server_tool_use_result` (one pairing group, as in the `anthropic`
+codec; the result's `name` is its block type without `_tool_result`, and `is_error` says
+whether its content is a `*_error`); image / document → media;
 anything else → unknown. String content is one text part. `toolUseResult` and every
 other key stay on the line. Slots: `<uuid>/content/<k>` (block k of that line) or
 `<uuid>/content` (string content); `part_pointer` is `/<line>/message/content[/<k>]`.
@@ -35,7 +38,8 @@ very same object (so the file layer copies its bytes) and the parent chain intac
 - A line whose parts are unchanged is kept. A removed part rewrites only the line that
   held it (`message.content` without the block). A line left with no blocks is dropped,
   and every line whose `parentUuid` was its uuid is re-pointed to its parent. A message
-  left with no parts keeps its first line with `content: []`.
+  left with no parts keeps its lines that were already empty, or else its first line
+  with `content: []`.
 - A new message becomes one new line `{type, uuid, parentUuid, sessionId, message:
   {role, content}}`: a tool message (or a user one) is a `user` line, e.g. a synthesized
   result `[{"type": "tool_result", "tool_use_id": ..., "content": ..., "is_error": true}]`.
@@ -57,7 +61,8 @@ very same object (so the file layer copies its bytes) and the parent chain intac
 
 Not expressible (dropped silently): metadata (`histnorm.synthesized`), `author_name`,
 `informational`. Refusal, approval and usage parts, media without a URI or native block,
-and system-role messages raise. A new hosted result is written as a plain `tool_result`.
+and system-role messages raise. A new hosted result is written as `<name>_tool_result`
+(its name, or its call's); without either it raises.
 If every line of the branch is dropped, reading back follows the newest other branch.
 """
 
@@ -79,8 +84,15 @@ from histnorm.formats._claude_code_tree import (
 from histnorm.formats.base import Codec, expect_object
 from histnorm.model import JsonValue, Message, Part, Transcript
 
-_SESSION_KEYS = ("uuid", "parentUuid", "sessionId", "leafUuid")
-_OTHER_TYPES = {"summary", "system", "progress", "attachment", "file-history-snapshot"}
+_SESSION_KEYS = ("uuid", "parentUuid", "sessionId", "leafUuid", "messageId")
+_OTHER_TYPES = {
+    "summary",
+    "system",
+    "progress",
+    "attachment",
+    "file-history-snapshot",
+    "queue-operation",
+}
 
 
 def line_parts(lines: list[Any], session: Session) -> dict[int, list[Part]]:
