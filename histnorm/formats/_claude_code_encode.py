@@ -257,7 +257,8 @@ class _Writer:
         at the line now before it (`linear`: every branch line does)."""
         kept = [i for i in self.session.sequence if i not in dropped]
         before = {kept[k]: kept[k - 1] for k in range(1, len(kept))}
-        root = self._resolved(kept[0], dropped) if kept else None
+        first = self.session.sequence[:1]
+        root = self._resolved(first[0], dropped) if first else None  # the branch root's parent
         parents: dict[int, str | None] = {}
         for k, index in enumerate(sequence):
             if k == 0:

@@ -30,14 +30,13 @@ from histnorm.formats._agent_framework_contents import (
     metadata_of,
 )
 from histnorm.formats.base import (
-    Codec,
+    MessageListCodec,
     join_envelope,
     messages_sniff,
     optional_str,
     rebuild,
     required_str,
     reuse_native,
-    split_envelope,
     type_name,
 )
 from histnorm.formats.base import expect_object as _object
@@ -111,11 +110,16 @@ def encode_message(message: Message, old: bool = False, suffix: bool = False) ->
     return rebuild(base, {k: v for k, v in values.items() if k in base or v is not None})
 
 
-class AgentFrameworkCodec(Codec):
+class AgentFrameworkCodec(MessageListCodec):
     """Microsoft Agent Framework Python `Message.to_dict` lists (current and older forms)."""
 
     name = "agent-framework"
     summary = "Microsoft Agent Framework Python Message.to_dict lists (snake_case contents)"
+    message_noun = "Agent Framework messages"
+
+    def read_message(self, obj: Any, pointer: str) -> Message:
+        """Decode one native message."""
+        return decode_message(obj, pointer)
 
     def sniff(self, data: JsonValue) -> float:
         """Likely when messages are `"type": "message"` (or `chat_message`) objects with
@@ -137,14 +141,6 @@ class AgentFrameworkCodec(Codec):
                 score = 0.97
         return score
 
-    def decode(self, data: JsonValue) -> Transcript:
-        """Decode a bare message list or an object holding `messages`."""
-        messages, base = split_envelope(data, "messages", "Agent Framework messages")
-        decoded = tuple(decode_message(m, join_pointer(base, i)) for i, m in enumerate(messages))
-        return Transcript(
-            messages=decoded, format=self.name, native=data if isinstance(data, dict) else None
-        )
-
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode; new messages and contents follow the form the transcript was read in."""
         natives = [m.native for m in transcript.messages if isinstance(m.native, dict)]
@@ -152,11 +148,6 @@ class AgentFrameworkCodec(Codec):
         suffix = any(_suffixed(n) for n in natives)
         out = [encode_message(m, old, suffix) for m in transcript.messages]
         return join_envelope(transcript, "messages", out)
-
-    def message_pointer(self, transcript: Transcript, message_index: int) -> str:
-        """`/N`, or `/messages/N` inside an envelope."""
-        base = "/messages" if isinstance(transcript.native, dict) else ""
-        return join_pointer(base, message_index)
 
     def part_pointer(self, transcript: Transcript, message_index: int, part_index: int) -> str:
         """`.../contents/K`: every content item is one part."""

@@ -35,7 +35,7 @@ from histnorm.formats._anthropic_blocks import (
 )
 from histnorm.formats.base import (
     MISSING,
-    Codec,
+    MessageListCodec,
     expect_object,
     first_index,
     join_envelope,
@@ -44,7 +44,6 @@ from histnorm.formats.base import (
     rebuild,
     required_str,
     reuse_native,
-    split_envelope,
     type_name,
 )
 from histnorm.model import (
@@ -211,11 +210,15 @@ def _sniff_message(msg: dict[str, Any]) -> tuple[bool, bool] | None:
     return marked, role.casefold() == "system"
 
 
-class AnthropicCodec(Codec):
+class AnthropicCodec(MessageListCodec):
     """Anthropic Messages API message lists and request bodies."""
 
     name = "anthropic"
     summary = "Anthropic Messages API messages and request bodies (top-level system kept)"
+
+    def read_message(self, obj: Any, pointer: str) -> Message:
+        """Decode one native message."""
+        return decode_message(obj, pointer)
 
     def sniff(self, data: JsonValue) -> float:
         """Sure on Anthropic blocks or a top-level `system`; weak on plain user/assistant text."""
@@ -235,23 +238,10 @@ class AnthropicCodec(Codec):
             return 0.9
         return 0.0 if system else 0.2
 
-    def decode(self, data: JsonValue) -> Transcript:
-        """Decode a bare message list or an object holding `messages`."""
-        messages, base = split_envelope(data, "messages", "messages")
-        decoded = tuple(decode_message(m, join_pointer(base, i)) for i, m in enumerate(messages))
-        return Transcript(
-            messages=decoded, format=self.name, native=data if isinstance(data, dict) else None
-        )
-
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode to the shape the transcript was read from; other envelope keys are kept."""
         messages = [encode_message(m) for m in _name_new_server_results(transcript.messages)]
         return join_envelope(transcript, "messages", messages)
-
-    def message_pointer(self, transcript: Transcript, message_index: int) -> str:
-        """`/messages/N` for a request body, `/N` for a bare list."""
-        base = "/messages" if isinstance(transcript.native, dict) else ""
-        return join_pointer(base, message_index)
 
     def part_pointer(self, transcript: Transcript, message_index: int, part_index: int) -> str:
         """`.../content` for string content, `.../content/K` for a block; new parts: the message."""

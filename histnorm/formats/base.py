@@ -56,6 +56,30 @@ class Codec(ABC):
         """The JSON Pointer of part `part_index` of message `message_index`."""
 
 
+class MessageListCodec(Codec):
+    """A codec whose documents are a message list, bare or under `envelope_key` in an object
+    whose other keys are kept (a request body, a dataset record)."""
+
+    envelope_key: ClassVar[str] = "messages"
+    message_noun: ClassVar[str] = "messages"
+
+    @abstractmethod
+    def read_message(self, obj: Any, pointer: str) -> Message:
+        """Decode one native message found at `pointer`."""
+
+    def decode(self, data: JsonValue) -> Transcript:
+        """Decode a bare message list or an object holding one under `envelope_key`."""
+        messages, base = split_envelope(data, self.envelope_key, self.message_noun)
+        decoded = tuple(self.read_message(m, join_pointer(base, i)) for i, m in enumerate(messages))
+        native = data if isinstance(data, dict) else None
+        return Transcript(messages=decoded, format=self.name, native=native)
+
+    def message_pointer(self, transcript: Transcript, message_index: int) -> str:
+        """`/N` for a bare list, `/<envelope_key>/N` inside an object."""
+        base = "/" + self.envelope_key if isinstance(transcript.native, dict) else ""
+        return join_pointer(base, message_index)
+
+
 def rebuild(native: Mapping[str, Any], updates: Mapping[str, Any]) -> dict[str, Any]:
     """A copy of `native` with `updates` applied in place; new keys go last, MISSING deletes."""
     out: dict[str, Any] = {}

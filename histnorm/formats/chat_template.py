@@ -35,7 +35,7 @@ from histnorm.formats._chat_template_parts import (
 )
 from histnorm.formats.base import (
     MISSING,
-    Codec,
+    MessageListCodec,
     expect_object,
     first_index,
     join_envelope,
@@ -44,7 +44,6 @@ from histnorm.formats.base import (
     rebuild,
     required_str,
     reuse_native,
-    split_envelope,
     strict_equal,
     type_name,
 )
@@ -206,12 +205,16 @@ def encode_message(message: Message) -> list[dict[str, Any]]:
     return [*before, out, *(_encode_result(empty, r) for r in results[lead:])]
 
 
-class ChatTemplateCodec(Codec):
+class ChatTemplateCodec(MessageListCodec):
     """Hugging Face chat-template datasets: object arguments, optional ids."""
 
     name = "chat-template"
     needs_call_ids = False
     summary = "Hugging Face chat-template datasets (messages with object tool arguments)"
+
+    def read_message(self, obj: Any, pointer: str) -> Message:
+        """Decode one native message."""
+        return decode_message(obj, pointer)
 
     def sniff(self, data: JsonValue) -> float:
         """0.95 with object arguments or tool messages without `tool_call_id`; 0.6 with
@@ -232,25 +235,12 @@ class ChatTemplateCodec(Codec):
             return 0.0
         return 0.6 if "media" in seen else 0.3
 
-    def decode(self, data: JsonValue) -> Transcript:
-        """Decode a bare message list or an object holding `messages`."""
-        messages, base = split_envelope(data, "messages", "messages")
-        decoded = tuple(decode_message(m, join_pointer(base, i)) for i, m in enumerate(messages))
-        return Transcript(
-            messages=decoded, format=self.name, native=data if isinstance(data, dict) else None
-        )
-
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode to the native shape the transcript was read from."""
         out: list[dict[str, Any]] = []
         for message in transcript.messages:
             out.extend(encode_message(message))
         return join_envelope(transcript, "messages", out)
-
-    def message_pointer(self, transcript: Transcript, message_index: int) -> str:
-        """`/messages/N` for an envelope, `/N` for a bare list."""
-        base = "/messages" if isinstance(transcript.native, dict) else ""
-        return join_pointer(base, message_index)
 
     def part_pointer(self, transcript: Transcript, message_index: int, part_index: int) -> str:
         """Point at the content item, tool call, content or reasoning key holding the part."""

@@ -16,7 +16,7 @@ import orjson
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import (
     MISSING,
-    Codec,
+    MessageListCodec,
     expect_object,
     join_envelope,
     messages_sniff,
@@ -24,7 +24,6 @@ from histnorm.formats.base import (
     rebuild,
     required_str,
     reuse_native,
-    split_envelope,
     type_name,
 )
 from histnorm.model import (
@@ -452,11 +451,16 @@ def encode_message(message: Message, pascal: bool = False) -> Any:
     return rebuild(base, _updates(base, pascal, values))
 
 
-class MeaiCodec(Codec):
+class MeaiCodec(MessageListCodec):
     """Microsoft.Extensions.AI ChatMessage lists (camelCase or PascalCase)."""
 
     name = "meai"
     summary = "Microsoft.Extensions.AI ChatMessage JSON as stored by Agent Framework"
+    message_noun = "ChatMessage objects"
+
+    def read_message(self, obj: Any, pointer: str) -> Message:
+        """Decode one native message."""
+        return decode_message(obj, pointer)
 
     def sniff(self, data: JsonValue) -> float:
         """Likely when messages hold `contents` arrays of `$type` objects."""
@@ -476,24 +480,11 @@ class MeaiCodec(Codec):
                 score = max(score, 0.6)
         return score
 
-    def decode(self, data: JsonValue) -> Transcript:
-        """Decode a bare ChatMessage list or an object holding `messages`."""
-        messages, base = split_envelope(data, "messages", "ChatMessage objects")
-        decoded = tuple(decode_message(m, join_pointer(base, i)) for i, m in enumerate(messages))
-        return Transcript(
-            messages=decoded, format=self.name, native=data if isinstance(data, dict) else None
-        )
-
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode in the casing each message was read in (new messages follow the transcript)."""
         pascal = any(_is_pascal(m.native) for m in transcript.messages)
         messages = [encode_message(m, pascal) for m in transcript.messages]
         return join_envelope(transcript, "messages", messages)
-
-    def message_pointer(self, transcript: Transcript, message_index: int) -> str:
-        """`/N`, or `/messages/N` inside an envelope."""
-        base = "/messages" if isinstance(transcript.native, dict) else ""
-        return join_pointer(base, message_index)
 
     def part_pointer(self, transcript: Transcript, message_index: int, part_index: int) -> str:
         """`.../contents/K` (or `Contents`, as the message spells it)."""

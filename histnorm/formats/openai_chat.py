@@ -15,7 +15,7 @@ import orjson
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import (
     MISSING,
-    Codec,
+    MessageListCodec,
     expect_object,
     first_index,
     join_envelope,
@@ -24,7 +24,6 @@ from histnorm.formats.base import (
     rebuild,
     required_str,
     reuse_native,
-    split_envelope,
     type_name,
 )
 from histnorm.model import (
@@ -365,11 +364,15 @@ def encode_message(message: Message) -> list[dict[str, Any]]:
     )
 
 
-class OpenAIChatCodec(Codec):
+class OpenAIChatCodec(MessageListCodec):
     """OpenAI Chat Completions messages, fine-tuning lines and request bodies."""
 
     name = "openai-chat"
     summary = "OpenAI Chat Completions messages, fine-tuning JSONL lines and request bodies"
+
+    def read_message(self, obj: Any, pointer: str) -> Message:
+        """Decode one native message."""
+        return decode_message(obj, pointer)
 
     def sniff(self, data: JsonValue) -> float:
         """Likely when messages have `role` and Chat-style `content`, `tool_calls` or ids."""
@@ -393,25 +396,12 @@ class OpenAIChatCodec(Codec):
                 score = max(score, 0.5)
         return score
 
-    def decode(self, data: JsonValue) -> Transcript:
-        """Decode a bare message list or an object holding `messages`."""
-        messages, base = split_envelope(data, "messages", "messages")
-        decoded = tuple(decode_message(m, join_pointer(base, i)) for i, m in enumerate(messages))
-        return Transcript(
-            messages=decoded, format=self.name, native=data if isinstance(data, dict) else None
-        )
-
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode to the native shape the transcript was read from."""
         out: list[dict[str, Any]] = []
         for message in transcript.messages:
             out.extend(encode_message(message))
         return join_envelope(transcript, "messages", out)
-
-    def message_pointer(self, transcript: Transcript, message_index: int) -> str:
-        """`/messages/N` for an envelope, `/N` for a bare list."""
-        base = "/messages" if isinstance(transcript.native, dict) else ""
-        return join_pointer(base, message_index)
 
     def part_pointer(self, transcript: Transcript, message_index: int, part_index: int) -> str:
         """Point at the content item, tool call, refusal or function call holding the part."""
