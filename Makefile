@@ -38,3 +38,9 @@ schema: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+
+# Performance benchmark (benchmarks/README.md): small sizes, a few minutes on two cores.
+# The full run is `$(BIN)/python -m benchmarks` (sizes up to 512 MB; see --sizes).
+.PHONY: bench
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks --quick

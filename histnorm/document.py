@@ -131,12 +131,20 @@ def _looks_like_message(value: Any) -> bool:
     return any(key.casefold() == "role" for key in value)
 
 
-def read_line(line: bytes, number: int, format: str | None = None) -> Record:
-    """Read one JSONL line holding one transcript."""
+def read_line(
+    line: bytes, number: int, format: str | None = None, likely: str | None = None
+) -> Record:
+    """Read one JSONL line holding one transcript.
+
+    `likely` (the format of the previous line) is tried first when its codec is sure of
+    the line, which spares detecting the format of every line of a large file.
+    """
     try:
         value = jsonio.loads(line)
     except HistnormError as exc:
         return Record(None, exc.at(line=number), number, "", line)
+    if format is None and likely is not None and get_codec(likely).sniff(value) >= 0.9:
+        format = likely
     return _record(value, format, line=number, pointer="", raw=line)
 
 

@@ -11,9 +11,13 @@ values are defined by each codec.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from functools import cached_property
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+if TYPE_CHECKING:
+    from histnorm.pairing import Pairing
 
 JsonValue = Any
 """Any JSON-compatible value: dict, list, str, int, float, bool or None."""
@@ -190,3 +194,11 @@ class Transcript(_Frozen):
     messages: tuple[Message, ...] = ()
     format: str | None = None
     native: JsonValue = None
+
+    @cached_property
+    def pairing(self) -> Pairing:
+        """How its calls, results, requests and responses pair (computed once; the model is
+        frozen, so it never goes stale)."""
+        from histnorm.pairing import pair, transcript_items
+
+        return pair(transcript_items(self))

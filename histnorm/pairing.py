@@ -252,5 +252,5 @@ def transcript_items(transcript: Transcript) -> Iterable[tuple[Position, Part]]:
 
 
 def pair_transcript(transcript: Transcript) -> Pairing:
-    """Pair the whole transcript."""
-    return pair(transcript_items(transcript))
+    """Pair the whole transcript (computed once per transcript object)."""
+    return transcript.pairing

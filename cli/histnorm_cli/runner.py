@@ -56,6 +56,8 @@ class Outcome:
     error: str | None = None
     stdout: bytes | None = None
     transcripts: int = 0
+    detected: str | None = None
+    """The format of the last line read, tried first on the next line of a JSONL file."""
 
 
 def is_jsonl(path: str, data: bytes | None) -> bool:
@@ -173,7 +175,9 @@ def _run_lines(stream: BinaryIO, job: Job, outcome: Outcome) -> None:
 
 def _run_line(content: bytes, number: int, job: Job, outcome: Outcome) -> bytes:
     outcome.transcripts += 1
-    record = read_line(content, number, job.format)
+    record = read_line(content, number, job.format, likely=outcome.detected)
+    if record.transcript is not None and job.format is None:
+        outcome.detected = record.transcript.format  # tried first on the next line
     if record.transcript is None:
         assert record.error is not None
         outcome.diagnostics.append(unreadable(record.error).at(path=outcome.path, line=number))

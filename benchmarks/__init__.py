@@ -1,0 +1,1 @@
+"""histnorm performance benchmarks: `python -m benchmarks` (see README.md)."""
