@@ -125,9 +125,15 @@ def split_lines(data: bytes) -> Iterator[tuple[int, bytes, bytes]]:
         start = end + 1
 
 
-def _looks_like_message(value: Any) -> bool:
+_EVENT_KEYS = {"uuid", "parentUuid", "sessionId", "leafUuid", "messageId"}
+
+
+def looks_like_message(value: Any) -> bool:
+    """Whether a JSONL line is one message or session event rather than a transcript."""
     if not isinstance(value, dict) or "messages" in value:
         return False
+    if isinstance(value.get("type"), str) and _EVENT_KEYS & value.keys():
+        return True  # a session-log event (Claude Code)
     return any(key.casefold() == "role" for key in value)
 
 
@@ -156,7 +162,7 @@ def read_jsonl(data: bytes, format: str | None = None, mode: str = "auto") -> Do
     if mode == "auto":
         first = next((line for _, line, _ in rows if line.strip()), b"")
         try:
-            mode = "message" if _looks_like_message(jsonio.loads(first)) else "transcript"
+            mode = "message" if looks_like_message(jsonio.loads(first)) else "transcript"
         except HistnormError:
             mode = "transcript"
     if mode == "transcript":

@@ -15,6 +15,7 @@ from histnorm.document import (
     Document,
     Layout,
     Record,
+    looks_like_message,
     lost_by_rewrite,
     read_json,
     read_jsonl,
@@ -131,11 +132,7 @@ def _message_line(line: bytes) -> bool:
         value = jsonio.loads(line.removeprefix(BOM))
     except HistnormError:
         return False
-    return (
-        isinstance(value, dict)
-        and "messages" not in value
-        and any(k.casefold() == "role" for k in value)
-    )
+    return looks_like_message(value)
 
 
 def _run_lines(stream: BinaryIO, job: Job, outcome: Outcome) -> None:

@@ -10,6 +10,7 @@ from histnorm.formats.agent_framework import AgentFrameworkCodec
 from histnorm.formats.anthropic import AnthropicCodec
 from histnorm.formats.base import Codec, messages_sniff, type_name
 from histnorm.formats.chat_template import ChatTemplateCodec
+from histnorm.formats.claude_code import ClaudeCodeCodec
 from histnorm.formats.gemini import GeminiCodec
 from histnorm.formats.langchain import LangChainCodec
 from histnorm.formats.meai import MeaiCodec
@@ -31,6 +32,7 @@ CODECS: Mapping[str, Codec] = MappingProxyType(
             ChatTemplateCodec(),
             LangChainCodec(),
             AgentFrameworkCodec(),
+            ClaudeCodeCodec(),
         )
     }
 )
