@@ -1,0 +1,301 @@
+"""Reading Microsoft.Extensions.AI `ChatMessage` JSON: property lookup and decoding."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from histnorm.errors import HistnormError, join_pointer
+from histnorm.formats.base import (
+    MISSING,
+    expect_object,
+    optional_str,
+    required_str,
+    type_name,
+)
+from histnorm.model import (
+    ApprovalRequestPart,
+    ApprovalResponsePart,
+    MediaPart,
+    Message,
+    Part,
+    ReasoningPart,
+    TextPart,
+    ToolCallPart,
+    ToolFamily,
+    ToolResultPart,
+    UnknownPart,
+    UsagePart,
+)
+
+TYPE_KEY = "$type"
+HANDOFF_PREFIX = "handoff_to_"
+_CALLS = {
+    "functionCall": ToolFamily.FUNCTION,
+    "toolCall": ToolFamily.FUNCTION,
+    "mcpServerToolCall": ToolFamily.MCP,
+    "codeInterpreterToolCall": ToolFamily.HOSTED,
+    "imageGenerationToolCall": ToolFamily.HOSTED,
+    "webSearchToolCall": ToolFamily.HOSTED,
+}
+_RESULTS = {
+    "functionResult": ToolFamily.FUNCTION,
+    "toolResult": ToolFamily.FUNCTION,
+    "mcpServerToolResult": ToolFamily.MCP,
+    "codeInterpreterToolResult": ToolFamily.HOSTED,
+    "imageGenerationToolResult": ToolFamily.HOSTED,
+    "webSearchToolResult": ToolFamily.HOSTED,
+}
+_REQUESTS = {
+    "toolApprovalRequest",
+    "functionApprovalRequest",
+    "inputRequest",
+    "userInputRequest",
+    "mcpServerToolApprovalRequest",
+}
+_RESPONSES = {
+    "toolApprovalResponse",
+    "functionApprovalResponse",
+    "inputResponse",
+    "userInputResponse",
+    "mcpServerToolApprovalResponse",
+}
+_MEDIA = {"data", "uri", "hostedFile", "hostedVectorStore"}
+_OLD_APPROVALS = {
+    "functionApprovalRequest",
+    "functionApprovalResponse",
+    "userInputRequest",
+    "userInputResponse",
+}
+
+
+def find_key(obj: dict[str, Any], name: str) -> str | None:
+    """The key of `obj` that matches `name` ignoring case, if any."""
+    if name in obj:
+        return name
+    folded = name.casefold()
+    return next((k for k in obj if k.casefold() == folded), None)
+
+
+def get_key(obj: dict[str, Any], name: str) -> Any:
+    """The value of the property `name` of `obj`, matched ignoring case (None if absent)."""
+    key = find_key(obj, name)
+    return None if key is None else obj[key]
+
+
+_KNOWN = {
+    name.casefold()
+    for name in (
+        "role",
+        "contents",
+        "authorName",
+        "messageId",
+        "createdAt",
+        "additionalProperties",
+        "text",
+        "protectedData",
+        "callId",
+        "name",
+        "arguments",
+        "result",
+        "outputs",
+        "serverName",
+        "informationalOnly",
+        "invocationRequired",
+        "requestId",
+        "toolCall",
+        "functionCall",
+        "approved",
+        "reason",
+        "requiresConfirmation",
+        "uri",
+        "mediaType",
+        "details",
+        "message",
+        "annotations",
+    )
+}
+
+
+def _is_pascal(obj: Any) -> bool:
+    """Whether the object spells MEAI's own property names in PascalCase."""
+    return isinstance(obj, dict) and any(k[:1].isupper() for k in obj if k.casefold() in _KNOWN)
+
+
+def _metadata_value(metadata: dict[str, Any], base: dict[str, Any]) -> Any:
+    """What to write for `additionalProperties`: the metadata, or the original empty value,
+    or MISSING when metadata that was there has been cleared."""
+    if metadata:
+        return metadata
+    original = get_key(base, "additionalProperties")
+    return original if not original else MISSING
+
+
+def _styled(name: str, pascal: bool) -> str:
+    return name[:1].upper() + name[1:] if pascal else name
+
+
+def _metadata(obj: dict[str, Any], pointer: str) -> dict[str, Any]:
+    props = get_key(obj, "additionalProperties")
+    if props is None:
+        return {}
+    return dict(
+        expect_object(
+            props,
+            join_pointer(pointer, find_key(obj, "additionalProperties") or ""),
+            "additionalProperties",
+        )
+    )
+
+
+def _at(pointer: str, obj: dict[str, Any], name: str) -> str:
+    return join_pointer(pointer, find_key(obj, name) or name)
+
+
+def _tool_call(obj: dict[str, Any], kind: str, pointer: str) -> ToolCallPart:
+    call_id = required_str(get_key(obj, "callId"), _at(pointer, obj, "callId"), "callId")
+    name = optional_str(get_key(obj, "name"), _at(pointer, obj, "name"), "the tool name")
+    family = _CALLS[kind]
+    if family is ToolFamily.FUNCTION and name and name.startswith(HANDOFF_PREFIX):
+        family = ToolFamily.HANDOFF
+    informational = get_key(obj, "informationalOnly")
+    if informational is None:
+        informational = get_key(obj, "invocationRequired") is False
+    return ToolCallPart(
+        call_id=call_id,
+        name=name,
+        arguments=get_key(obj, "arguments"),
+        family=family,
+        tool_type=kind,
+        informational=bool(informational),
+        native=obj,
+        slot="contents",
+        metadata=_metadata(obj, pointer),
+    )
+
+
+def _nested_call(obj: dict[str, Any], pointer: str) -> ToolCallPart | None:
+    key = find_key(obj, "toolCall") or find_key(obj, "functionCall")
+    if key is None or obj[key] is None:
+        return None
+    part = decode_content(obj[key], join_pointer(pointer, key))
+    if not isinstance(part, ToolCallPart):
+        raise HistnormError("expected a tool call content", pointer=join_pointer(pointer, key))
+    return part
+
+
+def _request_id(obj: dict[str, Any], pointer: str) -> str:
+    key = find_key(obj, "requestId") or find_key(obj, "id") or "requestId"
+    return required_str(obj.get(key), join_pointer(pointer, key), "the request id")
+
+
+def decode_content(obj: Any, pointer: str = "") -> Part:
+    """Decode one `AIContent` object."""
+    content = expect_object(obj, pointer, "a content item")
+    kind = content.get(TYPE_KEY)
+    if not isinstance(kind, str):
+        kind = None
+    meta = _metadata(content, pointer)
+    if kind == "text" and isinstance(get_key(content, "text"), str):
+        return TextPart(text=get_key(content, "text"), native=obj, slot="contents", metadata=meta)
+    if kind == "reasoning":
+        text = optional_str(
+            get_key(content, "text"), _at(pointer, content, "text"), "reasoning text"
+        )
+        return ReasoningPart(
+            text=text,
+            opaque=get_key(content, "protectedData"),
+            native=obj,
+            slot="contents",
+            metadata=meta,
+        )
+    if kind in _CALLS:
+        return _tool_call(content, kind, pointer)
+    if kind in _RESULTS:
+        call_id = required_str(
+            get_key(content, "callId"), _at(pointer, content, "callId"), "callId"
+        )
+        result_key = "result" if kind in ("functionResult", "toolResult") else "outputs"
+        return ToolResultPart(
+            call_id=call_id,
+            content=get_key(content, result_key),
+            family=_RESULTS[kind],
+            tool_type=kind,
+            native=obj,
+            slot="contents",
+            metadata=meta,
+        )
+    if kind in _REQUESTS:
+        confirm = get_key(content, "requiresConfirmation")
+        return ApprovalRequestPart(
+            request_id=_request_id(content, pointer),
+            tool_call=_nested_call(content, pointer),
+            requires_confirmation=confirm is not False,
+            native=obj,
+            slot="contents",
+            metadata=meta,
+        )
+    if kind in _RESPONSES:
+        approved = get_key(content, "approved")
+        reason = optional_str(get_key(content, "reason"), _at(pointer, content, "reason"), "reason")
+        return ApprovalResponsePart(
+            request_id=_request_id(content, pointer),
+            approved=approved if isinstance(approved, bool) else None,
+            tool_call=_nested_call(content, pointer),
+            reason=reason,
+            native=obj,
+            slot="contents",
+            metadata=meta,
+        )
+    if kind in _MEDIA:
+        uri = get_key(content, "uri")
+        media_type = get_key(content, "mediaType")
+        if media_type is None and isinstance(uri, str) and uri.startswith("data:"):
+            media_type = uri[5:].split(";", 1)[0].split(",", 1)[0] or None
+        return MediaPart(
+            media_type=media_type if isinstance(media_type, str) else None,
+            uri=uri if isinstance(uri, str) else None,
+            native=obj,
+            slot="contents",
+            metadata=meta,
+        )
+    if kind == "usage":
+        return UsagePart(
+            details=get_key(content, "details"), native=obj, slot="contents", metadata=meta
+        )
+    return UnknownPart(
+        type=kind if isinstance(kind, str) else None, native=obj, slot="contents", metadata=meta
+    )
+
+
+def decode_message(obj: Any, pointer: str = "") -> Message:
+    """Decode one `ChatMessage` object."""
+    msg = expect_object(obj, pointer, "a message")
+    role = required_str(get_key(msg, "role"), _at(pointer, msg, "role"), "the message role")
+    contents = get_key(msg, "contents")
+    contents_at = _at(pointer, msg, "contents")
+    if find_key(msg, "contents") is None:
+        foreign = next(
+            (k for k in ("content", "tool_calls", "tool_call_id", "parts") if k in msg), None
+        )
+        if foreign is not None:
+            raise HistnormError(
+                f'not a Microsoft.Extensions.AI message: it has "{foreign}" and no "contents"',
+                pointer=join_pointer(pointer, foreign),
+            )
+    if contents is not None and not isinstance(contents, list):
+        raise HistnormError(
+            f"expected contents to be an array, got {type_name(contents)}", pointer=contents_at
+        )
+    parts = tuple(
+        decode_content(c, join_pointer(contents_at, i)) for i, c in enumerate(contents or ())
+    )
+    return Message(
+        role=role,
+        id=optional_str(get_key(msg, "messageId"), _at(pointer, msg, "messageId"), "messageId"),
+        author_name=optional_str(
+            get_key(msg, "authorName"), _at(pointer, msg, "authorName"), "authorName"
+        ),
+        parts=parts,
+        metadata=_metadata(msg, pointer),
+        native=obj,
+    )
