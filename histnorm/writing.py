@@ -1,0 +1,167 @@
+"""Writing documents back: original bytes for everything no rule changed.
+
+Every record and JSONL line that nothing changed keeps its bytes; in a changed JSON
+document only the changed messages are re-serialised; a record whose rewrite would drop
+the first value of a repeated key keeps its bytes too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from histnorm import jsonio
+from histnorm.errors import HistnormError
+from histnorm.formats import get_codec
+from histnorm.linemap import duplicate_key
+from histnorm.model import Transcript
+from histnorm.records import BOM, Document, Layout, Record, split_lines
+from histnorm.splice import splice_array
+
+
+def encode_transcript(transcript: Transcript) -> Any:
+    """The native value of `transcript` in its own format."""
+    if transcript.format is None:
+        raise HistnormError("the transcript has no format to write it in")
+    return get_codec(transcript.format).encode(transcript)
+
+
+def write_line(record: Record, transcript: Transcript | None) -> bytes:
+    """The bytes of one JSONL line: the original if nothing changed, else compact JSON.
+
+    A line with a key repeated in one object keeps its original bytes: a rewrite would
+    keep only the last value (see `lost_by_rewrite`).
+    """
+    if transcript is None or transcript == record.transcript:
+        return record.raw
+    if lost_by_rewrite(record, transcript) is not None:
+        return record.raw
+    return jsonio.dumps(encode_transcript(transcript))
+
+
+def lost_by_rewrite(
+    record: Record, transcript: Transcript, raw: bytes | None = None, spliced: bool = False
+) -> str | None:
+    """The pointer of a repeated key that rewriting `record` as `transcript` would lose.
+
+    JSON parsers keep the last value of a repeated key, so a record whose rewritten part
+    holds one cannot be written back without losing data. When only changed messages are
+    re-serialised (`spliced`, JSON documents), a repeat inside an untouched message is
+    safe. `raw` is the text the record sits in when it is not `record.raw`.
+    """
+    text = raw if raw is not None else record.raw
+    repeated = duplicate_key(text.removeprefix(BOM))
+    if repeated is None or record.transcript is None or not spliced:
+        return repeated
+    base = record.pointer
+    kept = {id(m) for m in transcript.messages}
+    for index, message in enumerate(record.transcript.messages):
+        at = base + get_codec(record.transcript.format or "").message_pointer(
+            record.transcript, index
+        )
+        if repeated == at or repeated.startswith(at + "/"):
+            return None if id(message) in kept else repeated
+    return repeated
+
+
+def write(document: Document, transcripts: Sequence[Transcript | None]) -> bytes:
+    """Write `document` with each record's transcript replaced by the one in `transcripts`."""
+    if len(transcripts) != len(document.records):
+        raise ValueError("write() needs one transcript (or None) per record")
+    changed = [
+        t is not None and t != r.transcript
+        for r, t in zip(document.records, transcripts, strict=True)
+    ]
+    if not any(changed):
+        return document.raw
+    prefix = BOM if document.bom else b""
+    if document.layout in (Layout.JSON, Layout.JSON_ARRAY):
+        return prefix + _write_json(document, transcripts)
+    if document.layout is Layout.JSONL:
+        return prefix + _write_jsonl(document, transcripts)
+    return prefix + _write_message_lines(document, _only(transcripts))
+
+
+def _native(transcript: Transcript) -> Any:
+    """The native document a decoded transcript came from (its envelope, or its messages)."""
+    if transcript.native is not None:
+        return transcript.native
+    return [m.native for m in transcript.messages]
+
+
+def _messages_pointer(transcript: Transcript) -> str | None:
+    if not transcript.messages or transcript.format is None:
+        return None
+    return get_codec(transcript.format).message_pointer(transcript, 0).rsplit("/", 1)[0]
+
+
+def _write_json(document: Document, transcripts: Sequence[Transcript | None]) -> bytes:
+    """Rewrite changed transcripts, splicing only their message arrays where possible."""
+    body = document.raw[len(BOM) :] if document.bom else document.raw
+    array = document.layout is Layout.JSON_ARRAY
+    for i, (record, transcript) in enumerate(zip(document.records, transcripts, strict=True)):
+        if transcript is None or record.transcript is None or transcript == record.transcript:
+            continue
+        if lost_by_rewrite(record, transcript, body, spliced=True) is not None:
+            continue  # keep this transcript's bytes: a rewrite would drop a repeated key
+        old, new = _native(record.transcript), encode_transcript(transcript)
+        pointer = _messages_pointer(record.transcript)
+        if array:
+            whole = jsonio.loads(body)
+            old_whole, new_whole = list(whole), list(whole)
+            old_whole[i], new_whole[i] = old, new
+            old, new = old_whole, new_whole
+            pointer = None if pointer is None else record.pointer + pointer
+        spliced = None if pointer is None else splice_array(body, old, new, pointer, document.style)
+        if spliced is None:
+            return _rewrite_all(document, transcripts)
+        body = spliced
+    return body
+
+
+def _rewrite_all(document: Document, transcripts: Sequence[Transcript | None]) -> bytes:
+    body = document.raw[len(BOM) :] if document.bom else document.raw
+    if duplicate_key(body) is not None:
+        return body  # a full rewrite would drop a repeated key's first value
+    if document.layout is Layout.JSON:
+        return jsonio.dumps(encode_transcript(_only(transcripts)), document.style)
+    value = jsonio.loads(document.raw[len(BOM) :] if document.bom else document.raw)
+    for i, (record, transcript) in enumerate(zip(document.records, transcripts, strict=True)):
+        if transcript is not None and transcript != record.transcript:
+            value[i] = encode_transcript(transcript)
+    return jsonio.dumps(value, document.style)
+
+
+def _only(transcripts: Sequence[Transcript | None]) -> Transcript:
+    transcript = transcripts[0]
+    assert transcript is not None
+    return transcript
+
+
+def _ending(document: Document) -> bytes:
+    return b"\r\n" if b"\r\n" in document.raw else b"\n"
+
+
+def _write_jsonl(document: Document, transcripts: Sequence[Transcript | None]) -> bytes:
+    body = document.raw[len(BOM) :] if document.bom else document.raw
+    replacements = {
+        r.line: write_line(r, t) for r, t in zip(document.records, transcripts, strict=True)
+    }
+    out = bytearray()
+    for number, line, end in split_lines(body):
+        out += replacements.get(number, line) + end
+    return bytes(out)
+
+
+def _write_message_lines(document: Document, transcript: Transcript) -> bytes:
+    encoded = encode_transcript(transcript)
+    originals = {id(value): line for line, value in document.lines}
+    ending = _ending(document)
+    body = document.raw[len(BOM) :] if document.bom else document.raw
+    out = bytearray()
+    for value in encoded:
+        line = originals.get(id(value))
+        out += (line if line is not None else jsonio.dumps(value)) + ending
+    if not body.endswith(b"\n") and out.endswith(ending):
+        del out[len(out) - len(ending) :]
+    return bytes(out)
