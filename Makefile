@@ -44,3 +44,9 @@ clean:
 .PHONY: bench
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks --quick
+
+# Mutation fuzzing (tests/test_fuzz_mutations.py): damage every valid format fixture and
+# check that `fix` repairs it. `make test` runs 40 examples; this runs 100 000 (minutes).
+.PHONY: fuzz
+fuzz: $(STAMP)
+	HISTNORM_FUZZ_EXAMPLES=100000 $(BIN)/python -m pytest -q tests/test_fuzz_mutations.py -p no:randomly
