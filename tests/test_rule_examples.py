@@ -38,8 +38,10 @@ def test_good_example_is_clean_for_its_rule(rule, example):
 
 
 @pytest.mark.parametrize("rule", [r for r in ALL_RULES if r.code != "HN000"], ids=str)
-def test_every_rule_shows_a_case_in_each_format_it_applies_to(rule):
+def test_every_rule_has_examples_and_fixable_rules_show_their_fix(rule):
     assert rule.examples, f"{rule.code} has no examples"
+    if rule.fix is not None:
+        assert any(e.good is not None for e in rule.examples), f"{rule.code} shows no fix"
 
 
 def test_unreadable_transcript_is_hn000():
