@@ -84,6 +84,33 @@ def looks_like_message(value: Any) -> bool:
     return any(key.casefold() == "role" for key in value)
 
 
+def pick_format(value: Any, format: str | None = None, likely: str | None = None) -> str | None:
+    """The format to read `value` with: `format` if given, else `likely` (the format of the
+    previous line) when its codec is sure of `value`, else the detected one; None when
+    nothing matches (decoding then reports why)."""
+    if format is not None:
+        return format
+    if likely is not None and get_codec(likely).sniff(value) >= 0.9:
+        return likely
+    try:
+        return detect_format(value)
+    except HistnormError:
+        return None
+
+
+def parse_line(line: bytes, number: int) -> Any | Record:
+    """The parsed value of one JSONL line, or an unreadable `Record` saying why not."""
+    try:
+        return jsonio.loads(line)
+    except HistnormError as exc:
+        return Record(None, exc.at(line=number), number, "", line)
+
+
+def read_value(value: Any, number: int, format: str | None, raw: bytes) -> Record:
+    """The record of one line's parsed `value` (see `pick_format` for `format`)."""
+    return _record(value, format, line=number, pointer="", raw=raw)
+
+
 def read_line(
     line: bytes, number: int, format: str | None = None, likely: str | None = None
 ) -> Record:
@@ -92,13 +119,10 @@ def read_line(
     `likely` (the format of the previous line) is tried first when its codec is sure of
     the line, which spares detecting the format of every line of a large file.
     """
-    try:
-        value = jsonio.loads(line)
-    except HistnormError as exc:
-        return Record(None, exc.at(line=number), number, "", line)
-    if format is None and likely is not None and get_codec(likely).sniff(value) >= 0.9:
-        format = likely
-    return _record(value, format, line=number, pointer="", raw=line)
+    value = parse_line(line, number)
+    if isinstance(value, Record):
+        return value
+    return read_value(value, number, pick_format(value, format, likely), line)
 
 
 def read_jsonl(data: bytes, format: str | None = None, mode: str = "auto") -> Document:
@@ -180,9 +204,12 @@ __all__ = [
     "encode_transcript",
     "looks_like_message",
     "lost_by_rewrite",
+    "parse_line",
+    "pick_format",
     "read_json",
     "read_jsonl",
     "read_line",
+    "read_value",
     "split_lines",
     "write",
     "write_line",

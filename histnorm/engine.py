@@ -10,11 +10,12 @@ from histnorm.diagnostic import Applicability, Diagnostic, Location, Severity
 from histnorm.edit import is_result_only
 from histnorm.errors import HistnormError
 from histnorm.formats import get_codec
-from histnorm.model import Transcript
+from histnorm.model import JsonValue, Transcript
 from histnorm.profiles import profile_for
 from histnorm.rule import Rule
 from histnorm.rules import ALL_RULES, FIX_ORDER, resolve
 from histnorm.settings import DEFAULT_SETTINGS, Scope, Settings
+from histnorm.shape import is_plain
 
 MAX_PASSES = 10
 """How many times `fix` runs the whole fix order before it gives up."""
@@ -109,6 +110,15 @@ def lint(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> tuple
         for d in check_rule(rule, transcript, settings)
     ]
     return tuple(sorted(found, key=Diagnostic.sort_key))
+
+
+def proven_clean(value: JsonValue, format: str, settings: Settings = DEFAULT_SETTINGS) -> bool:
+    """Whether the parsed native `value` (in `format`) is so plain that `lint` would report
+    nothing, decided without building models (see `histnorm.shape`). False means only
+    "not proven": decode the value and run the rules. `value` is not changed."""
+    codec = get_codec(format)
+    profile = profile_for(settings.profile, format)
+    return is_plain(codec.shape(value), profile, codec.items_are_messages)
 
 
 def fix_allowed(diagnostic: Diagnostic, settings: Settings) -> bool:

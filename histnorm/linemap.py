@@ -71,14 +71,38 @@ def spans_for(data: bytes, pointers: Iterable[str]) -> dict[str, tuple[int, int]
     return found
 
 
-def duplicate_key(data: bytes) -> str | None:
-    """The JSON Pointer of the first key that repeats within one object, or None.
+class _Repeated(Exception):
+    pass
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        raise _Repeated
+    return value
+
+
+def _may_repeat(data: bytes) -> bool:
+    """False when `data` certainly has no repeated key (the standard library's C parser
+    checks every object); True when it has one or the parser cannot tell (deep nesting)."""
+    try:
+        json.loads(data, object_pairs_hook=_unique_pairs)
+    except _Repeated:
+        return True
+    except (ValueError, RecursionError):
+        return True  # the exact scan below decides
+    return False
+
+
+def duplicate_keys(data: bytes) -> list[str]:
+    """The JSON Pointer of every key that repeats within its object, in document order.
 
     Parsers keep only the last value of a repeated key, so a document with one cannot be
     rewritten without losing data.
     """
-    if data.count(b'":') < 2:
-        return None
+    if data.count(b'":') < 2 or not _may_repeat(data):
+        return []
+    repeated: list[str] = []
     stack: list[tuple[str, set[str] | None, list[Any]]] = []
     for match in _TOKEN.finditer(data):
         token = match.group()
@@ -99,10 +123,16 @@ def duplicate_key(data: bytes) -> str | None:
             pointer, keys, state = stack[-1]
             assert keys is not None
             if key in keys:
-                return f"{pointer}/{escape_token(key)}"
+                repeated.append(f"{pointer}/{escape_token(key)}")
             keys.add(key)
             state[0], state[1] = False, key
-    return None
+    return repeated
+
+
+def duplicate_key(data: bytes) -> str | None:
+    """The JSON Pointer of the first key that repeats within one object, or None."""
+    repeated = duplicate_keys(data)
+    return repeated[0] if repeated else None
 
 
 def _here(stack: list[tuple[str, set[str] | None, list[Any]]]) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 from histnorm import jsonio
 from histnorm.errors import HistnormError
 from histnorm.formats import get_codec
-from histnorm.linemap import duplicate_key
+from histnorm.linemap import duplicate_key, duplicate_keys
 from histnorm.model import Transcript
 from histnorm.records import BOM, Document, Layout, Record, split_lines
 from histnorm.splice import splice_array
@@ -50,18 +50,23 @@ def lost_by_rewrite(
     safe. `raw` is the text the record sits in when it is not `record.raw`.
     """
     text = raw if raw is not None else record.raw
-    repeated = duplicate_key(text.removeprefix(BOM))
-    if repeated is None or record.transcript is None or not spliced:
-        return repeated
+    repeats = duplicate_keys(text.removeprefix(BOM))
+    if not repeats or record.transcript is None or not spliced:
+        return repeats[0] if repeats else None
     base = record.pointer
     kept = {id(m) for m in transcript.messages}
-    for index, message in enumerate(record.transcript.messages):
-        at = base + get_codec(record.transcript.format or "").message_pointer(
-            record.transcript, index
-        )
-        if repeated == at or repeated.startswith(at + "/"):
-            return None if id(message) in kept else repeated
-    return repeated
+    codec = get_codec(record.transcript.format or "")
+    untouched = [
+        base + codec.message_pointer(record.transcript, index)
+        for index, message in enumerate(record.transcript.messages)
+        if id(message) in kept
+    ]
+    for repeated in repeats:
+        if base and not repeated.startswith(base + "/"):
+            continue  # another record's repeat: its bytes are not rewritten
+        if not any(repeated == at or repeated.startswith(at + "/") for at in untouched):
+            return repeated
+    return None
 
 
 def write(document: Document, transcripts: Sequence[Transcript | None]) -> bytes:

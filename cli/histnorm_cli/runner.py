@@ -17,13 +17,15 @@ from histnorm.document import (
     Record,
     looks_like_message,
     lost_by_rewrite,
+    parse_line,
+    pick_format,
     read_json,
     read_jsonl,
-    read_line,
+    read_value,
     write,
     write_line,
 )
-from histnorm.engine import FixDidNotConverge, fix, lint, unreadable
+from histnorm.engine import FixDidNotConverge, fix, lint, proven_clean, unreadable
 from histnorm.errors import HistnormError
 from histnorm.linemap import lines_for
 from histnorm.model import Transcript
@@ -149,9 +151,9 @@ def _run_lines(stream: BinaryIO, job: Job, outcome: Outcome) -> None:
             bom = number == 1 and body.startswith(BOM)
             content = body.removeprefix(BOM)
             new = content
-            if content.strip():
+            if content and not content.isspace():
                 new = _run_line(content, number, job, outcome)
-            if new != content:
+            if new is not content and new != content:
                 outcome.changed = True
                 if job.diff:
                     hunks.append(_line_hunk(number, content, new, ending))
@@ -172,9 +174,16 @@ def _run_lines(stream: BinaryIO, job: Job, outcome: Outcome) -> None:
 
 def _run_line(content: bytes, number: int, job: Job, outcome: Outcome) -> bytes:
     outcome.transcripts += 1
-    record = read_line(content, number, job.format, likely=outcome.detected)
-    if record.transcript is not None and job.format is None:
-        outcome.detected = record.transcript.format  # tried first on the next line
+    value = parse_line(content, number)
+    if isinstance(value, Record):
+        record = value
+    else:
+        format = pick_format(value, job.format, outcome.detected)
+        if format is not None and job.format is None:
+            outcome.detected = format  # tried first on the next line
+        if format is not None and proven_clean(value, format, job.settings):
+            return content  # nothing to report or fix: no models built
+        record = read_value(value, number, format, content)
     if record.transcript is None:
         assert record.error is not None
         outcome.diagnostics.append(unreadable(record.error).at(path=outcome.path, line=number))

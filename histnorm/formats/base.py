@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from pydantic import BaseModel
 
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.model import JsonValue, Message, Transcript
+
+if TYPE_CHECKING:
+    from histnorm.shape import Shape
 
 
 class _Missing:
@@ -54,6 +57,11 @@ class Codec(ABC):
     @abstractmethod
     def part_pointer(self, transcript: Transcript, message_index: int, part_index: int) -> str:
         """The JSON Pointer of part `part_index` of message `message_index`."""
+
+    def shape(self, data: JsonValue) -> Shape | None:
+        """The plain shape of `data` without building models (`histnorm.shape`), or None
+        when it holds anything but plain content. The default never claims a shape."""
+        return None
 
 
 class MessageListCodec(Codec):

@@ -19,9 +19,11 @@ from histnorm.formats._openai_chat_read import (
     decode_message,
     decode_tool_call,
 )
+from histnorm.formats._openai_chat_shape import shape as plain_shape
 from histnorm.formats._openai_chat_write import encode_message
 from histnorm.formats.base import MessageListCodec, first_index, join_envelope, messages_sniff
 from histnorm.model import JsonValue, Message, Transcript
+from histnorm.shape import Shape
 
 __all__ = [
     "HANDOFF_PREFIX",
@@ -65,6 +67,10 @@ class OpenAIChatCodec(MessageListCodec):
             else:
                 score = max(score, 0.5)
         return score
+
+    def shape(self, data: JsonValue) -> Shape | None:
+        """The plain shape of the messages (`histnorm.shape`), or None."""
+        return plain_shape(data)
 
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode to the native shape the transcript was read from."""
