@@ -176,6 +176,22 @@ def _read_message_lines(
     return Document(Layout.JSONL_MESSAGES, (record,), data, jsonio.COMPACT, bom, tuple(lines))
 
 
+def single_value(data: bytes, jsonl: bool, mode: str = "auto") -> Any | None:
+    """The native value of a document holding exactly one transcript (a JSON document that
+    is not an array of transcripts, or message-per-line JSONL), parsed; None for anything
+    else, including unreadable input (reading it with `read_json` / `read_jsonl` says why)."""
+    body = data.removeprefix(BOM)
+    try:
+        if not jsonl:
+            value = jsonio.loads(body)
+            return None if _is_transcript_array(value) else value
+        values = [jsonio.loads(line) for _, line, _ in split_lines(body) if line.strip()]
+    except HistnormError:
+        return None
+    message = mode == "message" or (mode == "auto" and bool(values) and looks_like_message(values[0]))
+    return values if message else None
+
+
 def rows_for_values(rows: Iterable[tuple[int, bytes, bytes]]) -> list[int]:
     """Line numbers of the non-blank rows, in order."""
     return [n for n, line, _ in rows if line.strip()]
@@ -210,6 +226,7 @@ __all__ = [
     "read_jsonl",
     "read_line",
     "read_value",
+    "single_value",
     "split_lines",
     "write",
     "write_line",

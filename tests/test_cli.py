@@ -239,14 +239,14 @@ def test_lint_internal_error_in_one_file_exits_2_and_reports_the_others(monkeypa
     put("a.json", ORPHAN_CALL)
     put("boom.json", b'[{"role":"user","content":"boom"}]')
     put("z.json", ORPHAN_CALL)
-    real = runner_module.read_json
+    real = runner_module.is_jsonl
 
-    def read_json(data: bytes, format: str | None = None) -> Any:
-        if b"boom" in data:
+    def is_jsonl(path: str, data: bytes | None) -> bool:
+        if "boom" in path:
             raise RuntimeError("simulated bug")
-        return real(data, format)
+        return real(path, data)
 
-    monkeypatch.setattr(runner_module, "read_json", read_json)
+    monkeypatch.setattr(runner_module, "is_jsonl", is_jsonl)
     result = invoke("lint", "a.json", "boom.json", "z.json")
     assert result.exit_code == 2, result.output
     assert "a.json:5: HN001" in result.stdout
@@ -257,14 +257,14 @@ def test_lint_internal_error_in_one_file_exits_2_and_reports_the_others(monkeypa
 def test_fix_that_does_not_converge_exits_2_and_fixes_the_others(monkeypatch):
     put("a.json", ORPHAN_CALL)
     put("loop.json", b'[{"role":"user","content":"loop"}]')
-    real = runner_module.read_json
+    real = runner_module.is_jsonl
 
-    def read_json(data: bytes, format: str | None = None) -> Any:
-        if b"loop" in data:
+    def is_jsonl(path: str, data: bytes | None) -> bool:
+        if "loop" in path:
             raise FixDidNotConverge("fixes kept changing the transcript")
-        return real(data, format)
+        return real(path, data)
 
-    monkeypatch.setattr(runner_module, "read_json", read_json)
+    monkeypatch.setattr(runner_module, "is_jsonl", is_jsonl)
     result = invoke("fix", "a.json", "loop.json")
     assert result.exit_code == 2, result.output
     assert "loop.json: internal error" in result.stderr

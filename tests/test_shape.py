@@ -149,13 +149,24 @@ def test_runner_is_the_same_without_the_shortcut(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str, mode: str
 ) -> None:
     path = _corpus_file(tmp_path, fmt)
-    paths = [str(path), *map(str, sorted(ROOT.glob(f"formats/{fmt}/*.jsonl")))]
+    fixtures = [
+        *ROOT.glob(f"formats/{fmt}/*.json*"),
+        *ROOT.glob(f"rules/*/*.{fmt}.json"),
+        *ROOT.glob("malformed/*"),
+        *ROOT.glob("demo/*"),
+    ]
+    copies = []
+    for n, fixture in enumerate(sorted(fixtures)):
+        copy = tmp_path / f"{n}-{fixture.name}"  # fix writes in place
+        copy.write_bytes(fixture.read_bytes())
+        copies.append(str(copy))
+    paths = [str(path), *copies]
     outcomes = []
     for shortcut in (True, False):
         if not shortcut:
             monkeypatch.setattr(runner, "proven_clean", lambda *args: False)
         job = Job(mode="fix" if mode == "fix" else "lint", settings=Settings(), diff=True)
-        outcomes.append([runner.run(p, job) for p in paths])
+        outcomes.append([runner.run(p, job) for p in paths])  # diff only: nothing is written
     fast, slow = outcomes
     for a, b in zip(fast, slow, strict=True):
         assert a.diagnostics == b.diagnostics, a.path

@@ -22,6 +22,7 @@ from histnorm.document import (
     read_json,
     read_jsonl,
     read_value,
+    single_value,
     write,
     write_line,
 )
@@ -111,6 +112,8 @@ def run(path: str, job: Job, data: bytes | None = None) -> Outcome:
                     return outcome
         if data is None:
             data = Path(path).read_bytes()
+        if _plain_document(data, job, outcome):
+            return outcome
         if is_jsonl(path, data):
             document = read_jsonl(data, job.format, job.jsonl_mode)
         else:
@@ -127,6 +130,24 @@ def run(path: str, job: Job, data: bytes | None = None) -> Outcome:
         outcome.applied.clear()
         outcome.changed = False
     return outcome
+
+
+def _plain_document(data: bytes, job: Job, outcome: Outcome) -> bool:
+    """Handle a one-transcript document proven clean without building models (nothing to
+    report or change; a fix with an output still writes the copy). False: not proven."""
+    value = single_value(data, is_jsonl(outcome.path, data), job.jsonl_mode)
+    if value is None:
+        return False
+    format = pick_format(value, job.format)
+    if format is None or not proven_clean(value, format, job.settings):
+        return False
+    outcome.transcripts += 1
+    to_stdout = outcome.path == STDIN or job.output == STDIN
+    if job.mode == "fix" and job.write and to_stdout:
+        outcome.stdout = data
+    elif job.mode == "fix" and job.write and job.output:
+        write_atomically(Path(job.output), data, job.backup)
+    return True
 
 
 def _message_line(line: bytes) -> bool:
