@@ -27,6 +27,7 @@ from histnorm_cli.files import DEFAULT_INCLUDE, STDIN, expand
 from histnorm_cli.progress import Progress
 from histnorm_cli.reporters import FORMATS, Summary, reporter
 from histnorm_cli.runner import Job, Outcome, run
+from histnorm_cli.split import Part, merge, parts, run_part
 
 
 @dataclass
@@ -89,17 +90,45 @@ def _check_choices(request: Request, config: FileConfig) -> None:
 JSONL_MODES = ("auto", "transcript", "message")
 
 
-def _process(item: tuple[str, Job, bytes | None]) -> Outcome:
-    path, job, data = item
+Task = tuple[str, Job, bytes | None] | Part
+
+
+def _process(task: Task) -> Outcome:
+    if isinstance(task, Part):
+        return run_part(task)
+    path, job, data = task
     return run(path, job, data)
 
 
+def _tasks(items: list[tuple[str, Job, bytes | None]], jobs: int) -> list[Task]:
+    """One task per file; with several jobs, a large JSONL file is shared between them."""
+    tasks: list[Task] = []
+    for path, job, data in items:
+        shared = parts(path, job, 2 * jobs) if jobs > 1 and data is None else None
+        tasks.extend(shared or [(path, job, data)])
+    return tasks
+
+
 def _outcomes(items: list[tuple[str, Job, bytes | None]], jobs: int) -> Iterator[Outcome]:
-    if jobs > 1 and len(items) > 1:
+    tasks = _tasks(items, jobs)
+    if jobs > 1 and len(tasks) > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            yield from pool.map(_process, items, chunksize=1)
+            yield from _joined(tasks, pool.map(_process, tasks, chunksize=1))
     else:
-        yield from map(_process, items)
+        yield from map(_process, tasks)
+
+
+def _joined(tasks: list[Task], outcomes: Iterator[Outcome]) -> Iterator[Outcome]:
+    """Outcomes in task order, with the parts of a shared file merged into one."""
+    shares: list[Outcome] = []
+    for task, outcome in zip(tasks, outcomes, strict=True):
+        if not isinstance(task, Part):
+            yield outcome
+            continue
+        shares.append(outcome)
+        if task.index == task.count - 1:
+            yield merge(task.path, task.job, shares)
+            shares = []
 
 
 def execute(request: Request) -> int:

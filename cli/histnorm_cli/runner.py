@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Literal
@@ -48,6 +49,9 @@ class Job:
     backup: bool = False
 
 
+Hunk = tuple[int, bytes, bytes, bytes]
+
+
 @dataclass
 class Outcome:
     """What happened to one file."""
@@ -62,6 +66,12 @@ class Outcome:
     transcripts: int = 0
     detected: str | None = None
     """The format of the last line read, tried first on the next line of a JSONL file."""
+    lines: int = 0
+    """Lines read (JSONL read line by line)."""
+    hunks: list[Hunk] = field(default_factory=list)
+    """Changed lines (number, old, new, line ending), for `--diff` of JSONL read by line."""
+    part_file: str | None = None
+    """Where a worker wrote its share of a split file's new content."""
 
 
 def is_jsonl(path: str, data: bytes | None) -> bool:
@@ -101,35 +111,46 @@ def _handle(
 
 def run(path: str, job: Job, data: bytes | None = None) -> Outcome:
     """Lint or fix one file (or stdin, given as `data`); never raises for bad input."""
-    outcome = Outcome(path)
+    return guarded(Outcome(path), lambda outcome: _run(outcome, job, data))
+
+
+def guarded(outcome: Outcome, work: Callable[[Outcome], None]) -> Outcome:
+    """Run `work`, turning any failure into `outcome.error` (no traceback, nothing applied)."""
     try:
-        if data is None and is_jsonl(path, None) and job.jsonl_mode != "message":
-            with open(path, "rb") as stream:
-                first = stream.readline()
-                if job.jsonl_mode == "transcript" or not _message_line(first):
-                    stream.seek(0)
-                    _run_lines(stream, job, outcome)
-                    return outcome
-        if data is None:
-            data = Path(path).read_bytes()
-        if _plain_document(data, job, outcome):
-            return outcome
-        if is_jsonl(path, data):
-            document = read_jsonl(data, job.format, job.jsonl_mode)
-        else:
-            document = read_json(data, job.format)
-        _run_document(document, data, job, outcome)
+        work(outcome)
     except OSError as exc:
-        where = exc.filename if isinstance(exc.filename, str) else path
+        where = exc.filename if isinstance(exc.filename, str) else outcome.path
         outcome.error = f"{where}: {exc.strerror or exc}"
     except FixDidNotConverge as exc:
-        outcome.error = f"{path}: internal error: {exc}"
+        outcome.error = f"{outcome.path}: internal error: {exc}"
     except Exception as exc:  # a bug must not stop the other files or print a traceback
-        outcome.error = f"{path}: internal error: {type(exc).__name__}: {exc} (please report)"
+        outcome.error = (
+            f"{outcome.path}: internal error: {type(exc).__name__}: {exc} (please report)"
+        )
     if outcome.error is not None:
         outcome.applied.clear()
         outcome.changed = False
     return outcome
+
+
+def _run(outcome: Outcome, job: Job, data: bytes | None) -> None:
+    path = outcome.path
+    if data is None and is_jsonl(path, None) and job.jsonl_mode != "message":
+        with open(path, "rb") as stream:
+            first = stream.readline()
+            if job.jsonl_mode == "transcript" or not message_line(first):
+                stream.seek(0)
+                _run_lines(stream, job, outcome)
+                return
+    if data is None:
+        data = Path(path).read_bytes()
+    if _plain_document(data, job, outcome):
+        return
+    if is_jsonl(path, data):
+        document = read_jsonl(data, job.format, job.jsonl_mode)
+    else:
+        document = read_json(data, job.format)
+    _run_document(document, data, job, outcome)
 
 
 def _plain_document(data: bytes, job: Job, outcome: Outcome) -> bool:
@@ -150,7 +171,8 @@ def _plain_document(data: bytes, job: Job, outcome: Outcome) -> bool:
     return True
 
 
-def _message_line(line: bytes) -> bool:
+def message_line(line: bytes) -> bool:
+    """Whether a JSONL line is one message or session event (not a whole transcript)."""
     try:
         value = jsonio.loads(line.removeprefix(BOM))
     except HistnormError:
@@ -163,25 +185,12 @@ def _run_lines(stream: BinaryIO, job: Job, outcome: Outcome) -> None:
     target = Path(job.output) if job.output and job.output != STDIN else Path(outcome.path)
     if job.mode == "fix" and job.write and outcome.path != STDIN and job.output != STDIN:
         writer = AtomicWriter(target)
-    hunks: list[str] = []
     collected = bytearray() if job.mode == "fix" and job.write and job.output == STDIN else None
+    sink: Callable[[bytes], object] | None = writer.write if writer is not None else None
+    if collected is not None:
+        sink = collected.extend
     try:
-        for number, raw in enumerate(stream, start=1):
-            body = raw.rstrip(b"\r\n")
-            ending = raw[len(body) :]
-            bom = number == 1 and body.startswith(BOM)
-            content = body.removeprefix(BOM)
-            new = content
-            if content and not content.isspace():
-                new = _run_line(content, number, job, outcome)
-            if new is not content and new != content:
-                outcome.changed = True
-                if job.diff:
-                    hunks.append(_line_hunk(number, content, new, ending))
-            if writer is not None:
-                writer.write((BOM if bom else b"") + new + ending)
-            if collected is not None:
-                collected += (BOM if bom else b"") + new + ending
+        run_lines(stream, job, outcome, sink)
         if writer is not None and (outcome.changed or job.output):
             writer.commit(job.backup)
     finally:
@@ -189,8 +198,34 @@ def _run_lines(stream: BinaryIO, job: Job, outcome: Outcome) -> None:
             writer.discard()
     if collected is not None:
         outcome.stdout = bytes(collected)
-    if hunks:
-        outcome.diff = f"--- {outcome.path}\n+++ {outcome.path}\n" + "".join(hunks)
+    outcome.diff = render_hunks(outcome.path, outcome.hunks)
+
+
+def run_lines(
+    lines: Iterable[bytes],
+    job: Job,
+    outcome: Outcome,
+    sink: Callable[[bytes], object] | None,
+    file_start: bool = True,
+) -> None:
+    """Lint or fix each line of a transcript-per-line JSONL file (or of a byte range of
+    one, numbered from 1; `file_start` says whether it starts the file, where a BOM may
+    be), passing each line's new bytes to `sink`."""
+    for number, raw in enumerate(lines, start=1):
+        body = raw.rstrip(b"\r\n")
+        ending = raw[len(body) :]
+        bom = file_start and number == 1 and body.startswith(BOM)
+        content = body.removeprefix(BOM) if bom else body
+        new = content
+        if content and not content.isspace():
+            new = _run_line(content, number, job, outcome)
+        if new is not content and new != content:
+            outcome.changed = True
+            if job.diff:
+                outcome.hunks.append((number, content, new, ending))
+        if sink is not None:
+            sink((BOM if bom else b"") + new + ending)
+        outcome.lines = number
 
 
 def _run_line(content: bytes, number: int, job: Job, outcome: Outcome) -> bytes:
@@ -215,12 +250,15 @@ def _run_line(content: bytes, number: int, job: Job, outcome: Outcome) -> bytes:
     return write_line(record, fixed) if job.mode == "fix" else content
 
 
-def _line_hunk(number: int, old: bytes, new: bytes, ending: bytes) -> str:
-    """A one-line hunk that `patch` applies: same line ending, and the end-of-file marker."""
-    end = ending.decode() if ending else "\n\\ No newline at end of file\n"
-    before = old.decode("utf-8", "replace")
-    after = new.decode("utf-8", "replace")
-    return f"@@ -{number} +{number} @@\n-{before}{end}+{after}{end}"
+def render_hunks(path: str, hunks: Iterable[Hunk]) -> str:
+    """One-line hunks that `patch` applies: same line endings, and the end-of-file marker."""
+    out = []
+    for number, old, new, ending in hunks:
+        end = ending.decode() if ending else "\n\\ No newline at end of file\n"
+        before = old.decode("utf-8", "replace")
+        after = new.decode("utf-8", "replace")
+        out.append(f"@@ -{number} +{number} @@\n-{before}{end}+{after}{end}")
+    return f"--- {path}\n+++ {path}\n" + "".join(out) if out else ""
 
 
 def _run_document(document: Document, data: bytes, job: Job, outcome: Outcome) -> None:

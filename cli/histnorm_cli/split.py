@@ -1,0 +1,148 @@
+"""One large transcript-per-line JSONL file across several worker processes.
+
+The file is cut into byte ranges at line starts; each worker lints or fixes its range
+(numbering lines from 1) and, when fixing, writes its share of the new content to a
+temporary file beside the target. The parent then shifts line numbers, joins the shares
+into the target atomically, and removes the temporary files whatever happens.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from histnorm_cli.files import STDIN, AtomicWriter
+from histnorm_cli.runner import (
+    Job,
+    Outcome,
+    guarded,
+    is_jsonl,
+    message_line,
+    render_hunks,
+    run_lines,
+)
+
+MB = 1 << 20
+MIN_PART = 4 * MB
+"""A range smaller than this is not worth a worker of its own."""
+
+
+@dataclass(frozen=True)
+class Part:
+    """Bytes `start` to `end` of `path`, the `index`-th of `count` parts."""
+
+    path: str
+    job: Job
+    start: int
+    end: int
+    index: int
+    count: int
+
+
+def parts(path: str, job: Job, wanted: int, min_part: int | None = None) -> list[Part] | None:
+    """Up to `wanted` parts of a transcript-per-line JSONL file, cut at line starts, each
+    about `min_part` bytes (default `MIN_PART`) or more; None when the file is not one,
+    is too small to share, or goes to standard output."""
+    if path == STDIN or job.output == STDIN or job.jsonl_mode == "message":
+        return None
+    if not is_jsonl(path, None):
+        return None
+    try:
+        size = os.path.getsize(path)
+        count = min(wanted, size // (min_part or MIN_PART))
+        if count < 2:
+            return None
+        with open(path, "rb") as stream:
+            if job.jsonl_mode != "transcript" and message_line(stream.readline()):
+                return None
+            bounds = [0]
+            for k in range(1, count):
+                stream.seek(max(size * k // count - 1, bounds[-1]))
+                stream.readline()
+                if bounds[-1] < stream.tell() < size:
+                    bounds.append(stream.tell())
+    except OSError:
+        return None  # the single-process run reports it
+    bounds.append(size)
+    n = len(bounds) - 1
+    return [Part(path, job, bounds[i], bounds[i + 1], i, n) for i in range(n)] if n > 1 else None
+
+
+def _range(stream: BinaryIO, length: int) -> Iterator[bytes]:
+    left = length
+    while left > 0:
+        line = stream.readline(left)
+        if not line:
+            return
+        left -= len(line)
+        yield line
+
+
+def _target(part: Part) -> Path:
+    job = part.job
+    return Path(job.output) if job.output else Path(part.path)
+
+
+def run_part(part: Part) -> Outcome:
+    """Lint or fix one part (in a worker); never raises for bad input."""
+
+    def work(outcome: Outcome) -> None:
+        job = part.job
+        writing = job.mode == "fix" and job.write
+        with open(part.path, "rb") as stream:
+            stream.seek(part.start)
+            lines = _range(stream, part.end - part.start)
+            if not writing:
+                run_lines(lines, job, outcome, None, file_start=part.start == 0)
+                return
+            target = _target(part)
+            target = target.resolve() if target.is_symlink() else target
+            handle, name = tempfile.mkstemp(
+                dir=target.parent, prefix=f".{target.name}.{part.index}.", suffix=".histnorm"
+            )
+            outcome.part_file = name
+            with os.fdopen(handle, "wb") as out:
+                run_lines(lines, job, outcome, out.write, file_start=part.start == 0)
+
+    return guarded(Outcome(part.path), work)
+
+
+def merge(path: str, job: Job, shares: list[Outcome]) -> Outcome:
+    """The outcome of the whole file from its parts' outcomes, in order; writes the fixed
+    file when a fix changed something (or an output was named)."""
+    files = [s.part_file for s in shares if s.part_file is not None]
+    try:
+        return guarded(Outcome(path), lambda outcome: _merge(outcome, job, shares, files))
+    finally:
+        for name in files:
+            Path(name).unlink(missing_ok=True)
+
+
+def _merge(outcome: Outcome, job: Job, shares: list[Outcome], files: list[str]) -> None:
+    offset = 0
+    for share in shares:
+        if share.error is not None:
+            outcome.error = share.error
+            return
+        outcome.diagnostics.extend(
+            d.at(line=d.location.line + offset) if d.location.line is not None else d
+            for d in share.diagnostics
+        )
+        outcome.hunks.extend((n + offset, old, new, end) for n, old, new, end in share.hunks)
+        outcome.applied.update(share.applied)
+        outcome.changed = outcome.changed or share.changed
+        outcome.transcripts += share.transcripts
+        offset += share.lines
+    outcome.lines = offset
+    outcome.diff = render_hunks(outcome.path, outcome.hunks)
+    if job.mode == "fix" and job.write and (outcome.changed or job.output):
+        with AtomicWriter(Path(job.output or outcome.path)) as writer:
+            for name in files:
+                with open(name, "rb") as share_file:
+                    shutil.copyfileobj(share_file, writer.stream, 1 << 20)
+            writer.commit(job.backup)
