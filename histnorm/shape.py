@@ -154,8 +154,10 @@ def _turns_ok(steps: Sequence[Step], profile: Profile, items: bool) -> bool:
                 return False
             answered.extend(steps[index].results)
             index += 1
+        if answered != wanted and sorted(answered) != sorted(wanted):
+            return False
         unique = set(wanted)
-        if len(unique) != len(wanted) or unique & seen or sorted(answered) != sorted(wanted):
+        if len(unique) != len(wanted) or not seen.isdisjoint(unique):
             return False
         if any(problem(call_id, profile) is not None for call_id in wanted):
             return False

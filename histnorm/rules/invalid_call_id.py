@@ -32,7 +32,9 @@ input, so fixing twice gives the same result.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
+from functools import cache
 from typing import Any
 
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
@@ -43,13 +45,18 @@ from histnorm.rules._common import profile, rename_calls, show_id
 from histnorm.settings import Settings
 
 
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
 def problem(call_id: str, limits: Profile) -> str | None:
     """Why `call_id` breaks the profile's limits, or None."""
-    import re
-
     if limits.max_call_id_length is not None and len(call_id) > limits.max_call_id_length:
         return f"is {len(call_id)} characters long (the limit is {limits.max_call_id_length})"
-    if limits.call_id_pattern is not None and not re.fullmatch(limits.call_id_pattern, call_id):
+    if limits.call_id_pattern is not None and not _compiled(limits.call_id_pattern).fullmatch(
+        call_id
+    ):
         return f"does not match {limits.call_id_pattern}"
     return None
 
