@@ -188,7 +188,9 @@ def single_value(data: bytes, jsonl: bool, mode: str = "auto") -> Any | None:
         values = [jsonio.loads(line) for _, line, _ in split_lines(body) if line.strip()]
     except HistnormError:
         return None
-    message = mode == "message" or (mode == "auto" and bool(values) and looks_like_message(values[0]))
+    message = mode == "message" or (
+        mode == "auto" and bool(values) and looks_like_message(values[0])
+    )
     return values if message else None
 
 

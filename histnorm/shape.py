@@ -105,7 +105,9 @@ def _call_only(step: Step) -> bool:
 
 
 def _reasoning_only(step: Step) -> bool:
-    return bool(step.reasoning) and step.other == step.reasoning and not (step.calls or step.results)
+    return (
+        bool(step.reasoning) and step.other == step.reasoning and not (step.calls or step.results)
+    )
 
 
 def _placement_ok(steps: Sequence[Step], profile: Profile) -> bool:

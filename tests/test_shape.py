@@ -18,8 +18,11 @@ from typing import Any
 
 import orjson
 import pytest
+from histnorm_cli import runner
+from histnorm_cli.runner import Job
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_fuzz_mutations import damaged
 
 import histnorm
 from benchmarks.corpus import available_formats, transcripts
@@ -28,9 +31,6 @@ from histnorm.formats.base import Codec
 from histnorm.profiles import PROFILES
 from histnorm.settings import Settings
 from histnorm.shape import Step, is_plain, shape_of
-from histnorm_cli import runner
-from test_fuzz_mutations import damaged
-from histnorm_cli.runner import Job
 
 ROOT = Path(__file__).resolve().parent.parent / "fixtures"
 SHAPED = tuple(name for name, codec in CODECS.items() if type(codec).shape is not Codec.shape)

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import orjson
 import pytest
+from histnorm_cli import split
+from histnorm_cli.app import app
+from histnorm_cli.runner import Job
 from typer.testing import CliRunner, Result
 
 from benchmarks.corpus import transcripts
 from histnorm.settings import Settings
-from histnorm_cli import split
-from histnorm_cli.app import app
-from histnorm_cli.runner import Job
 
 
 @pytest.fixture(autouse=True)

@@ -20,9 +20,11 @@ from histnorm.formats._meai_read import (
     find_key,
     get_key,
 )
+from histnorm.formats._meai_shape import shape as plain_shape
 from histnorm.formats._meai_write import encode_content, encode_message
 from histnorm.formats.base import MessageListCodec, join_envelope, messages_sniff
 from histnorm.model import JsonValue, Message, Transcript
+from histnorm.shape import Shape
 
 __all__ = [
     "TYPE_KEY",
@@ -64,6 +66,10 @@ class MeaiCodec(MessageListCodec):
             elif find_key(msg, "contents") is not None:
                 score = max(score, 0.6)
         return score
+
+    def shape(self, data: JsonValue) -> Shape | None:
+        """The plain shape of the messages (`histnorm.shape`), or None."""
+        return plain_shape(data)
 
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode in the casing each message was read in (new messages follow the transcript)."""

@@ -1,0 +1,142 @@
+"""The plain shape of Microsoft.Extensions.AI messages, read without building models
+(`histnorm.shape`).
+
+Properties are looked up camelCase first, then PascalCase. That agrees with the
+case-insensitive reader only while every property is spelled once, in one of those two
+casings: an object with more keys than were read is checked key by key (`_extras_plain`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from histnorm.formats._meai_read import _CALLS, _KNOWN, _RESULTS, HANDOFF_PREFIX, TYPE_KEY
+from histnorm.model import PARTIAL_RESPONSE_KEY, ToolFamily
+from histnorm.shape import Shape, Step
+
+_CALL_KINDS = frozenset(kind for kind, family in _CALLS.items() if family is ToolFamily.FUNCTION)
+_RESULT_KINDS = frozenset(kind for kind, f in _RESULTS.items() if f is ToolFamily.FUNCTION)
+_NAMES = (
+    *("role", "contents", "authorName", "messageId", "createdAt", "additionalProperties"),
+    *("text", "protectedData", "callId", "name", "arguments", "result", "annotations"),
+    *("informationalOnly", "invocationRequired"),
+)
+_EXACT = {
+    spelled: name.casefold() for name in _NAMES for spelled in (name, name[0].upper() + name[1:])
+}
+"""The two spellings of each property the plain subset reads, to its casefolded name."""
+_OPTIONAL_STR = frozenset({"authorname", "messageid", "name", "text"})
+_new = tuple.__new__  # builds a Step as `Step._make` does, without its slower `__new__`
+
+
+def _extras_plain(obj: dict[str, Any]) -> bool:
+    """Whether each property of `obj` is spelled once in camel or Pascal case, and those
+    the reader interprets hold plain values (no markers, no informational calls)."""
+    seen: set[str] = set()
+    for key, value in obj.items():
+        name = _EXACT.get(key)
+        if name is None:
+            if key.casefold() in _KNOWN:
+                return False
+            continue
+        if name in seen:
+            return False
+        seen.add(name)
+        if name == "additionalproperties":
+            if value is not None and (type(value) is not dict or PARTIAL_RESPONSE_KEY in value):
+                return False
+        elif name in _OPTIONAL_STR:
+            if value is not None and type(value) is not str:
+                return False
+        elif name == "informationalonly":
+            if value is not None and value is not False:
+                return False
+        elif name == "invocationrequired" and value is False:
+            return False
+    return True
+
+
+def shape(data: Any) -> Shape | None:
+    """The shape of a message list or `{"messages": [...]}` record, or None."""
+    messages = data.get("messages") if type(data) is dict else data
+    if type(messages) is not list:
+        return None
+    steps: list[Step] = []
+    for msg in messages:
+        if type(msg) is not dict:
+            return None
+        role = msg.get("role")
+        if role is None:
+            role = msg.get("Role")
+        contents = msg.get("contents")
+        if contents is None:
+            contents = msg.get("Contents")
+        if type(role) is not str or type(contents) is not list or not contents:
+            return None
+        if len(msg) != 2:
+            found = 2
+            if type(msg.get("authorName") or msg.get("AuthorName")) is str:
+                found += 1
+            if type(msg.get("messageId") or msg.get("MessageId")) is str:
+                found += 1
+            if len(msg) != found and not _extras_plain(msg):
+                return None
+        calls: tuple[str, ...] = ()
+        results: tuple[str, ...] = ()
+        other = reasoning = 0
+        for content in contents:
+            if type(content) is not dict:
+                return None
+            kind = content.get(TYPE_KEY)
+            if kind == "text":
+                text = content.get("text")
+                if text is None:
+                    text = content.get("Text")
+                if type(text) is not str or not text or text.isspace():
+                    return None
+                other += 1
+                found = 2
+            elif type(kind) is not str:
+                return None
+            elif kind in _CALL_KINDS:
+                call_id = content.get("callId")
+                if call_id is None:
+                    call_id = content.get("CallId")
+                name = content.get("name")
+                if name is None:
+                    name = content.get("Name")
+                if type(call_id) is not str or not call_id:
+                    return None
+                found = 2
+                if name is not None:
+                    if type(name) is not str or name.startswith(HANDOFF_PREFIX):
+                        return None
+                    found += 1
+                if "arguments" in content or "Arguments" in content:
+                    found += 1
+                calls += (call_id,)
+            elif kind in _RESULT_KINDS:
+                call_id = content.get("callId")
+                if call_id is None:
+                    call_id = content.get("CallId")
+                if type(call_id) is not str or not call_id:
+                    return None
+                found = 3 if "result" in content or "Result" in content else 2
+                results += (call_id,)
+            elif kind == "reasoning":
+                text = content.get("text")
+                if text is None:
+                    text = content.get("Text")
+                found = 1
+                if text is not None:
+                    if type(text) is not str:
+                        return None
+                    found = 2
+                other += 1
+                reasoning += 1
+            else:
+                return None
+            if len(content) != found and not _extras_plain(content):
+                return None
+        steps.append(_new(Step, (role.casefold(), calls, results, other, reasoning)))
+    return tuple(steps)
