@@ -172,3 +172,22 @@ def test_runner_is_the_same_without_the_shortcut(
         assert a.diagnostics == b.diagnostics, a.path
         assert (a.diff, a.changed, a.error) == (b.diff, b.changed, b.error), a.path
     assert any(o.diagnostics for o in fast), "the corpus has defects to find"
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        [{"role": ["user"], "content": "hi"}],
+        [{"role": {"a": 1}, "content": "hi"}],
+        [{"role": "user", "content": "hi", "name": ["x"]}],
+        [{"role": "assistant", "tool_calls": [{"id": ["c"], "function": {}}]}],
+        [["user", "hi"]],
+        {"messages": None},
+        None,
+        42,
+    ],
+)
+def test_odd_values_never_raise(value: Any) -> None:
+    """Odd types anywhere give None, or a shape that keeps both promises; never an error."""
+    for fmt in SHAPED:
+        check_promises(fmt, f"{fmt}: {value!r}", value)

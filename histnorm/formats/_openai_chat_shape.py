@@ -8,6 +8,7 @@ from histnorm.formats._openai_chat_read import HANDOFF_PREFIX
 from histnorm.shape import Shape, Step
 
 _ROLES = frozenset({"system", "developer", "user", "assistant"})
+_new = tuple.__new__  # builds a Step as `Step._make` does, without its slower `__new__`
 
 
 def _plain_name(name: Any) -> bool:
@@ -57,8 +58,8 @@ def _step(message: Any) -> Step | None:
         call_id = message.get("tool_call_id")
         if type(call_id) is not str or not call_id or not _plain_name(message.get("name")):
             return None
-        return Step("tool", (), (call_id,), 0, 0)
-    if role not in _ROLES:
+        return _new(Step, ("tool", (), (call_id,), 0, 0))
+    if type(role) is not str or role not in _ROLES:
         return None
     get = message.get
     if get("refusal") is not None or get("function_call") is not None or get("audio") is not None:
@@ -70,7 +71,7 @@ def _step(message: Any) -> Step | None:
     calls = _call_ids(message.get("tool_calls"))
     if texts is None or calls is None or not (texts or calls):
         return None
-    return Step(role, calls, (), texts, 0)
+    return _new(Step, (role, calls, (), texts, 0))
 
 
 def shape(data: Any) -> Shape | None:

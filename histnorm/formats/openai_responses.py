@@ -40,6 +40,7 @@ from histnorm.formats._openai_responses_items import (
     item_type,
     message_id,
 )
+from histnorm.formats._openai_responses_shape import shape as plain_shape
 from histnorm.formats._openai_responses_write import (
     encode_approval,
     encode_call,
@@ -73,6 +74,7 @@ from histnorm.model import (
     UnknownPart,
 )
 from histnorm.pairing import pair_transcript
+from histnorm.shape import Shape
 
 ENVELOPE_KEY = "input"
 _FOREIGN_KEYS = {"contents", "parts", "tool_calls", "tool_call_id", "function_call", "$type"}
@@ -250,6 +252,10 @@ class OpenAIResponsesCodec(Codec):
         return Transcript(
             messages=decoded, format=self.name, native=data if isinstance(data, dict) else None
         )
+
+    def shape(self, data: JsonValue) -> Shape | None:
+        """The plain shape of the input items (`histnorm.shape`), or None."""
+        return plain_shape(data)
 
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode to the envelope the transcript was read from; new parts become new items."""

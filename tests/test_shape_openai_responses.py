@@ -1,0 +1,101 @@
+"""The `openai-responses` plain shape: what it reads, and everything it refuses to read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from histnorm.formats.openai_responses import OpenAIResponsesCodec
+from histnorm.profiles import PROFILES
+from histnorm.shape import Step, is_plain, shape_of
+
+CODEC = OpenAIResponsesCodec()
+USER = {"role": "user", "content": "Weather in Oslo and Bergen?"}
+REASONING = {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAA"}
+CALL = {"type": "function_call", "id": "fc_1", "call_id": "c1", "name": "weather"}
+OUTPUT = {"type": "function_call_output", "call_id": "c1", "output": "4°C"}
+ANSWER = {
+    "type": "message",
+    "id": "msg_1",
+    "role": "assistant",
+    "status": "completed",
+    "content": [{"type": "output_text", "text": "Cold.", "annotations": []}],
+}
+
+
+def with_(item: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    return {**item, **changes}
+
+
+def test_a_request_body_with_a_parallel_batch_is_plain() -> None:
+    second = with_(CALL, id="fc_2", call_id="c2")
+    body = {
+        "model": "gpt-5",
+        "input": [USER, REASONING, CALL, second, OUTPUT, with_(OUTPUT, call_id="c2"), ANSWER],
+    }
+    found = CODEC.shape(body)
+    assert found == (
+        Step("user", (), (), 1, 0),
+        Step("assistant", (), (), 1, 1),
+        Step("assistant", ("c1",), (), 0, 0),
+        Step("assistant", ("c2",), (), 0, 0),
+        Step("tool", (), ("c1",), 0, 0),
+        Step("tool", (), ("c2",), 0, 0),
+        Step("assistant", (), (), 1, 0),
+    )
+    assert found == shape_of(CODEC.decode(body))
+    assert is_plain(found, PROFILES["openai-responses"], CODEC.items_are_messages)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"input": "hello"},
+        [USER, with_(ANSWER, content="Hi.")],
+        [with_(USER, type="message", content=[{"type": "input_text", "text": "a"}] * 2)],
+        [REASONING, ANSWER],
+        [with_(REASONING, summary=None), with_(CALL, id=None), with_(OUTPUT, name="weather")],
+        [],
+    ],
+)
+def test_the_shape_is_the_decoded_shape(value: Any) -> None:
+    found = CODEC.shape(value)
+    assert found is not None
+    assert found == shape_of(CODEC.decode(value))
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"input": " \n"},
+        {"messages": [USER]},
+        "hello",
+        [USER, "stray"],
+        [with_(USER, content="")],
+        [with_(USER, content=[])],
+        [with_(USER, content=None)],
+        [with_(USER, content=[{"type": "input_text", "text": "  "}])],
+        [with_(USER, content=[{"type": "input_image", "image_url": "https://x/y.png"}])],
+        [with_(ANSWER, content=[{"type": "refusal", "refusal": "No."}])],
+        [with_(USER, role="tool")],
+        [with_(USER, role="User")],
+        [with_(USER, role=["user"])],
+        [with_(USER, id=7)],
+        [{"content": "no role, no type"}],
+        [with_(CALL, name="handoff_to_billing"), with_(OUTPUT, name="handoff_to_billing")],
+        [CALL, with_(OUTPUT, name="handoff_to_billing")],
+        [with_(CALL, call_id="")],
+        [with_(CALL, name=None)],
+        [with_(OUTPUT, call_id=None)],
+        [with_(REASONING, summary="thinking")],
+        [with_(CALL, type="custom_tool_call")],
+        [{"type": "web_search_call", "id": "ws_1", "status": "completed"}],
+        [{"type": "item_reference", "id": "msg_1"}],
+        [{"type": "mcp_approval_request", "id": "a1", "name": "x", "server_label": "s"}],
+        [with_(USER, type=["message"])],
+        [with_(USER, content=[{"type": {"a": 1}, "text": "hi"}])],
+    ],
+)
+def test_anything_but_plain_content_has_no_shape(value: Any) -> None:
+    assert CODEC.shape(value) is None
