@@ -33,6 +33,7 @@ from histnorm.formats._anthropic_blocks import (
     encode_block,
     hosted_result_type,
 )
+from histnorm.formats._anthropic_shape import shape as plain_shape
 from histnorm.formats.base import (
     MISSING,
     MessageListCodec,
@@ -56,6 +57,7 @@ from histnorm.model import (
     ToolResultPart,
     Transcript,
 )
+from histnorm.shape import Shape
 
 STRING_SLOT = "content"
 """The slot of the text part read from a string `content`."""
@@ -237,6 +239,10 @@ class AnthropicCodec(MessageListCodec):
         if envelope:
             return 0.9
         return 0.0 if system else 0.2
+
+    def shape(self, data: JsonValue) -> Shape | None:
+        """The plain shape of the messages (`histnorm.shape`), or None."""
+        return plain_shape(data)
 
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode to the shape the transcript was read from; other envelope keys are kept."""

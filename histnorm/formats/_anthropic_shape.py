@@ -1,0 +1,89 @@
+"""The plain shape of Anthropic messages, read without building models (`histnorm.shape`).
+
+It mirrors `decode_message` and `decode_block` for the plain subset only: `user`,
+`assistant` and `system` messages whose content is a non-blank string or an array of
+non-blank `text`, `thinking`, `redacted_thinking`, `tool_use` (an id, not a handoff) and
+`tool_result` (an id) blocks. Anything else (server and MCP tools, media, unknown
+blocks, blank text, empty content, wrong types) gives None.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from histnorm.formats._anthropic_blocks import HANDOFF_PREFIX
+from histnorm.shape import Shape, Step
+
+_TEXT_STEPS = {role: Step(role, (), (), 1, 0) for role in ("user", "assistant", "system")}
+"""The step of a message with non-blank string content, by role (steps are immutable)."""
+
+_new = tuple.__new__
+"""Builds a `Step` without the Python-level `__new__` of a named tuple (hot path)."""
+
+
+def shape(data: Any) -> Shape | None:
+    """The shape of a message list or a request body holding `messages`, or None.
+
+    Top-level request keys (`system`, `tools`, `model`, ...) are kept verbatim by the
+    codec and never become messages, so they do not enter the shape.
+    """
+    messages = data.get("messages") if type(data) is dict else data
+    if type(messages) is not list:
+        return None
+    steps: list[Step] = []
+    append = steps.append
+    for message in messages:
+        if type(message) is not dict:
+            return None
+        get = message.get
+        role = get("role")
+        if role != "user" and role != "assistant" and role != "system":
+            return None  # roles are kept as written: only the lowercase ones are plain
+        message_id = get("id")
+        if message_id is not None and type(message_id) is not str:
+            return None
+        content = get("content")
+        if type(content) is str:
+            if not content or content.isspace():  # `isspace` is `not strip()`, without a copy
+                return None
+            append(_TEXT_STEPS[role])
+            continue
+        if type(content) is not list or not content:
+            return None
+        calls: tuple[str, ...] = ()
+        results: tuple[str, ...] = ()
+        other = reasoning = 0
+        for block in content:
+            if type(block) is not dict:
+                return None
+            kind = block.get("type")
+            if kind == "text":
+                text = block.get("text")
+                if type(text) is not str or not text or text.isspace():
+                    return None
+                other += 1
+            elif kind == "tool_use":
+                call_id, name = block.get("id"), block.get("name")
+                if type(call_id) is not str or not call_id:
+                    return None
+                if name is not None and (type(name) is not str or name.startswith(HANDOFF_PREFIX)):
+                    return None
+                calls += (call_id,)
+            elif kind == "tool_result":
+                call_id = block.get("tool_use_id")
+                if type(call_id) is not str or not call_id:
+                    return None
+                results += (call_id,)
+            elif kind == "thinking":
+                thought = block.get("thinking")
+                if thought is not None and type(thought) is not str:
+                    return None
+                other += 1
+                reasoning += 1
+            elif kind == "redacted_thinking":
+                other += 1
+                reasoning += 1
+            else:
+                return None
+        append(_new(Step, (role, calls, results, other, reasoning)))
+    return tuple(steps)
