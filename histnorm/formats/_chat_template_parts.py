@@ -152,7 +152,8 @@ def sniff_message(msg: dict[str, Any]) -> str | None:
     if role == "function" or (
         isinstance(content, list)
         and any(
-            isinstance(c, dict) and (c.get("type") in _FOREIGN_ITEMS or "source" in c)
+            isinstance(c, dict)
+            and ((isinstance(c.get("type"), str) and c["type"] in _FOREIGN_ITEMS) or "source" in c)
             for c in content
         )
     ):

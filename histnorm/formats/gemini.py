@@ -157,7 +157,9 @@ class GeminiCodec(Codec):
             if not isinstance(item, dict) or any(norm(k) in _FOREIGN_KEYS for k in item):
                 return 0.0
             role, parts = item.get("role"), item.get("parts")
-            if (role is not None and role not in _ROLES) or not isinstance(parts, list | None):
+            if (
+                role is not None and not (isinstance(role, str) and role in _ROLES)
+            ) or not isinstance(parts, list | None):
                 return 0.0
             if parts is None:
                 continue
