@@ -224,7 +224,7 @@ def run_lines(
             if job.diff:
                 outcome.hunks.append((number, content, new, ending))
         if sink is not None:
-            sink((BOM if bom else b"") + new + ending)
+            sink(raw if new is content else (BOM if bom else b"") + new + ending)
         outcome.lines = number
 
 

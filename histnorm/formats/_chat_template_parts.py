@@ -162,10 +162,12 @@ def sniff_message(msg: dict[str, Any]) -> str | None:
         return "openai" if "tool_call_id" in msg else "distinctive"
     found = None
     if isinstance(content, list) and any(
-        isinstance(c, dict) and c.get("type") in MEDIA for c in content
+        isinstance(c, dict) and isinstance(c.get("type"), str) and c["type"] in MEDIA
+        for c in content
     ):
         found = "media"
-    for call in msg.get("tool_calls") or ():
+    calls = msg.get("tool_calls")
+    for call in calls if isinstance(calls, list) else ():
         if not isinstance(call, dict):
             continue
         function = call.get("function")

@@ -73,6 +73,7 @@ from typing import Any
 from histnorm.errors import join_pointer
 from histnorm.formats._claude_code_blocks import decode_content, parse_slot
 from histnorm.formats._claude_code_encode import encode_session
+from histnorm.formats._claude_code_shape import shape as plain_shape
 from histnorm.formats._claude_code_tree import (
     MESSAGE_TYPES,
     Session,
@@ -83,6 +84,7 @@ from histnorm.formats._claude_code_tree import (
 )
 from histnorm.formats.base import Codec, expect_object
 from histnorm.model import JsonValue, Message, Part, Transcript
+from histnorm.shape import Shape
 
 _SESSION_KEYS = ("uuid", "parentUuid", "sessionId", "leafUuid", "messageId")
 _OTHER_TYPES = {
@@ -129,7 +131,7 @@ class ClaudeCodeCodec(Codec):
             if not isinstance(line, dict) or "role" in line or "messages" in line:
                 return 0.0
             kind = line.get("type")
-            if not any(key in line for key in _SESSION_KEYS):
+            if not isinstance(kind, str) or not any(key in line for key in _SESSION_KEYS):
                 continue
             if kind in MESSAGE_TYPES and isinstance(line.get("message"), dict):
                 score = 0.95
@@ -154,6 +156,10 @@ class ClaudeCodeCodec(Codec):
                 )
             )
         return Transcript(messages=tuple(messages), format=self.name, native=data)
+
+    def shape(self, data: JsonValue) -> Shape | None:
+        """The plain shape of the session lines (`histnorm.shape`), or None."""
+        return plain_shape(data)
 
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode to session lines, rewriting only the lines the edits touch."""
