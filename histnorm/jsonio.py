@@ -32,14 +32,26 @@ _LONG_RUN = b"0" * 19
 """19 digits in a row: a number that may not fit in 64 bits (checked without a regex)."""
 
 
+def has_long_number(raw: bytes) -> bool:
+    """Whether `raw` holds 19 digits in a row: a number that may not fit in 64 bits."""
+    return _LONG_RUN in raw.translate(_DIGITS_TO_ZERO)
+
+
+def loads_typed(raw: bytes) -> Any:
+    """Parse with orjson alone: exact except that integers beyond 64 bits come back as
+    floats. Enough for decisions that look only at types, strings and structure (format
+    detection, plain shapes); `loads` gives exact values. Raises `HistnormError`."""
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise _syntax_error(exc.msg, exc.lineno, exc.colno) from None
+
+
 def loads(data: bytes | str) -> Any:
     """Parse one JSON document; raise `HistnormError` with line and column on failure."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    if _LONG_RUN not in raw.translate(_DIGITS_TO_ZERO):
-        try:
-            return orjson.loads(raw)
-        except orjson.JSONDecodeError as exc:
-            raise _syntax_error(exc.msg, exc.lineno, exc.colno) from None
+    if not has_long_number(raw):
+        return loads_typed(raw)
     # orjson reads integers beyond 64 bits as floats; the standard library keeps them exact.
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data

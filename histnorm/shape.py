@@ -90,10 +90,6 @@ def shape_of(transcript: Transcript) -> Shape | None:
     return tuple(steps)
 
 
-def _result_only(step: Step) -> bool:
-    return bool(step.results) and not step.calls and not step.other
-
-
 def _call_only(step: Step) -> bool:
     """An assistant item of a parallel batch (formats with one item per message)."""
     return (
@@ -135,33 +131,37 @@ def _reasoning_ok(steps: Sequence[Step], profile: Profile) -> bool:
 
 def _turns_ok(steps: Sequence[Step], profile: Profile, items: bool) -> bool:
     """Every call answered exactly once by the result messages right after its turn."""
+    limited = profile.max_call_id_length is not None or profile.call_id_pattern is not None
     seen: set[str] = set()
     index, count = 0, len(steps)
     while index < count:
-        step = steps[index]
-        if step.role not in _ROLES or step.results:
+        role, calls, results, _, _ = steps[index]
+        if results or role not in _ROLES:
             return False  # a result outside the block right after its call
         index += 1
-        if not step.calls:
+        if not calls:
             continue
-        if step.role != "assistant":
+        if role != "assistant":
             return False
-        wanted = list(step.calls)
+        wanted = list(calls)
         while items and index < count and _call_only(steps[index]):
-            wanted.extend(steps[index].calls)
+            wanted += steps[index].calls
             index += 1
         answered: list[str] = []
-        while index < count and _result_only(steps[index]):
-            if steps[index].role not in ("user", "tool"):
+        while index < count:
+            role, calls, results, other, _ = steps[index]
+            if not results or calls or other:
+                break  # not a result-only message: the block is over
+            if role != "user" and role != "tool":
                 return False
-            answered.extend(steps[index].results)
+            answered += results
             index += 1
         if answered != wanted and sorted(answered) != sorted(wanted):
             return False
         unique = set(wanted)
         if len(unique) != len(wanted) or not seen.isdisjoint(unique):
             return False
-        if any(problem(call_id, profile) is not None for call_id in wanted):
+        if limited and any(problem(call_id, profile) is not None for call_id in wanted):
             return False
         seen |= unique
     return True

@@ -191,3 +191,22 @@ def test_odd_values_never_raise(value: Any) -> None:
     """Odd types anywhere give None, or a shape that keeps both promises; never an error."""
     for fmt in SHAPED:
         check_promises(fmt, f"{fmt}: {value!r}", value)
+
+
+def test_huge_integers_survive_the_shortcut_and_the_rules(tmp_path: Path) -> None:
+    """A plain line is proven clean from a typed parse (a huge integer reads as a float
+    there) and kept byte for byte; a line the rules must fix is read exactly."""
+    huge = b"123456789012345678901234567890"
+    plain = b'{"seed":' + huge + b',"messages":[{"role":"user","content":"hi"}]}'
+    broken = (
+        b'{"seed":' + huge + b',"messages":[{"role":"user","content":"hi"},'
+        b'{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function",'
+        b'"function":{"name":"f","arguments":"{}"}}]},{"role":"user","content":"again"}]}'
+    )
+    path = tmp_path / "huge.jsonl"
+    path.write_bytes(plain + b"\n" + broken + b"\n")
+    outcome = runner.run(str(path), Job(mode="fix", settings=Settings(), write=True))
+    assert outcome.changed and outcome.error is None
+    first, second = path.read_bytes().splitlines()
+    assert first == plain
+    assert second != broken and second.startswith(b'{"seed":' + huge + b",")

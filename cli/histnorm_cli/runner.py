@@ -230,16 +230,19 @@ def run_lines(
 
 def _run_line(content: bytes, number: int, job: Job, outcome: Outcome) -> bytes:
     outcome.transcripts += 1
-    value = parse_line(content, number)
-    if isinstance(value, Record):
-        record = value
+    try:  # types and strings are all a plain shape needs; numbers are read exactly below
+        value = jsonio.loads_typed(content)
+    except HistnormError:
+        record = parse_line(content, number)  # the exact reader says what is wrong
     else:
         format = pick_format(value, job.format, outcome.detected)
         if format is not None and job.format is None:
             outcome.detected = format  # tried first on the next line
         if format is not None and proven_clean(value, format, job.settings):
             return content  # nothing to report or fix: no models built
-        record = read_value(value, number, format, content)
+        if jsonio.has_long_number(content):
+            value = parse_line(content, number)
+        record = value if isinstance(value, Record) else read_value(value, number, format, content)
     if record.transcript is None:
         assert record.error is not None
         outcome.diagnostics.append(unreadable(record.error).at(path=outcome.path, line=number))
