@@ -178,14 +178,16 @@ def _read_message_lines(
 
 def single_value(data: bytes, jsonl: bool, mode: str = "auto") -> Any | None:
     """The native value of a document holding exactly one transcript (a JSON document that
-    is not an array of transcripts, or message-per-line JSONL), parsed; None for anything
-    else, including unreadable input (reading it with `read_json` / `read_jsonl` says why)."""
+    is not an array of transcripts, or message-per-line JSONL), parsed by
+    `jsonio.loads_typed` (so only for decisions on types and strings, like a plain shape);
+    None for anything else, including unreadable input (`read_json` / `read_jsonl` say why)."""
     body = data.removeprefix(BOM)
     try:
         if not jsonl:
-            value = jsonio.loads(body)
+            value = jsonio.loads_typed(body)
             return None if _is_transcript_array(value) else value
-        values = [jsonio.loads(line) for _, line, _ in split_lines(body) if line.strip()]
+        lines = body.split(b"\n")
+        values = [jsonio.loads_typed(line) for line in lines if line and not line.isspace()]
     except HistnormError:
         return None
     message = mode == "message" or (

@@ -83,13 +83,22 @@ def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _may_repeat(data: bytes) -> bool:
-    """False when `data` certainly has no repeated key (the standard library's C parser
-    checks every object); True when it has one or the parser cannot tell (deep nesting)."""
+    """False when `data` (one JSON document, or JSONL) certainly has no repeated key (the
+    standard library's C parser checks every object); True when it has one or the parser
+    cannot tell (deep nesting)."""
     try:
         json.loads(data, object_pairs_hook=_unique_pairs)
     except _Repeated:
         return True
     except (ValueError, RecursionError):
+        pass  # maybe JSONL: one document per line
+    else:
+        return False
+    try:
+        for line in data.split(b"\n"):
+            if line.strip():
+                json.loads(line, object_pairs_hook=_unique_pairs)
+    except (_Repeated, ValueError, RecursionError):
         return True  # the exact scan below decides
     return False
 

@@ -7,7 +7,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from histnorm.linemap import lines_for
+from histnorm.linemap import duplicate_keys, lines_for
 
 DOC = b"""{
   "model": "m",
@@ -54,3 +54,9 @@ def test_each_item_of_an_indented_array_is_on_its_own_line(items):
     data = json.dumps(items, indent=2).encode()
     got = lines_for(data, [f"/{i}" for i in range(len(items))])
     assert got == {f"/{i}": i + 2 for i in range(len(items))}
+
+
+def test_duplicate_keys_in_jsonl_are_found_line_by_line() -> None:
+    assert duplicate_keys(b'{"a":1}\n{"b":1,"c":{"d":1}}\n') == []
+    assert duplicate_keys(b'{"a":1}\n{"b":1,"b":2}\n') == ["/b"]
+    assert duplicate_keys(b'{"a":1}\r\n{"b":{"x":1,"x":2}}') == ["/b/x"]
