@@ -5,11 +5,16 @@ from __future__ import annotations
 
 def escape_token(token: str | int) -> str:
     """Escape one JSON Pointer reference token (RFC 6901)."""
-    return str(token).replace("~", "~0").replace("/", "~1")
+    text = str(token)
+    if "~" in text or "/" in text:
+        return text.replace("~", "~0").replace("/", "~1")
+    return text
 
 
 def join_pointer(base: str, *tokens: str | int) -> str:
     """Append reference tokens to the JSON Pointer `base`."""
+    if len(tokens) == 1:
+        return f"{base}/{escape_token(tokens[0])}"
     return base + "".join("/" + escape_token(token) for token in tokens)
 
 

@@ -34,6 +34,9 @@ from histnorm.model import Transcript
 from histnorm.settings import Settings
 from histnorm_cli.files import STDIN, AtomicWriter, write_atomically
 
+READ_BUFFER = 1 << 20
+"""Read JSONL in large blocks: a line often spans many of the default 8 KB ones."""
+
 
 @dataclass(frozen=True)
 class Job:
@@ -136,7 +139,7 @@ def guarded(outcome: Outcome, work: Callable[[Outcome], None]) -> Outcome:
 def _run(outcome: Outcome, job: Job, data: bytes | None) -> None:
     path = outcome.path
     if data is None and is_jsonl(path, None) and job.jsonl_mode != "message":
-        with open(path, "rb") as stream:
+        with open(path, "rb", buffering=READ_BUFFER) as stream:
             first = stream.readline()
             if job.jsonl_mode == "transcript" or not message_line(first):
                 stream.seek(0)

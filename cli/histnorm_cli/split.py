@@ -18,6 +18,7 @@ from typing import BinaryIO
 
 from histnorm_cli.files import STDIN, AtomicWriter
 from histnorm_cli.runner import (
+    READ_BUFFER,
     Job,
     Outcome,
     guarded,
@@ -94,7 +95,7 @@ def run_part(part: Part) -> Outcome:
     def work(outcome: Outcome) -> None:
         job = part.job
         writing = job.mode == "fix" and job.write
-        with open(part.path, "rb") as stream:
+        with open(part.path, "rb", buffering=READ_BUFFER) as stream:
             stream.seek(part.start)
             lines = _range(stream, part.end - part.start)
             if not writing:
