@@ -28,7 +28,8 @@ import histnorm
 from benchmarks.corpus import available_formats, transcripts
 from histnorm.formats import CODECS
 from histnorm.formats.base import Codec
-from histnorm.profiles import PROFILES
+from histnorm.profiles import PROFILES, profile_for
+from histnorm.rules import ALL_RULES
 from histnorm.settings import Settings
 from histnorm.shape import Step, is_plain, shape_of
 
@@ -83,6 +84,29 @@ def check_promises(fmt: str, where: str, value: Any) -> bool:
 @pytest.mark.parametrize(("fmt", "where", "value"), SAMPLES, ids=[s[1] for s in SAMPLES])
 def test_shape_promises(fmt: str, where: str, value: Any) -> None:
     check_promises(fmt, where, value)
+
+
+EXAMPLES = [
+    (rule.code, n, example)
+    for rule in ALL_RULES
+    for n, example in enumerate(rule.examples)
+    if example.format in SHAPED
+]
+
+
+@pytest.mark.parametrize(
+    ("code", "n", "example"), EXAMPLES, ids=[f"{c}-{n}" for c, n, _ in EXAMPLES]
+)
+def test_no_rule_example_is_plain_where_its_rule_reports(code: str, n: int, example: Any) -> None:
+    """Every documented defect is kept from the shortcut (a new rule's examples included)."""
+    codec = CODECS[example.format]
+    found = histnorm.lint(example.bad, example.settings, format=example.format)
+    if any(d.code == code for d in found):
+        profile = profile_for(example.settings.profile, example.format)
+        assert not is_plain(codec.shape(example.bad), profile, codec.items_are_messages)
+    if example.good is not None:
+        check_promises(example.format, f"{code} example {n} fixed", example.good)
+    check_promises(example.format, f"{code} example {n}", example.bad)
 
 
 @pytest.mark.parametrize("fmt", SHAPED)
