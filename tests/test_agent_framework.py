@@ -1,22 +1,17 @@
 """Tests for the `agent-framework` codec (Agent Framework Python `Message.to_dict` lists).
 
 Shapes: formats.md §5, "Agent Framework Python shape". Byte comparisons go through
-`orjson.dumps` because Python `==` treats `1`, `1.0` and `True` as equal. The codec is not
-registered in `histnorm.formats.CODECS` here; tests that go through the public API
-register it first.
+`orjson.dumps` because Python `==` treats `1`, `1.0` and `True` as equal.
 """
 
 from __future__ import annotations
 
 import copy
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
-import orjson
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import given
 
 import histnorm
 import histnorm.formats
@@ -24,7 +19,6 @@ from histnorm import jsonio
 from histnorm.edit import rewrite
 from histnorm.errors import HistnormError
 from histnorm.formats.agent_framework import AgentFrameworkCodec
-from histnorm.formats.meai import MeaiCodec
 from histnorm.model import (
     PARTIAL_RESPONSE_KEY,
     ApprovalRequestPart,
@@ -44,45 +38,16 @@ from histnorm.model import (
 from histnorm.pairing import pair_transcript
 
 try:
-    from strategies_agent_framework import JSON_VALUES, transcripts
+    from codec_helpers import PROPERTY_SETTINGS, dump, resolve, with_message, with_parts
+    from strategies_agent_framework import transcripts
 except ImportError:  # tests/ is a package
-    from tests.strategies_agent_framework import JSON_VALUES, transcripts
+    from tests.codec_helpers import PROPERTY_SETTINGS, dump, resolve, with_message, with_parts
+    from tests.strategies_agent_framework import transcripts
 
 CODEC = AgentFrameworkCodec()
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures" / "formats" / "agent-framework"
-PROPERTY = settings(
-    max_examples=30,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-
-
-def dump(value: Any) -> bytes:
-    return orjson.dumps(value)
-
-
-def resolve(doc: Any, pointer: str) -> Any:
-    """The value at JSON Pointer `pointer` (RFC 6901) in `doc`."""
-    for raw in pointer.split("/")[1:]:
-        token = raw.replace("~1", "/").replace("~0", "~")
-        doc = doc[int(token)] if isinstance(doc, list) else doc[token]
-    return doc
-
-
-def round_trip(doc: Any) -> Any:
-    return CODEC.encode(CODEC.decode(doc))
-
-
-def with_message(t: Transcript, index: int, message: Message) -> Transcript:
-    messages = list(t.messages)
-    messages[index] = message
-    return t.evolve(messages=tuple(messages))  # type: ignore[no-any-return]
-
-
-def with_parts(t: Transcript, index: int, *parts: Any) -> Transcript:
-    return with_message(t, index, t.messages[index].evolve(parts=parts))
+PROPERTY = PROPERTY_SETTINGS["agent-framework"]
 
 
 def msg(role: str, *contents: Any, **fields: Any) -> dict[str, Any]:
@@ -111,41 +76,7 @@ CALL = {
 }
 
 
-# --- properties ------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("generation", ["current", "old"])
-@PROPERTY
-@given(data=st.data())
-def test_round_trip_is_byte_exact(generation: Any, data: st.DataObject) -> None:
-    doc = data.draw(transcripts(generation))
-    assert dump(round_trip(doc)) == dump(doc)
-
-
-@PROPERTY
-@given(transcripts())
-def test_decode_and_encode_do_not_mutate_their_input(doc: Any) -> None:
-    before = copy.deepcopy(doc)
-    transcript = CODEC.decode(doc)
-    assert dump(doc) == dump(before)
-    CODEC.encode(transcript)
-    assert dump(doc) == dump(before)
-
-
-@PROPERTY
-@given(transcripts())
-def test_decode_of_encode_is_stable_and_keeps_identity(doc: Any) -> None:
-    once = CODEC.decode(doc)
-    out = CODEC.encode(once)
-    body = out if isinstance(out, list) else out["messages"]
-    assert all(a is m.native for a, m in zip(body, once.messages, strict=True))
-    assert CODEC.decode(out) == once
-
-
-@PROPERTY
-@given(transcripts())
-def test_sniff_claims_generated_transcripts_over_meai(doc: Any) -> None:
-    assert CODEC.sniff(doc) > MeaiCodec().sniff(doc)
+# --- properties (the codec contract is checked in test_codec_contract.py) ---------------
 
 
 @PROPERTY
@@ -206,47 +137,6 @@ def test_fresh_encoding_keeps_meaning(doc: Any) -> None:
     encoded = CODEC.encode(fresh)
     assert all(next(iter(c)) == "type" for m in encoded for c in m["contents"])
     assert _semantics(CODEC.decode(encoded)) == _semantics(fresh)
-
-
-def damage_points(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [path]
-    if isinstance(value, dict):
-        for key, child in value.items():
-            out.extend(damage_points(child, (*path, key)))
-    elif isinstance(value, list):
-        for index, child in enumerate(value):
-            out.extend(damage_points(child, (*path, index)))
-    return out
-
-
-def replaced(value: Any, path: tuple[Any, ...], new: Any) -> Any:
-    if not path:
-        return new
-    head, rest = path[0], path[1:]
-    if isinstance(value, dict):
-        return {k: (replaced(v, rest, new) if k == head else v) for k, v in value.items()}
-    return [(replaced(v, rest, new) if i == head else v) for i, v in enumerate(value)]
-
-
-@PROPERTY
-@given(transcripts(), st.data())
-def test_damaged_input_raises_only_histnorm_error_at_a_real_location(
-    doc: Any, data: st.DataObject
-) -> None:
-    path = data.draw(st.sampled_from(damage_points(doc)))
-    new = data.draw(JSON_VALUES | st.sampled_from([[], {}, ["x"], {"a": 1}, 1.5, None, "x"]))
-    damaged = replaced(doc, path, new)
-    assert 0 <= CODEC.sniff(damaged) <= 1
-    try:
-        transcript = CODEC.decode(damaged)
-    except HistnormError as error:
-        assert error.pointer is not None
-        try:
-            resolve(damaged, error.pointer)
-        except (KeyError, IndexError):  # a missing key: its parent must be an object
-            assert isinstance(resolve(damaged, error.pointer.rpartition("/")[0]), dict)
-        return
-    assert dump(CODEC.encode(transcript)) == dump(damaged)
 
 
 # --- decoding: each shape --------------------------------------------------------------
@@ -402,26 +292,7 @@ def test_media() -> None:
     assert (hosted.media_type, hosted.uri) == ("image/png", None)
 
 
-# --- sniffing --------------------------------------------------------------------------
-
-
-OTHER_FIXTURES = sorted(
-    p
-    for folder in ("openai-chat", "meai", "langchain")
-    for p in (ROOT / "fixtures" / "formats" / folder).glob("*.json*")
-)
-
-
-@pytest.mark.parametrize("path", OTHER_FIXTURES, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_sniff_is_zero_for_other_formats(path: Path) -> None:
-    raw = path.read_bytes()
-    docs = (
-        [jsonio.loads(line) for line in raw.splitlines() if line.strip()]
-        if path.suffix == ".jsonl"
-        else [jsonio.loads(raw)]
-    )
-    for doc in docs:
-        assert CODEC.sniff(doc) == 0
+# --- sniffing (other formats' fixtures, detection: test_codec_contract.py) -------------
 
 
 @pytest.mark.parametrize(
@@ -666,22 +537,9 @@ def test_parts_the_format_cannot_express_raise(part: Any) -> None:
         CODEC.encode(with_parts(t, 0, part))
 
 
-# --- through the public API (the codec registered) -------------------------------------
+# --- through the public API -----------------------------------------------------------
 
 
-@pytest.fixture
-def registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    codecs = {**histnorm.formats.CODECS, CODEC.name: CODEC}
-    monkeypatch.setattr(histnorm.formats, "CODECS", MappingProxyType(codecs))
-
-
-@pytest.mark.usefixtures("registered")
-def test_detects_agent_framework_over_meai() -> None:
-    for path in sorted(FIXTURES.glob("*.json")):
-        assert histnorm.detect_format(jsonio.loads(path.read_bytes())) == "agent-framework"
-
-
-@pytest.mark.usefixtures("registered")
 def test_lint_and_fix_an_orphan_call() -> None:
     doc = [*_calls_doc(), msg("user", content("text", text="Skip Rome."))]
     diagnostics = histnorm.lint(doc)
@@ -691,7 +549,6 @@ def test_lint_and_fix_an_orphan_call() -> None:
     assert histnorm.lint(fixed) == ()
 
 
-@pytest.mark.usefixtures("registered")
 def test_strip_partial_markers() -> None:
     doc = [
         msg("user", "hi"),
@@ -789,27 +646,11 @@ def test_bad_input_raises_histnorm_error_with_pointer(doc: Any, pointer: str) ->
     assert info.value.pointer == pointer
 
 
-# --- fixtures --------------------------------------------------------------------------
-
-FIXTURE_FILES = sorted(FIXTURES.glob("*.json"))
+# --- fixtures (their round trip and detection: test_codec_contract.py) ------------------
 
 
 def load(name: str) -> Transcript:
     return CODEC.decode(jsonio.loads((FIXTURES / name).read_bytes()))
-
-
-def test_fixture_set_is_present() -> None:
-    assert 5 <= len(FIXTURE_FILES) <= 10
-
-
-@pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: p.name)
-def test_fixture_round_trips_byte_for_byte(path: Path) -> None:
-    raw = path.read_bytes()
-    doc = jsonio.loads(raw)
-    assert CODEC.sniff(doc) > MeaiCodec().sniff(doc)
-    out = round_trip(doc)
-    assert dump(out) == dump(doc)
-    assert jsonio.dumps(out, jsonio.detect_style(raw)) == raw
 
 
 def test_fixture_contents() -> None:

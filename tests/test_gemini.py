@@ -12,13 +12,11 @@ from typing import Any
 
 import orjson
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from histnorm import jsonio
 from histnorm.errors import HistnormError
 from histnorm.formats.gemini import GeminiCodec
-from histnorm.formats.meai import MeaiCodec
 from histnorm.formats.openai_chat import OpenAIChatCodec
 from histnorm.model import (
     SYNTHESIZED_KEY,
@@ -41,56 +39,37 @@ from histnorm.rules.orphan_tool_call import synthetic_result
 from histnorm.settings import Settings
 
 try:
-    import strategies_meai
-    import strategies_openai_chat
-    from strategies_gemini import JSON_VALUES, damaged_documents, documents, locations, replaced
-except ImportError:  # tests/ is a package
-    from tests import strategies_meai, strategies_openai_chat
-    from tests.strategies_gemini import (
-        JSON_VALUES,
-        damaged_documents,
-        documents,
-        locations,
-        replaced,
+    from codec_helpers import (
+        PROPERTY_SETTINGS,
+        check_damaged,
+        dump,
+        fixture_files,
+        resolve,
+        with_messages,
+        with_parts,
     )
+    from strategies_gemini import JSON_VALUES, documents, locations, replaced
+except ImportError:  # tests/ is a package
+    from tests.codec_helpers import (
+        PROPERTY_SETTINGS,
+        check_damaged,
+        dump,
+        fixture_files,
+        resolve,
+        with_messages,
+        with_parts,
+    )
+    from tests.strategies_gemini import JSON_VALUES, documents, locations, replaced
 
 CODEC = GeminiCodec()
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures" / "formats" / "gemini"
-PROPERTY = settings(
-    max_examples=60,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-
-
-def dump(value: Any) -> bytes:
-    return orjson.dumps(value)
-
-
-def resolve(doc: Any, pointer: str) -> Any:
-    """The value at JSON Pointer `pointer` (RFC 6901) in `doc`."""
-    if pointer == "":
-        return doc
-    for raw in pointer[1:].split("/"):
-        token = raw.replace("~1", "/").replace("~0", "~")
-        doc = doc[int(token)] if isinstance(doc, list) else doc[token]
-    return doc
+FIXTURE_FILES = fixture_files("gemini")
+PROPERTY = PROPERTY_SETTINGS["gemini"]
 
 
 def round_trip(doc: Any) -> Any:
     return CODEC.encode(CODEC.decode(doc))
-
-
-def with_messages(transcript: Transcript, *messages: Message) -> Transcript:
-    return transcript.evolve(messages=messages)  # type: ignore[no-any-return]
-
-
-def with_parts(transcript: Transcript, index: int, *parts: Part) -> Transcript:
-    messages = list(transcript.messages)
-    messages[index] = messages[index].evolve(parts=parts)
-    return with_messages(transcript, *messages)
 
 
 def body(doc: Any) -> list[Any]:
@@ -102,53 +81,7 @@ def part_of(native: dict[str, Any]) -> Part:
     return message.parts[0]
 
 
-# --- properties ------------------------------------------------------------------------
-
-
-@PROPERTY
-@given(documents())
-def test_encode_decode_is_byte_exact(doc: Any) -> None:
-    assert dump(round_trip(doc)) == dump(doc)
-
-
-@PROPERTY
-@given(documents())
-def test_unchanged_messages_encode_to_the_very_same_objects(doc: Any) -> None:
-    out = round_trip(doc)
-    assert all(a is b for a, b in zip(body(out), body(doc), strict=True))
-
-
-@PROPERTY
-@given(documents())
-def test_decode_and_encode_do_not_mutate_their_input(doc: Any) -> None:
-    before = copy.deepcopy(doc)
-    transcript = CODEC.decode(doc)
-    assert dump(doc) == dump(before)
-    CODEC.encode(transcript)
-    assert dump(doc) == dump(before)
-
-
-@PROPERTY
-@given(documents())
-def test_decode_of_encode_is_stable(doc: Any) -> None:
-    once = CODEC.decode(doc)
-    twice = CODEC.decode(CODEC.encode(once))
-    assert twice == once
-    assert dump(CODEC.encode(twice)) == dump(CODEC.encode(once))
-
-
-@PROPERTY
-@given(documents())
-def test_sniff_claims_generated_documents_and_other_codecs_do_not(doc: Any) -> None:
-    assert CODEC.sniff(doc) > 0
-    assert OpenAIChatCodec().sniff(doc) == 0
-    assert MeaiCodec().sniff(doc) == 0
-
-
-@PROPERTY
-@given(strategies_openai_chat.transcripts() | strategies_meai.transcripts())
-def test_sniff_rejects_other_formats(doc: Any) -> None:
-    assert CODEC.sniff(doc) == 0
+# --- properties (the codec contract is checked in test_codec_contract.py) ---------------
 
 
 @PROPERTY
@@ -188,24 +121,15 @@ def test_decoded_parts_mirror_the_native_parts(doc: Any) -> None:
                 assert part.opaque == signature
 
 
-@PROPERTY
-@given(damaged_documents())
-@example([{"role": "user", "parts": [{"text": ["x"]}]}])
-@example({"contents": [{"parts": [{"function_call": {"name": 1}}]}]})
-def test_damaged_input_raises_only_histnorm_error_at_a_real_location(doc: Any) -> None:
-    before = copy.deepcopy(doc)
-    assert 0 <= CODEC.sniff(doc) <= 1
-    try:
-        transcript = CODEC.decode(doc)
-    except HistnormError as error:
-        assert error.pointer is not None
-        try:
-            resolve(doc, error.pointer)
-        except (KeyError, IndexError):  # a missing key: its parent must be an object
-            assert isinstance(resolve(doc, error.pointer.rpartition("/")[0]), dict)
-    else:
-        assert dump(CODEC.encode(transcript)) == dump(doc)
-    assert dump(doc) == dump(before)
+@pytest.mark.parametrize(
+    "doc",
+    [
+        [{"role": "user", "parts": [{"text": ["x"]}]}],
+        {"contents": [{"parts": [{"function_call": {"name": 1}}]}]},
+    ],
+)
+def test_odd_part_values_raise_only_histnorm_error_at_a_real_location(doc: Any) -> None:
+    check_damaged(CODEC, doc)
 
 
 def _fresh(transcript: Transcript) -> Transcript:
@@ -280,42 +204,16 @@ def test_removing_a_part_keeps_everything_else(doc: Any, data: st.DataObject) ->
         assert [k for k in out] == [k for k in doc]
 
 
-# --- fixtures ----------------------------------------------------------------------------
-
-FIXTURE_FILES = sorted(FIXTURES.glob("*.json"))
-OTHER_FIXTURES = sorted((ROOT / "fixtures" / "formats" / "openai-chat").glob("*.json*")) + sorted(
-    (ROOT / "fixtures" / "formats" / "meai").glob("*.json*")
-)
+# --- fixtures (their round trip and detection: test_codec_contract.py) --------------------
 
 
 def load(name: str) -> Any:
     return orjson.loads((FIXTURES / name).read_bytes())
 
 
-def test_fixture_set_is_present() -> None:
-    assert 5 <= len(FIXTURE_FILES) <= 10
-
-
 @pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: p.name)
-def test_fixture_round_trip_is_byte_exact(path: Path) -> None:
-    raw = path.read_bytes()
-    doc = orjson.loads(raw)
-    assert CODEC.sniff(doc) >= 0.9
-    encoded = round_trip(doc)
-    assert dump(encoded) == dump(doc)
-    assert jsonio.dumps(encoded, jsonio.detect_style(raw)) == raw
-
-
-@pytest.mark.parametrize("path", OTHER_FIXTURES, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_sniff_is_zero_on_other_formats_fixtures(path: Path) -> None:
-    raw = path.read_bytes()
-    docs = (
-        [orjson.loads(line) for line in raw.splitlines() if line.strip()]
-        if path.suffix == ".jsonl"
-        else [orjson.loads(raw)]
-    )
-    for doc in docs:
-        assert CODEC.sniff(doc) == 0
+def test_fixture_is_sniffed_with_confidence(path: Path) -> None:
+    assert CODEC.sniff(orjson.loads(path.read_bytes())) >= 0.9
 
 
 def test_fixture_weather_request() -> None:

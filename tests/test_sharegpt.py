@@ -8,9 +8,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-import orjson
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import histnorm
@@ -18,8 +17,6 @@ from histnorm import jsonio
 from histnorm.edit import rewrite
 from histnorm.errors import HistnormError
 from histnorm.formats import CODECS
-from histnorm.formats.meai import MeaiCodec
-from histnorm.formats.openai_chat import OpenAIChatCodec
 from histnorm.formats.sharegpt import ShareGPTCodec, parse_calls
 from histnorm.model import (
     SYNTHESIZED_KEY,
@@ -35,84 +32,42 @@ from histnorm.model import (
 from histnorm.pairing import pair_transcript
 
 try:
-    from strategies_sharegpt import damaged_transcripts, transcripts
+    from codec_helpers import (
+        PROPERTY_SETTINGS,
+        dump,
+        fixture_files,
+        resolve,
+        with_messages,
+        with_parts,
+    )
+    from strategies_sharegpt import transcripts
 except ImportError:  # tests/ is a package
-    from tests.strategies_sharegpt import damaged_transcripts, transcripts
+    from tests.codec_helpers import (
+        PROPERTY_SETTINGS,
+        dump,
+        fixture_files,
+        resolve,
+        with_messages,
+        with_parts,
+    )
+    from tests.strategies_sharegpt import transcripts
 
 CODEC = ShareGPTCodec()
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures" / "formats" / "sharegpt"
-PROPERTY = settings(
-    max_examples=40,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-
-
-def dump(value: Any) -> bytes:
-    """Compare JSON values by their bytes: in Python `1 == True` and `1 == 1.0`."""
-    return orjson.dumps(value)
-
-
-def resolve(doc: Any, pointer: str) -> Any:
-    """The value at JSON Pointer `pointer` (RFC 6901) in `doc`."""
-    if pointer == "":
-        return doc
-    for raw in pointer[1:].split("/"):
-        token = raw.replace("~1", "/").replace("~0", "~")
-        doc = doc[int(token)] if isinstance(doc, list) else doc[token]
-    return doc
-
-
-def round_trip(doc: Any) -> Any:
-    return CODEC.encode(CODEC.decode(doc))
+FIXTURE_FILES = fixture_files("sharegpt")
+PROPERTY = PROPERTY_SETTINGS["sharegpt"]
 
 
 def turns_of(doc: Any) -> list[Any]:
     return doc if isinstance(doc, list) else doc["conversations"]
 
 
-def with_messages(transcript: Transcript, *messages: Message) -> Transcript:
-    return transcript.evolve(messages=messages)
-
-
-def with_parts(transcript: Transcript, index: int, *parts: Any) -> Transcript:
-    messages = list(transcript.messages)
-    messages[index] = messages[index].evolve(parts=parts)
-    return transcript.evolve(messages=tuple(messages))
-
-
 def record(*turns: tuple[str, Any], **extra: Any) -> dict[str, Any]:
     return {"conversations": [{"from": tag, "value": value} for tag, value in turns], **extra}
 
 
-# --- properties ------------------------------------------------------------------------
-
-
-@PROPERTY
-@given(transcripts())
-def test_encode_decode_is_byte_exact_keeps_identity_and_does_not_mutate(doc: Any) -> None:
-    before = copy.deepcopy(doc)
-    out = round_trip(doc)
-    assert dump(doc) == dump(before)
-    assert dump(out) == dump(doc)
-    assert all(a is b for a, b in zip(turns_of(out), turns_of(doc), strict=True))
-
-
-@PROPERTY
-@given(transcripts())
-def test_decode_of_encode_is_stable(doc: Any) -> None:
-    once = CODEC.decode(doc)
-    assert CODEC.decode(CODEC.encode(once)) == once
-
-
-@PROPERTY
-@given(transcripts())
-def test_sniff_claims_generated_documents_and_other_codecs_do_not(doc: Any) -> None:
-    assert CODEC.sniff(doc) > 0
-    assert OpenAIChatCodec().sniff(doc) == 0
-    assert MeaiCodec().sniff(doc) == 0
+# --- properties (the codec contract is checked in test_codec_contract.py) ---------------
 
 
 @PROPERTY
@@ -177,24 +132,6 @@ def test_dropping_any_part_encodes_to_a_stable_document(doc: Any, data: st.DataO
     again = CODEC.encode(CODEC.decode(out))
     assert dump(again) == dump(out)
     assert dump(doc) == dump(copy.deepcopy(doc))
-
-
-@PROPERTY
-@given(damaged_transcripts())
-def test_damaged_input_raises_only_histnorm_error_at_a_real_location(doc: Any) -> None:
-    before = copy.deepcopy(doc)
-    assert 0 <= CODEC.sniff(doc) <= 1
-    try:
-        transcript = CODEC.decode(doc)
-    except HistnormError as error:
-        assert error.pointer is not None
-        try:
-            resolve(doc, error.pointer)
-        except (KeyError, IndexError):  # a missing key: its parent must be an object
-            assert isinstance(resolve(doc, error.pointer.rpartition("/")[0]), dict)
-    else:
-        assert dump(CODEC.encode(transcript)) == dump(doc)
-    assert dump(doc) == dump(before)
 
 
 # --- decoding: each turn shape ---------------------------------------------------------
@@ -388,20 +325,6 @@ def test_bare_list_pointers() -> None:
 )
 def test_sniff(doc: Any, score: float) -> None:
     assert CODEC.sniff(doc) == score
-
-
-OTHER_FIXTURES = sorted(
-    path
-    for name in ("openai-chat", "meai", "chat-template")
-    for path in (ROOT / "fixtures" / "formats" / name).glob("*.json*")
-)
-
-
-@pytest.mark.parametrize("path", OTHER_FIXTURES, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_sniff_is_zero_on_other_formats_fixtures(path: Path) -> None:
-    for line in path.read_bytes().splitlines() if path.suffix == ".jsonl" else [path.read_bytes()]:
-        if line.strip():
-            assert CODEC.sniff(jsonio.loads(line)) == 0
 
 
 # --- encoding after model edits --------------------------------------------------------
@@ -662,33 +585,11 @@ def test_bad_input_raises_histnorm_error_with_pointer(doc: Any, pointer: str) ->
     assert info.value.pointer == pointer
 
 
-# --- fixtures --------------------------------------------------------------------------
-
-FIXTURE_FILES = sorted([*FIXTURES.glob("*.json"), *FIXTURES.glob("*.jsonl")])
+# --- fixtures (their round trip and detection: test_codec_contract.py) ------------------
 
 
-def _documents(path: Path) -> list[tuple[bytes, Any]]:
-    raw = path.read_bytes()
-    if path.suffix == ".jsonl":
-        return [
-            (line, jsonio.loads(line)) for line in raw.splitlines(keepends=True) if line.strip()
-        ]
-    return [(raw, jsonio.loads(raw))]
-
-
-def test_fixture_set_is_present() -> None:
-    assert 5 <= len(FIXTURE_FILES) <= 10
+def test_fixture_set_has_a_jsonl_dataset() -> None:
     assert any(path.suffix == ".jsonl" for path in FIXTURE_FILES)
-
-
-@pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda path: path.name)
-def test_fixture_round_trips_byte_for_byte(path: Path) -> None:
-    for raw, doc in _documents(path):
-        assert CODEC.sniff(doc) > 0
-        assert OpenAIChatCodec().sniff(doc) == MeaiCodec().sniff(doc) == 0
-        out = round_trip(doc)
-        assert dump(out) == dump(doc)
-        assert jsonio.dumps(out, jsonio.detect_style(raw)) == raw
 
 
 def test_fixture_contents_decode_as_expected() -> None:
