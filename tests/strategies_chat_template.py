@@ -23,27 +23,15 @@ import json
 from typing import Any
 
 from hypothesis import strategies as st
-
-try:
-    from strategies_sharegpt import (
-        JSON_VALUES,
-        NAMES,
-        SHORT_TEXT,
-        TEXT,
-        locations,
-        replace_at,
-        with_extras,
-    )
-except ImportError:  # tests/ is a package
-    from tests.strategies_sharegpt import (
-        JSON_VALUES,
-        NAMES,
-        SHORT_TEXT,
-        TEXT,
-        locations,
-        replace_at,
-        with_extras,
-    )
+from strategies_sharegpt import (
+    JSON_VALUES,
+    NAMES,
+    SHORT_TEXT,
+    TEXT,
+    locations,
+    replace_at,
+    with_extras,
+)
 
 ROLES = {
     "system": ["system", "System"],

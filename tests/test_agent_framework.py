@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from codec_helpers import PROPERTY_SETTINGS, dump, resolve, with_message, with_parts
 from hypothesis import given
+from strategies_agent_framework import transcripts
 
 import histnorm
 import histnorm.formats
@@ -36,13 +38,6 @@ from histnorm.model import (
     UsagePart,
 )
 from histnorm.pairing import pair_transcript
-
-try:
-    from codec_helpers import PROPERTY_SETTINGS, dump, resolve, with_message, with_parts
-    from strategies_agent_framework import transcripts
-except ImportError:  # tests/ is a package
-    from tests.codec_helpers import PROPERTY_SETTINGS, dump, resolve, with_message, with_parts
-    from tests.strategies_agent_framework import transcripts
 
 CODEC = AgentFrameworkCodec()
 ROOT = Path(__file__).resolve().parent.parent

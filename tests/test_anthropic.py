@@ -14,7 +14,18 @@ from typing import Any
 
 import orjson
 import pytest
+from codec_helpers import (
+    PROPERTY_SETTINGS,
+    check_damaged,
+    dump,
+    fixture_documents,
+    fixture_files,
+    resolve,
+    with_parts,
+    without_part,
+)
 from hypothesis import given
+from strategies_anthropic import transcripts
 
 import histnorm
 import histnorm.formats
@@ -38,31 +49,6 @@ from histnorm.model import (
     UsagePart,
 )
 from histnorm.pairing import group, pair_transcript
-
-try:
-    from codec_helpers import (
-        PROPERTY_SETTINGS,
-        check_damaged,
-        dump,
-        fixture_documents,
-        fixture_files,
-        resolve,
-        with_parts,
-        without_part,
-    )
-    from strategies_anthropic import transcripts
-except ImportError:  # tests/ is a package
-    from tests.codec_helpers import (
-        PROPERTY_SETTINGS,
-        check_damaged,
-        dump,
-        fixture_documents,
-        fixture_files,
-        resolve,
-        with_parts,
-        without_part,
-    )
-    from tests.strategies_anthropic import transcripts
 
 CODEC = AnthropicCodec()
 ROOT = Path(__file__).resolve().parent.parent

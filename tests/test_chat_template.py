@@ -8,8 +8,17 @@ from types import MappingProxyType
 from typing import Any
 
 import pytest
+from codec_helpers import (
+    PROPERTY_SETTINGS,
+    dump,
+    fixture_files,
+    resolve,
+    with_messages,
+    with_parts,
+)
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies_chat_template import transcripts
 
 import histnorm
 from histnorm import jsonio
@@ -32,27 +41,6 @@ from histnorm.model import (
     UsagePart,
 )
 from histnorm.pairing import pair_transcript
-
-try:
-    from codec_helpers import (
-        PROPERTY_SETTINGS,
-        dump,
-        fixture_files,
-        resolve,
-        with_messages,
-        with_parts,
-    )
-    from strategies_chat_template import transcripts
-except ImportError:  # tests/ is a package
-    from tests.codec_helpers import (
-        PROPERTY_SETTINGS,
-        dump,
-        fixture_files,
-        resolve,
-        with_messages,
-        with_parts,
-    )
-    from tests.strategies_chat_template import transcripts
 
 CODEC = ChatTemplateCodec()
 OPENAI = OpenAIChatCodec()

@@ -15,8 +15,17 @@ from typing import Any
 
 import orjson
 import pytest
+from codec_helpers import (
+    PROPERTY_SETTINGS,
+    check_damaged,
+    dump,
+    fixture_files,
+    resolve,
+    with_messages,
+)
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies_claude_code import sessions
 
 import histnorm
 import histnorm.formats
@@ -41,27 +50,6 @@ from histnorm.model import (
     UsagePart,
 )
 from histnorm.pairing import group, pair_transcript
-
-try:
-    from codec_helpers import (
-        PROPERTY_SETTINGS,
-        check_damaged,
-        dump,
-        fixture_files,
-        resolve,
-        with_messages,
-    )
-    from strategies_claude_code import sessions
-except ImportError:  # tests/ is a package
-    from tests.codec_helpers import (
-        PROPERTY_SETTINGS,
-        check_damaged,
-        dump,
-        fixture_files,
-        resolve,
-        with_messages,
-    )
-    from tests.strategies_claude_code import sessions
 
 CODEC = ClaudeCodeCodec()
 ROOT = Path(__file__).resolve().parent.parent

@@ -41,6 +41,23 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import strategies_agent_framework
+import strategies_anthropic
+import strategies_chat_template
+import strategies_claude_code
+import strategies_gemini
+import strategies_langchain
+import strategies_meai
+import strategies_openai_chat
+import strategies_openai_responses
+import strategies_sharegpt
+from codec_helpers import (
+    PROPERTY_SETTINGS,
+    check_damaged,
+    dump,
+    fixture_documents,
+    fixture_files,
+)
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -48,45 +65,6 @@ from histnorm import CODECS, jsonio
 from histnorm.document import read_json, read_jsonl, write
 from histnorm.formats import Codec, detect_format, get_codec
 from histnorm.model import Transcript
-
-try:
-    import strategies_agent_framework
-    import strategies_anthropic
-    import strategies_chat_template
-    import strategies_claude_code
-    import strategies_gemini
-    import strategies_langchain
-    import strategies_meai
-    import strategies_openai_chat
-    import strategies_openai_responses
-    import strategies_sharegpt
-    from codec_helpers import (
-        PROPERTY_SETTINGS,
-        check_damaged,
-        dump,
-        fixture_documents,
-        fixture_files,
-    )
-except ImportError:  # tests/ is a package
-    from tests import (
-        strategies_agent_framework,
-        strategies_anthropic,
-        strategies_chat_template,
-        strategies_claude_code,
-        strategies_gemini,
-        strategies_langchain,
-        strategies_meai,
-        strategies_openai_chat,
-        strategies_openai_responses,
-        strategies_sharegpt,
-    )
-    from tests.codec_helpers import (
-        PROPERTY_SETTINGS,
-        check_damaged,
-        dump,
-        fixture_documents,
-        fixture_files,
-    )
 
 FORMATS = list(CODECS)
 

@@ -12,8 +12,18 @@ from typing import Any
 
 import orjson
 import pytest
+from codec_helpers import (
+    PROPERTY_SETTINGS,
+    check_damaged,
+    dump,
+    fixture_files,
+    resolve,
+    with_messages,
+    with_parts,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies_gemini import JSON_VALUES, documents, locations, replaced
 
 from histnorm.errors import HistnormError
 from histnorm.formats.gemini import GeminiCodec
@@ -37,29 +47,6 @@ from histnorm.model import (
 from histnorm.pairing import pair_transcript
 from histnorm.rules.orphan_tool_call import synthetic_result
 from histnorm.settings import Settings
-
-try:
-    from codec_helpers import (
-        PROPERTY_SETTINGS,
-        check_damaged,
-        dump,
-        fixture_files,
-        resolve,
-        with_messages,
-        with_parts,
-    )
-    from strategies_gemini import JSON_VALUES, documents, locations, replaced
-except ImportError:  # tests/ is a package
-    from tests.codec_helpers import (
-        PROPERTY_SETTINGS,
-        check_damaged,
-        dump,
-        fixture_files,
-        resolve,
-        with_messages,
-        with_parts,
-    )
-    from tests.strategies_gemini import JSON_VALUES, documents, locations, replaced
 
 CODEC = GeminiCodec()
 ROOT = Path(__file__).resolve().parent.parent

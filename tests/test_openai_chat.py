@@ -7,7 +7,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from codec_helpers import (
+    PROPERTY_SETTINGS,
+    check_damaged,
+    dump,
+    fixture_files,
+    resolve,
+    with_parts,
+    without_part,
+)
 from hypothesis import given
+from strategies_openai_chat import transcripts
 
 from histnorm import jsonio
 from histnorm.errors import HistnormError
@@ -23,29 +33,6 @@ from histnorm.model import (
     Transcript,
     UnknownPart,
 )
-
-try:
-    from codec_helpers import (
-        PROPERTY_SETTINGS,
-        check_damaged,
-        dump,
-        fixture_files,
-        resolve,
-        with_parts,
-        without_part,
-    )
-    from strategies_openai_chat import transcripts
-except ImportError:  # tests/ is a package
-    from tests.codec_helpers import (
-        PROPERTY_SETTINGS,
-        check_damaged,
-        dump,
-        fixture_files,
-        resolve,
-        with_parts,
-        without_part,
-    )
-    from tests.strategies_openai_chat import transcripts
 
 CODEC = OpenAIChatCodec()
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "formats" / "openai-chat"

@@ -7,7 +7,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from codec_helpers import (
+    PROPERTY_SETTINGS,
+    check_damaged,
+    dump,
+    resolve,
+    with_messages,
+    with_parts,
+)
 from hypothesis import given
+from strategies_openai_responses import documents
 
 from histnorm import jsonio
 from histnorm.errors import HistnormError
@@ -29,27 +38,6 @@ from histnorm.model import (
     UsagePart,
 )
 from histnorm.pairing import pair_transcript
-
-try:
-    from codec_helpers import (
-        PROPERTY_SETTINGS,
-        check_damaged,
-        dump,
-        resolve,
-        with_messages,
-        with_parts,
-    )
-    from strategies_openai_responses import documents
-except ImportError:  # tests/ is a package
-    from tests.codec_helpers import (
-        PROPERTY_SETTINGS,
-        check_damaged,
-        dump,
-        resolve,
-        with_messages,
-        with_parts,
-    )
-    from tests.strategies_openai_responses import documents
 
 CODEC = OpenAIResponsesCodec()
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,6 +13,7 @@ from typing import Any
 
 import orjson
 from hypothesis import HealthCheck, example, given, settings
+from strategies import closing_settings, fix_settings, transcripts
 
 import histnorm
 from histnorm.diagnostic import Severity
@@ -20,11 +21,6 @@ from histnorm.edit import block_end
 from histnorm.engine import fix_allowed
 from histnorm.model import ToolCallPart, ToolFamily, ToolResultPart, Transcript
 from histnorm.pairing import group, pair_transcript
-
-try:
-    from strategies import closing_settings, fix_settings, transcripts
-except ImportError:  # tests/ is a package
-    from tests.strategies import closing_settings, fix_settings, transcripts
 
 PROPERTY = settings(
     max_examples=100,

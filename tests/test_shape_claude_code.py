@@ -14,17 +14,12 @@ import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies_claude_code import damaged_sessions, sessions
+from test_shape import check_promises
 
 from histnorm.engine import proven_clean
 from histnorm.formats.claude_code import ClaudeCodeCodec
 from histnorm.shape import Step, shape_of
-
-try:
-    from strategies_claude_code import damaged_sessions, sessions
-    from test_shape import check_promises
-except ImportError:  # tests/ is a package
-    from tests.strategies_claude_code import damaged_sessions, sessions
-    from tests.test_shape import check_promises
 
 CODEC = ClaudeCodeCodec()
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "formats" / "claude-code"

@@ -13,17 +13,12 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies_meai import JSON_VALUES, transcripts
+from test_shape import check_promises
 
 from histnorm.engine import proven_clean
 from histnorm.formats.meai import MeaiCodec
 from histnorm.shape import Step, shape_of
-
-try:
-    from strategies_meai import JSON_VALUES, transcripts
-    from test_shape import check_promises
-except ImportError:  # tests/ is a package
-    from tests.strategies_meai import JSON_VALUES, transcripts
-    from tests.test_shape import check_promises
 
 CODEC = MeaiCodec()
 PROPERTY = settings(

@@ -9,8 +9,17 @@ from types import MappingProxyType
 from typing import Any
 
 import pytest
+from codec_helpers import (
+    PROPERTY_SETTINGS,
+    dump,
+    fixture_files,
+    resolve,
+    with_messages,
+    with_parts,
+)
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies_sharegpt import transcripts
 
 import histnorm
 from histnorm import jsonio
@@ -30,27 +39,6 @@ from histnorm.model import (
     UnknownPart,
 )
 from histnorm.pairing import pair_transcript
-
-try:
-    from codec_helpers import (
-        PROPERTY_SETTINGS,
-        dump,
-        fixture_files,
-        resolve,
-        with_messages,
-        with_parts,
-    )
-    from strategies_sharegpt import transcripts
-except ImportError:  # tests/ is a package
-    from tests.codec_helpers import (
-        PROPERTY_SETTINGS,
-        dump,
-        fixture_files,
-        resolve,
-        with_messages,
-        with_parts,
-    )
-    from tests.strategies_sharegpt import transcripts
 
 CODEC = ShareGPTCodec()
 ROOT = Path(__file__).resolve().parent.parent
