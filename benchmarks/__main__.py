@@ -678,8 +678,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--jobs-size",
         type=float,
         default=None,
-        help="size of the single file for --jobs 1 vs 2 (default: 128 MB, so that the "
-        "0.3 s start-up does not hide the work; at least the largest size)",
+        help="size of the single file for --jobs 1 vs 2 (default: 512 MB, so that the "
+        "0.4 s start-up does not hide the work; at least the largest size)",
     )
     parser.add_argument("--cli-repeats", type=int, default=None)
     parser.add_argument("--folder-files", type=int, default=20)
@@ -688,9 +688,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     args.sizes = args.sizes or (QUICK_SIZES if args.quick else FULL_SIZES)
     if args.folder_file_mb is None:
-        args.folder_file_mb = 6.0
+        args.folder_file_mb = 24.0
     if args.jobs_size is None:
-        args.jobs_size = max(128.0, *args.sizes)
+        args.jobs_size = max(512.0, *args.sizes)
     if args.cli_repeats is None:
         args.cli_repeats = 2 if args.quick else 1
     available = corpus.available_formats()

@@ -117,6 +117,59 @@ class AtomicWriter:
         self.discard()
 
 
+class LazyWriter:
+    """An `AtomicWriter` that starts at the first line that differs from the source file.
+
+    `write(data, unchanged)` takes each line of the new content in order; the unchanged
+    lines before the first change are copied from `source` when that change comes, so a
+    file in which nothing changed is never written. `commit(always=True)` still writes
+    it (a copy of `source`), as an explicit output path needs.
+    """
+
+    def __init__(self, source: Path, target: Path) -> None:
+        self.source = source
+        self.target = target
+        self.skipped = 0
+        self.writer: AtomicWriter | None = None
+
+    def write(self, data: bytes, unchanged: bool) -> None:
+        """Take the next line of the new content."""
+        if self.writer is None:
+            if unchanged:
+                self.skipped += len(data)
+                return
+            self._start(self.skipped)
+        assert self.writer is not None
+        self.writer.write(data)
+
+    def _start(self, length: int | None) -> None:
+        """Open the writer and copy the first `length` bytes of the source (all if None)."""
+        self.writer = AtomicWriter(self.target)
+        with open(self.source, "rb") as source:
+            left = length
+            while left is None or left > 0:
+                block = source.read(1 << 20 if left is None else min(left, 1 << 20))
+                if not block:
+                    break
+                self.writer.write(block)
+                if left is not None:
+                    left -= len(block)
+
+    def commit(self, always: bool, backup: bool = False) -> None:
+        """Replace the target if anything changed (or `always`)."""
+        if self.writer is None:
+            if not always:
+                return
+            self._start(None)
+        assert self.writer is not None
+        self.writer.commit(backup)
+
+    def discard(self) -> None:
+        """Drop whatever was written; the target stays as it was."""
+        if self.writer is not None:
+            self.writer.discard()
+
+
 def write_atomically(path: Path, data: bytes, backup: bool = False) -> None:
     """Replace the content of `path` with `data` atomically."""
     with AtomicWriter(path) as writer:

@@ -32,7 +32,7 @@ from histnorm.errors import HistnormError
 from histnorm.linemap import lines_for
 from histnorm.model import Transcript
 from histnorm.settings import Settings
-from histnorm_cli.files import STDIN, AtomicWriter, write_atomically
+from histnorm_cli.files import STDIN, LazyWriter, write_atomically
 
 READ_BUFFER = 1 << 20
 """Read JSONL in large blocks: a line often spans many of the default 8 KB ones."""
@@ -53,6 +53,8 @@ class Job:
 
 
 Hunk = tuple[int, bytes, bytes, bytes]
+Sink = Callable[[bytes, bool], object]
+"""Takes each line of the new content, and whether it is the line as read."""
 
 
 @dataclass
@@ -187,15 +189,15 @@ def _run_lines(stream: BinaryIO, job: Job, outcome: Outcome) -> None:
     writer = None
     target = Path(job.output) if job.output and job.output != STDIN else Path(outcome.path)
     if job.mode == "fix" and job.write and outcome.path != STDIN and job.output != STDIN:
-        writer = AtomicWriter(target)
+        writer = LazyWriter(Path(outcome.path), target)
     collected = bytearray() if job.mode == "fix" and job.write and job.output == STDIN else None
-    sink: Callable[[bytes], object] | None = writer.write if writer is not None else None
+    sink: Sink | None = writer.write if writer is not None else None
     if collected is not None:
-        sink = collected.extend
+        sink = _collect_into(collected)
     try:
         run_lines(stream, job, outcome, sink)
-        if writer is not None and (outcome.changed or job.output):
-            writer.commit(job.backup)
+        if writer is not None:
+            writer.commit(always=bool(job.output), backup=job.backup)
     finally:
         if writer is not None:
             writer.discard()
@@ -204,16 +206,23 @@ def _run_lines(stream: BinaryIO, job: Job, outcome: Outcome) -> None:
     outcome.diff = render_hunks(outcome.path, outcome.hunks)
 
 
+def _collect_into(collected: bytearray) -> Sink:
+    def collect(data: bytes, unchanged: bool) -> None:
+        collected.extend(data)
+
+    return collect
+
+
 def run_lines(
     lines: Iterable[bytes],
     job: Job,
     outcome: Outcome,
-    sink: Callable[[bytes], object] | None,
+    sink: Sink | None,
     file_start: bool = True,
 ) -> None:
     """Lint or fix each line of a transcript-per-line JSONL file (or of a byte range of
     one, numbered from 1; `file_start` says whether it starts the file, where a BOM may
-    be), passing each line's new bytes to `sink`."""
+    be), passing each line's new bytes to `sink`, and whether they are the line as read."""
     for number, raw in enumerate(lines, start=1):
         body = raw.rstrip(b"\r\n")
         ending = raw[len(body) :]
@@ -227,7 +236,10 @@ def run_lines(
             if job.diff:
                 outcome.hunks.append((number, content, new, ending))
         if sink is not None:
-            sink(raw if new is content else (BOM if bom else b"") + new + ending)
+            if new is content:
+                sink(raw, True)
+            else:
+                sink((BOM if bom else b"") + new + ending, False)
         outcome.lines = number
 
 

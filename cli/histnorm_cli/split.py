@@ -108,7 +108,7 @@ def run_part(part: Part) -> Outcome:
             )
             outcome.part_file = name
             with os.fdopen(handle, "wb") as out:
-                run_lines(lines, job, outcome, out.write, file_start=part.start == 0)
+                run_lines(lines, job, outcome, lambda data, _: out.write(data), part.start == 0)
 
     return guarded(Outcome(part.path), work)
 
