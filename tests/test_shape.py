@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 import pytest
-from histnorm_cli import runner
+from histnorm_cli import documents, lines, runner
 from histnorm_cli.runner import Job
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -161,9 +161,9 @@ def test_shape_promises_on_fuzzed_damage(data: st.DataObject) -> None:
 
 
 def _corpus_file(tmp_path: Path, fmt: str) -> Path:
-    lines = [orjson.dumps(v) for _, v in itertools.islice(transcripts(fmt, 0.3, seed=11), 80)]
+    rows = [orjson.dumps(v) for _, v in itertools.islice(transcripts(fmt, 0.3, seed=11), 80)]
     path = tmp_path / f"{fmt}.jsonl"
-    path.write_bytes(b"\n".join(lines) + b"\n")
+    path.write_bytes(b"\n".join(rows) + b"\n")
     return path
 
 
@@ -188,7 +188,8 @@ def test_runner_is_the_same_without_the_shortcut(
     outcomes = []
     for shortcut in (True, False):
         if not shortcut:
-            monkeypatch.setattr(runner, "proven_clean", lambda *args: False)
+            for module in (lines, documents):
+                monkeypatch.setattr(module, "proven_clean", lambda *args: False)
         job = Job(mode="fix" if mode == "fix" else "lint", settings=Settings(), diff=True)
         outcomes.append([runner.run(p, job) for p in paths])  # diff only: nothing is written
     fast, slow = outcomes

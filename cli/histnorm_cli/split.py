@@ -17,16 +17,9 @@ from pathlib import Path
 from typing import BinaryIO
 
 from histnorm_cli.files import STDIN, AtomicWriter
-from histnorm_cli.runner import (
-    READ_BUFFER,
-    Job,
-    Outcome,
-    guarded,
-    is_jsonl,
-    message_line,
-    render_hunks,
-    run_lines,
-)
+from histnorm_cli.job import READ_BUFFER, Job, Outcome, is_jsonl, message_line
+from histnorm_cli.lines import render_hunks, run_lines
+from histnorm_cli.runner import guarded
 
 MB = 1 << 20
 MIN_PART = 4 * MB

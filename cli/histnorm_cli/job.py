@@ -1,0 +1,106 @@
+"""What to do with a file and what happened to it, shared by the readers of each layout."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from histnorm import jsonio
+from histnorm.diagnostic import Diagnostic
+from histnorm.document import BOM, Record, looks_like_message, lost_by_rewrite
+from histnorm.engine import fix, lint, unreadable
+from histnorm.errors import HistnormError
+from histnorm.model import Transcript
+from histnorm.settings import Settings
+from histnorm_cli.files import STDIN
+
+READ_BUFFER = 1 << 20
+"""Read JSONL in large blocks: a line often spans many of the default 8 KB ones."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """What to do with each file."""
+
+    mode: Literal["lint", "fix"]
+    settings: Settings
+    format: str | None = None
+    jsonl_mode: str = "auto"
+    write: bool = False
+    diff: bool = False
+    output: str | None = None
+    backup: bool = False
+
+
+Hunk = tuple[int, bytes, bytes, bytes]
+Sink = Callable[[bytes, bool], object]
+"""Takes each line of the new content, and whether it is the line as read."""
+
+
+@dataclass
+class Outcome:
+    """What happened to one file."""
+
+    path: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    changed: bool = False
+    applied: Counter[str] = field(default_factory=Counter)
+    diff: str = ""
+    error: str | None = None
+    stdout: bytes | None = None
+    transcripts: int = 0
+    detected: str | None = None
+    """The format of the last line read, tried first on the next line of a JSONL file."""
+    lines: int = 0
+    """Lines read (JSONL read line by line)."""
+    hunks: list[Hunk] = field(default_factory=list)
+    """Changed lines (number, old, new, line ending), for `--diff` of JSONL read by line."""
+    part_file: str | None = None
+    """Where a worker wrote its share of a split file's new content."""
+
+
+def is_jsonl(path: str, data: bytes | None) -> bool:
+    """JSONL by file name; for stdin, when the bytes are not one JSON document."""
+    if path != STDIN:
+        return Path(path).suffix.lower() == ".jsonl"
+    assert data is not None
+    try:
+        jsonio.loads(data.removeprefix(BOM))
+    except HistnormError:
+        return b"\n" in data.strip()
+    return False
+
+
+def message_line(line: bytes) -> bool:
+    """Whether a JSONL line is one message or session event (not a whole transcript)."""
+    try:
+        value = jsonio.loads(line.removeprefix(BOM))
+    except HistnormError:
+        return False
+    return looks_like_message(value)
+
+
+def handle(
+    record: Record, job: Job, outcome: Outcome, raw: bytes, spliced: bool = False
+) -> tuple[Transcript, list[Diagnostic]]:
+    """Lint or fix one transcript; `raw` is the text it was read from (its own bytes, or
+    the whole document) and is checked for repeated keys before any rewrite."""
+    transcript = record.transcript
+    assert transcript is not None
+    if job.mode == "lint":
+        return transcript, list(lint(transcript, job.settings))
+    result = fix(transcript, job.settings)
+    if result.changed:
+        repeated = lost_by_rewrite(record, result.transcript, raw, spliced=spliced)
+        if repeated is not None:
+            refusal = HistnormError(
+                f"the key at {repeated} appears twice in one object; the transcript is not "
+                "rewritten, because a rewrite would keep only the last value",
+                pointer=repeated,
+            )
+            return transcript, [unreadable(refusal), *lint(transcript, job.settings)]
+    outcome.applied.update(result.applied)
+    return result.transcript, list(result.remaining)

@@ -1,0 +1,108 @@
+"""Transcript-per-line JSONL, streamed: each line proven plain, or read and handled."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import BinaryIO
+
+from histnorm import jsonio
+from histnorm.document import BOM, Record, parse_line, pick_format, read_value, write_line
+from histnorm.engine import proven_clean, unreadable
+from histnorm.errors import HistnormError
+from histnorm_cli.files import STDIN, LazyWriter
+from histnorm_cli.job import Hunk, Job, Outcome, Sink, handle
+
+
+def run_file_lines(stream: BinaryIO, job: Job, outcome: Outcome) -> None:
+    writer = None
+    target = Path(job.output) if job.output and job.output != STDIN else Path(outcome.path)
+    if job.mode == "fix" and job.write and outcome.path != STDIN and job.output != STDIN:
+        writer = LazyWriter(Path(outcome.path), target)
+    collected = bytearray() if job.mode == "fix" and job.write and job.output == STDIN else None
+    sink: Sink | None = writer.write if writer is not None else None
+    if collected is not None:
+        sink = _collect_into(collected)
+    try:
+        run_lines(stream, job, outcome, sink)
+        if writer is not None:
+            writer.commit(always=bool(job.output), backup=job.backup)
+    finally:
+        if writer is not None:
+            writer.discard()
+    if collected is not None:
+        outcome.stdout = bytes(collected)
+    outcome.diff = render_hunks(outcome.path, outcome.hunks)
+
+
+def _collect_into(collected: bytearray) -> Sink:
+    def collect(data: bytes, unchanged: bool) -> None:
+        collected.extend(data)
+
+    return collect
+
+
+def run_lines(
+    lines: Iterable[bytes],
+    job: Job,
+    outcome: Outcome,
+    sink: Sink | None,
+    file_start: bool = True,
+) -> None:
+    """Lint or fix each line of a transcript-per-line JSONL file (or of a byte range of
+    one, numbered from 1; `file_start` says whether it starts the file, where a BOM may
+    be), passing each line's new bytes to `sink`, and whether they are the line as read."""
+    for number, raw in enumerate(lines, start=1):
+        body = raw.rstrip(b"\r\n")
+        ending = raw[len(body) :]
+        bom = file_start and number == 1 and body.startswith(BOM)
+        content = body.removeprefix(BOM) if bom else body
+        new = content
+        if content and not content.isspace():
+            new = _run_line(content, number, job, outcome)
+        if new is not content and new != content:
+            outcome.changed = True
+            if job.diff:
+                outcome.hunks.append((number, content, new, ending))
+        if sink is not None:
+            if new is content:
+                sink(raw, True)
+            else:
+                sink((BOM if bom else b"") + new + ending, False)
+        outcome.lines = number
+
+
+def _run_line(content: bytes, number: int, job: Job, outcome: Outcome) -> bytes:
+    outcome.transcripts += 1
+    try:  # types and strings are all a plain shape needs; numbers are read exactly below
+        value = jsonio.loads_typed(content)
+    except HistnormError:
+        record = parse_line(content, number)  # the exact reader says what is wrong
+    else:
+        format = pick_format(value, job.format, outcome.detected)
+        if format is not None and job.format is None:
+            outcome.detected = format  # tried first on the next line
+        if format is not None and proven_clean(value, format, job.settings):
+            return content  # nothing to report or fix: no models built
+        if jsonio.has_long_number(content):
+            value = parse_line(content, number)
+        record = value if isinstance(value, Record) else read_value(value, number, format, content)
+    if record.transcript is None:
+        assert record.error is not None
+        outcome.diagnostics.append(unreadable(record.error).at(path=outcome.path, line=number))
+        return content
+    fixed, found = handle(record, job, outcome, content)
+    for diagnostic in found:
+        outcome.diagnostics.append(diagnostic.at(path=outcome.path, line=number))
+    return write_line(record, fixed) if job.mode == "fix" else content
+
+
+def render_hunks(path: str, hunks: Iterable[Hunk]) -> str:
+    """One-line hunks that `patch` applies: same line endings, and the end-of-file marker."""
+    out = []
+    for number, old, new, ending in hunks:
+        end = ending.decode() if ending else "\n\\ No newline at end of file\n"
+        before = old.decode("utf-8", "replace")
+        after = new.decode("utf-8", "replace")
+        out.append(f"@@ -{number} +{number} @@\n-{before}{end}+{after}{end}")
+    return f"--- {path}\n+++ {path}\n" + "".join(out) if out else ""
