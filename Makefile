@@ -46,7 +46,9 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks --quick
 
 # Mutation fuzzing (tests/test_fuzz_mutations.py): damage every valid format fixture and
-# check that `fix` repairs it. `make test` runs 40 examples; this runs 100 000 (minutes).
+# check that `fix` repairs it; and that plain shapes keep their promises on the damage
+# (tests/test_shape.py). `make test` runs 40 and 100 examples; this runs 100 000 each.
 .PHONY: fuzz
 fuzz: $(STAMP)
-	HISTNORM_FUZZ_EXAMPLES=100000 $(BIN)/python -m pytest -q tests/test_fuzz_mutations.py -p no:randomly
+	HISTNORM_FUZZ_EXAMPLES=100000 $(BIN)/python -m pytest -q -p no:randomly \
+		tests/test_fuzz_mutations.py tests/test_shape.py::test_shape_promises_on_fuzzed_damage

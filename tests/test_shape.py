@@ -12,6 +12,7 @@ command-line runner reports and writes exactly the same with and without the sho
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -148,7 +149,7 @@ def test_plain_follows_the_profile() -> None:
 
 
 @settings(
-    max_examples=100,
+    max_examples=int(os.environ.get("HISTNORM_FUZZ_EXAMPLES", "100")),
     derandomize=True,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
