@@ -77,7 +77,7 @@ def is_jsonl(path: str, data: bytes | None) -> bool:
 def message_line(line: bytes) -> bool:
     """Whether a JSONL line is one message or session event (not a whole transcript)."""
     try:
-        value = jsonio.loads(line.removeprefix(BOM))
+        value = jsonio.loads_typed(line.removeprefix(BOM))  # keys and types are enough
     except HistnormError:
         return False
     return looks_like_message(value)
