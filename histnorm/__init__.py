@@ -56,6 +56,13 @@ from histnorm.settings import (
 __version__ = "0.1.0"
 
 
+def _native(data: bytes | str | JsonValue) -> tuple[JsonValue, bool]:
+    """The parsed value of `data`, and whether it is private (parsed here, not the caller's)."""
+    if isinstance(data, bytes | bytearray | memoryview | str):
+        return jsonio.loads(bytes(data) if not isinstance(data, str) else data), True
+    return data, False
+
+
 def load(data: bytes | str | JsonValue, format: str | None = None) -> Transcript:
     """Read one transcript from JSON bytes or text, or from an already parsed value.
 
@@ -63,12 +70,12 @@ def load(data: bytes | str | JsonValue, format: str | None = None) -> Transcript
     A parsed value is copied first, so later changes to it do not reach the transcript.
     Raises `HistnormError` (with a JSON Pointer and, for syntax errors, a line) on bad input.
     """
-    if isinstance(data, bytes | bytearray | memoryview | str):
-        value = jsonio.loads(bytes(data) if not isinstance(data, str) else data)
-    else:
-        value = jsonio.copy(data)
-    codec = get_codec(format if format is not None else detect_format(value))
-    return codec.decode(value)
+    value, private = _native(data)
+    return _decode(value if private else jsonio.copy(value), format)
+
+
+def _decode(value: JsonValue, format: str | None) -> Transcript:
+    return get_codec(format if format is not None else detect_format(value)).decode(value)
 
 
 def encode(transcript: Transcript, format: str | None = None) -> JsonValue:
@@ -106,7 +113,11 @@ def lint(
     chosen = _settings(settings, options)
     if not isinstance(data, Transcript):
         try:
-            data = load(data, format)
+            value, private = _native(data)
+            chosen_format = format if format is not None else detect_format(value)
+            if engine.proven_clean(value, chosen_format, chosen):
+                return ()  # a plain shape: no model needed (histnorm.shape)
+            data = _decode(value if private else jsonio.copy(value), chosen_format)
         except HistnormError as error:
             return (engine.unreadable(error),)
     return engine.lint(data, chosen)

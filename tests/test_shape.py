@@ -87,6 +87,17 @@ def test_shape_promises(fmt: str, where: str, value: Any) -> None:
     check_promises(fmt, where, value)
 
 
+@pytest.mark.parametrize(("fmt", "where", "value"), SAMPLES, ids=[s[1] for s in SAMPLES])
+def test_public_lint_is_the_same_with_the_shortcut(
+    monkeypatch: pytest.MonkeyPatch, fmt: str, where: str, value: Any
+) -> None:
+    """`histnorm.lint` of a native value or its bytes gives the same with the shortcut."""
+    fast = (histnorm.lint(value, format=fmt), histnorm.lint(orjson.dumps(value), format=fmt))
+    monkeypatch.setattr(histnorm.engine, "proven_clean", lambda *args: False)
+    slow = (histnorm.lint(value, format=fmt), histnorm.lint(orjson.dumps(value), format=fmt))
+    assert fast == slow
+
+
 EXAMPLES = [
     (rule.code, n, example)
     for rule in ALL_RULES
@@ -101,7 +112,7 @@ EXAMPLES = [
 def test_no_rule_example_is_plain_where_its_rule_reports(code: str, n: int, example: Any) -> None:
     """Every documented defect is kept from the shortcut (a new rule's examples included)."""
     codec = CODECS[example.format]
-    found = histnorm.lint(example.bad, example.settings, format=example.format)
+    found = histnorm.lint(histnorm.load(example.bad, example.format), example.settings)
     if any(d.code == code for d in found):
         profile = profile_for(example.settings.profile, example.format)
         assert not is_plain(codec.shape(example.bad), profile, codec.items_are_messages)
