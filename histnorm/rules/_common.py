@@ -1,11 +1,11 @@
-"""Helpers the rule modules share: descriptions and the tail predicate."""
+"""Helpers the rule modules share: descriptions, the tail predicate, unanswered items."""
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
-from histnorm.diagnostic import Diagnostic
+from histnorm.diagnostic import Applicability, Diagnostic
 from histnorm.edit import rewrite, turn_is_last
 from histnorm.model import (
     ApprovalRequestPart,
@@ -16,6 +16,7 @@ from histnorm.model import (
 )
 from histnorm.pairing import Position, pair_transcript
 from histnorm.profiles import Profile, profile_for
+from histnorm.rule import Rule
 from histnorm.settings import Settings, TailMode
 
 
@@ -46,6 +47,36 @@ def describe(part: Part) -> str:
 def left_open(transcript: Transcript, position: Position, settings: Settings) -> bool:
     """Whether an unanswered item at `position` is a tail state to leave alone (tail=keep)."""
     return settings.tail is TailMode.KEEP and turn_is_last(transcript, position[0])
+
+
+def unanswered(
+    rule: Rule,
+    transcript: Transcript,
+    positions: Iterable[Position],
+    settings: Settings,
+    *,
+    missing: str,
+    fix: tuple[str | None, Applicability | None],
+    opted_in: bool,
+) -> Iterator[Diagnostic]:
+    """The diagnostics of calls or requests still waiting for their `missing` answer
+    (HN001, HN003): the ones a kept tail leaves open are skipped, and one at the end is
+    reported only under tail=close. `fix` is the fix title and applicability the chosen
+    policy gives (None, None: no fix)."""
+    title, applicability = fix
+    for position in positions:
+        if left_open(transcript, position, settings):
+            continue
+        at_end = turn_is_last(transcript, position[0])
+        yield rule.diagnostic(
+            f"{describe(part_at(transcript, position))} has no {missing}"
+            + (", but later messages follow" if not at_end else " (tail=close)"),
+            message_index=position[0],
+            part_index=position[1],
+            fix_title=title,
+            applicability=applicability,
+            opted_in=opted_in,
+        )
 
 
 def reported(diagnostics: Sequence[Diagnostic]) -> list[Position]:

@@ -40,7 +40,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.edit import rewrite, turn_end, turn_is_last
+from histnorm.edit import rewrite, turn_end
 from histnorm.model import (
     SYNTHESIZED_KEY,
     Message,
@@ -51,32 +51,28 @@ from histnorm.model import (
 )
 from histnorm.pairing import pair_transcript, result_type_for
 from histnorm.rule import Example, Rule
-from histnorm.rules._common import describe, left_open, part_at
+from histnorm.rules._common import unanswered
 from histnorm.settings import OrphanCallPolicy, Settings
 
 
 def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
     """Report every unanswered call that is not a kept tail state."""
     policy = settings.orphan_tool_call
-    for position in pair_transcript(transcript).unmatched_calls:
-        if left_open(transcript, position, settings):
-            continue
-        at_end = turn_is_last(transcript, position[0])
-        part = part_at(transcript, position)
-        title, applicability = {
-            OrphanCallPolicy.DROP: ("remove the tool call", Applicability.SAFE),
-            OrphanCallPolicy.SYNTHESIZE: ("add an 'interrupted' result", Applicability.UNSAFE),
-            OrphanCallPolicy.FAIL: (None, None),
-        }[policy]
-        yield RULE.diagnostic(
-            f"{describe(part)} has no result"
-            + (", but later messages follow" if not at_end else " (tail=close)"),
-            message_index=position[0],
-            part_index=position[1],
-            fix_title=title,
-            applicability=applicability,
-            opted_in=policy is OrphanCallPolicy.SYNTHESIZE,
-        )
+    offered = {
+        OrphanCallPolicy.DROP: ("remove the tool call", Applicability.SAFE),
+        OrphanCallPolicy.SYNTHESIZE: ("add an 'interrupted' result", Applicability.UNSAFE),
+        OrphanCallPolicy.FAIL: (None, None),
+    }[policy]
+    calls = pair_transcript(transcript).unmatched_calls
+    yield from unanswered(
+        RULE,
+        transcript,
+        calls,
+        settings,
+        missing="result",
+        fix=offered,
+        opted_in=policy is OrphanCallPolicy.SYNTHESIZE,
+    )
 
 
 def _result_type(call: ToolCallPart) -> str | None:

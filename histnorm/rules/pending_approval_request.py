@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.edit import rewrite, turn_end, turn_is_last
+from histnorm.edit import rewrite, turn_end
 from histnorm.model import (
     SYNTHESIZED_KEY,
     ApprovalRequestPart,
@@ -46,31 +46,28 @@ from histnorm.model import (
 )
 from histnorm.pairing import Position, pair_transcript, result_type_for
 from histnorm.rule import Example, Rule
-from histnorm.rules._common import describe, left_open, part_at
+from histnorm.rules._common import part_at, unanswered
 from histnorm.settings import ApprovalPolicy, Settings
 
 
 def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
     """Report every unanswered request that is not a kept tail state."""
     policy = settings.pending_approval
-    for position in pair_transcript(transcript).pending_requests:
-        if left_open(transcript, position, settings):
-            continue
-        at_end = turn_is_last(transcript, position[0])
-        title, applicability = {
-            ApprovalPolicy.DROP: ("remove the approval request", Applicability.SAFE),
-            ApprovalPolicy.DENY: ("deny it: add the rejection result", Applicability.UNSAFE),
-            ApprovalPolicy.FAIL: (None, None),
-        }[policy]
-        yield RULE.diagnostic(
-            f"{describe(part_at(transcript, position))} has no response"
-            + (", but later messages follow" if not at_end else " (tail=close)"),
-            message_index=position[0],
-            part_index=position[1],
-            fix_title=title,
-            applicability=applicability,
-            opted_in=policy is ApprovalPolicy.DENY,
-        )
+    offered = {
+        ApprovalPolicy.DROP: ("remove the approval request", Applicability.SAFE),
+        ApprovalPolicy.DENY: ("deny it: add the rejection result", Applicability.UNSAFE),
+        ApprovalPolicy.FAIL: (None, None),
+    }[policy]
+    requests = pair_transcript(transcript).pending_requests
+    yield from unanswered(
+        RULE,
+        transcript,
+        requests,
+        settings,
+        missing="response",
+        fix=offered,
+        opted_in=policy is ApprovalPolicy.DENY,
+    )
 
 
 def fix(
