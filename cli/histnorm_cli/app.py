@@ -97,7 +97,12 @@ ExitZero = Annotated[bool, typer.Option("--exit-zero", help="Exit 0 even if diag
 Strict = Annotated[bool, typer.Option("--strict", help="Warnings fail the run too.")]
 Statistics = Annotated[bool, typer.Option("--statistics", help="Count diagnostics per rule.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print diagnostics, nothing else.")]
-Jobs = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Files processed in parallel.")]
+Jobs = Annotated[
+    int,
+    typer.Option(
+        "--jobs", "-j", min=1, help="Worker processes; a large JSONL file is shared between them."
+    ),
+]
 
 
 def _policies(items: list[str] | None) -> dict[str, str]:
