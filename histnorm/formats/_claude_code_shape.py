@@ -1,13 +1,26 @@
 """The plain shape of a Claude Code session, read without building models (`histnorm.shape`).
 
-Only the simplest sessions are read: every line with a uuid (the tree's nodes) links to
-the one before it in file order, so the active branch is the whole file and no parallel
-line is spliced back; no uuid repeats, no line is a sidechain, meta or API error line.
+Accepted are sessions that `decode` provably reads as all their nodes (lines with a uuid)
+in file order. No uuid repeats, no node is a sidechain, meta or API error line, the first
+node's parentUuid is null or names no node, and every later node names the node just
+before it, except for the results of a parallel-tool batch:
+- a *batch* is a run of consecutive assistant nodes with one string `message.id`, then
+  the run of user nodes right after it holding only tool_result blocks (its results);
+- a result may name any assistant line of its batch instead, unless an earlier result
+  of the batch, other than its first, named the node just before it;
+- a batch a result forks off has a `message.id` that no earlier such batch and no later
+  assistant node has.
+Nothing names the last node, so it is the newest leaf; walking back from it skips, in
+each forked batch, exactly its lines after the line its last fork names and its results
+before that fork. `decode` puts these back right after that line in file order: the
+lines sharing its `message.id` (no others are off the walk), then the results naming
+any of them (every skipped result does): file order again, every node kept.
 Lines without a uuid, and nodes that are not user / assistant lines, are skipped as
 `decode` skips them. Content is non-blank string content, or blocks: on a user line
 only non-blank text or only tool_result (a non-empty `tool_use_id`); on an assistant line
 non-blank text, thinking, redacted_thinking and tool_use (a non-empty id, no handoff
-name). Anything else gives None, including what no plain shape could hold anyway.
+name). Anything else gives None: other forks (rewinds, retries, compaction, sidechains,
+results the walk would drop or `decode` would move), content no plain shape holds.
 """
 
 from __future__ import annotations
@@ -73,7 +86,8 @@ def _reply(content: list[Any], calls: list[str]) -> tuple[int, int] | None:
 
 
 def shape(data: Any) -> Shape | None:
-    """The shape of a session's list of lines, or None unless it is one plain chain."""
+    """The shape of a session's list of lines, or None unless it is a plain chain with
+    (at most) parallel-tool forks, as the module docstring says."""
     if type(data) is not list:
         return None
     steps: list[Step] = []
@@ -81,6 +95,12 @@ def shape(data: Any) -> Shape | None:
     previous: str | None = None  # uuid of the last node
     root: Any = None  # parentUuid of the first node
     key: Any = None  # grouping key of the last message line
+    line_key: Any  # ... and of this one
+    batch: Any = None  # message.id of the batch the last node is in (None: in none)
+    members: set[str] = set()  # uuids of that batch's assistant lines
+    answers = 0  # how many results of the batch so far
+    tail = False  # a result after its batch's first one named the node before it
+    forked: set[str] = set()  # message.id of every batch a result forks off
     role = ""
     calls: list[str] = []
     results: list[str] = []
@@ -96,15 +116,17 @@ def shape(data: Any) -> Shape | None:
             continue
         if type(uuid) is not str or uuid in uuids or get("isSidechain") is True:
             return None
-        if previous is None:
-            if parent is not None and type(parent) is not str:
+        fork = parent != previous  # not linked to the node before it
+        if fork and previous is None:  # the first node, under a (missing) node
+            if type(parent) is not str:
                 return None
-            root = parent
-        elif parent != previous or type(parent) is not str:
-            return None
+            root, fork = parent, False
         uuids.add(uuid)
         previous = uuid
         if kind != "user" and kind != "assistant":
+            if fork:
+                return None
+            batch = None
             continue
         if get("isMeta") is True or get("isApiErrorMessage") is True:
             return None
@@ -116,11 +138,38 @@ def shape(data: Any) -> Shape | None:
             return None
         if kind == "assistant":
             mid = message.get("id")
-            line_key: Any = ("assistant", mid) if type(mid) is str else None
-        elif type(content) is list and type(content[0]) is dict:
-            line_key = "results" if content[0].get("type") == "tool_result" else None
+            if fork:
+                return None
+            if type(mid) is not str:
+                line_key = batch = None
+            else:
+                line_key = ("assistant", mid)
+                if answers or mid != batch:  # a new batch
+                    if mid in forked:
+                        return None
+                    batch, members, answers, tail = mid, {uuid}, 0, False
+                else:
+                    members.add(uuid)
+        elif (
+            type(content) is list
+            and type(content[0]) is dict
+            and content[0].get("type") == "tool_result"
+        ):
+            line_key = "results"
+            if batch is not None:
+                answers += 1
+                if fork:
+                    if tail or type(parent) is not str or parent not in members:
+                        return None
+                    forked.add(batch)
+                elif answers > 1:
+                    tail = True
+            elif fork:
+                return None
+        elif fork:
+            return None
         else:
-            line_key = None
+            line_key = batch = None
         if line_key is None or line_key != key:
             if role:
                 steps.append(Step(role, tuple(calls), tuple(results), other, reasoning))
