@@ -144,6 +144,11 @@ def fix_job(fmt: str) -> Callable[[str], Job]:
     )
 
 
+def fix_in_place_job(fmt: str) -> Callable[[str], Job]:
+    job = Job(mode="fix", settings=SETTINGS, write=True, jsonl_mode=jsonl_mode(fmt))
+    return lambda _path: job
+
+
 def cli_mode(fmt: str) -> list[str]:
     return ["--jsonl-mode", "message"] if fmt == corpus.SESSION_FORMAT else []
 
@@ -261,6 +266,8 @@ def measure(
     lint_sum, fix_sum, clean_sum = _summary(lint[2]), _summary(fix[2]), _summary(clean_fix[2])
     if clean_sum["applied"] or clean_sum["errors"]:
         raise RuntimeError(f"the clean {fmt} corpus is not clean: {clean_sum}")
+    # In place, a clean file is not written at all (safe on the cached corpus: it is clean).
+    in_place = best_of(repeats, lambda: run_files(clean_files, fix_in_place_job(fmt)))
     return {
         "format": fmt,
         "size_mb": size,
@@ -274,6 +281,7 @@ def measure(
         "lint": {**_rates(lint, defective, parse), **lint_sum},
         "fix": {**_rates(fix, defective, roundtrip), **fix_sum, "fixed_errors": fixed_check},
         "fix_clean": {**_rates(clean_fix, clean, clean_parse), **clean_sum},
+        "fix_clean_in_place": _rates(in_place, clean, clean_parse),
     }
 
 
@@ -496,7 +504,14 @@ def render(results: dict[str, Any]) -> str:
     out.append("")
     out.append(
         _table(
-            ["CPU time (process_time) ratios", "MB", "lint/parse", "fix/rt", "fix0/parse"],
+            [
+                "CPU time (process_time) ratios",
+                "MB",
+                "lint/parse",
+                "fix/rt",
+                "fix0/parse",
+                "fix0 in place (wall)",
+            ],
             [
                 [
                     r["format"],
@@ -504,6 +519,7 @@ def render(results: dict[str, Any]) -> str:
                     f"{r['lint']['cpu_ratio']:.1f}x",
                     f"{r['fix']['cpu_ratio']:.1f}x",
                     f"{r['fix_clean']['cpu_ratio']:.1f}x",
+                    f"{r['fix_clean_in_place']['ratio']:.1f}x",
                 ]
                 for r in results["runs"]
             ],
