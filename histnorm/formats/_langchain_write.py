@@ -22,6 +22,8 @@ from histnorm.formats._langchain_blocks import (
     CONTENT_ITEM,
     INVALID_CALLS,
     TOOL_CALLS,
+)
+from histnorm.formats._langchain_encode import (
     as_args_object,
     encode_block,
     encode_raw_call,

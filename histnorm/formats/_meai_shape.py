@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from histnorm.formats._meai_read import _CALLS, _KNOWN, _RESULTS, HANDOFF_PREFIX, TYPE_KEY
+from histnorm.formats._meai_keys import _CALLS, _KNOWN, _RESULTS, HANDOFF_PREFIX, TYPE_KEY
 from histnorm.model import PARTIAL_RESPONSE_KEY, ToolFamily
 from histnorm.shape import Shape, Step
 

@@ -7,7 +7,7 @@ from typing import Any
 import orjson
 
 from histnorm.errors import HistnormError
-from histnorm.formats._meai_read import (
+from histnorm.formats._meai_keys import (
     _CALLS,
     _OLD_APPROVALS,
     _RESULTS,
@@ -15,10 +15,9 @@ from histnorm.formats._meai_read import (
     _is_pascal,
     _metadata_value,
     _styled,
-    decode_content,
-    decode_message,
     find_key,
 )
+from histnorm.formats._meai_read import decode_content, decode_message
 from histnorm.formats.base import (
     rebuild,
     reuse_native,

@@ -26,9 +26,9 @@ from histnorm.formats._agent_framework_contents import (
     KNOWN,
     SUFFIX,
     decode_content,
-    encode_content,
     metadata_of,
 )
+from histnorm.formats._agent_framework_encode import encode_content
 from histnorm.formats.base import (
     MessageListCodec,
     join_envelope,

@@ -12,14 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from histnorm.errors import join_pointer
-from histnorm.formats._meai_read import (
-    TYPE_KEY,
-    _is_pascal,
-    decode_content,
-    decode_message,
-    find_key,
-    get_key,
-)
+from histnorm.formats._meai_keys import TYPE_KEY, _is_pascal, find_key, get_key
+from histnorm.formats._meai_read import decode_content, decode_message
 from histnorm.formats._meai_shape import shape as plain_shape
 from histnorm.formats._meai_write import encode_content, encode_message
 from histnorm.formats.base import MessageListCodec, join_envelope, messages_sniff
