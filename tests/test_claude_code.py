@@ -32,7 +32,7 @@ import histnorm.formats
 from histnorm.document import read_json, read_jsonl, write
 from histnorm.edit import rewrite
 from histnorm.errors import HistnormError
-from histnorm.formats._claude_code_encode import NAMESPACE
+from histnorm.formats._claude_code_splice import NAMESPACE
 from histnorm.formats.claude_code import ClaudeCodeCodec
 from histnorm.model import (
     ApprovalRequestPart,

@@ -1,28 +1,20 @@
 """Anthropic content blocks of Claude Code lines: the parts they map to, and back.
 
 Every part's slot names the line and block it came from: `<uuid>/content/<k>` for block
-`k` of the line's `message.content` array, `<uuid>/content` for string content.
+`k` of the line's `message.content` array, `<uuid>/content` for string content. This
+module reads blocks (`decode_block`, `decode_content`) and holds the slot helpers and the
+block-type tables; writing parts back as blocks, line contents and new lines is in
+`histnorm.formats._claude_code_block_encode`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-import orjson
-
 from histnorm.errors import HistnormError, join_pointer
-from histnorm.formats.base import (
-    MISSING,
-    optional_str,
-    rebuild,
-    required_str,
-    reuse_native,
-    type_name,
-)
+from histnorm.formats.base import optional_str, required_str, type_name
 from histnorm.model import (
     MediaPart,
-    Message,
     Part,
     ReasoningPart,
     TextPart,
@@ -146,161 +138,3 @@ def decode_content(content: Any, uuid: str, pointer: str) -> list[Part]:
         f"got {type_name(content)}",
         pointer=pointer,
     )
-
-
-def _input(arguments: Any) -> Any:
-    """`input` for a new tool_use block: an object; a JSON object string is parsed."""
-    if arguments is None:
-        return {}
-    if isinstance(arguments, str):
-        try:
-            parsed = orjson.loads(arguments)
-        except orjson.JSONDecodeError:
-            return arguments
-        return parsed if isinstance(parsed, dict) else arguments
-    return arguments
-
-
-def _kept(base: dict[str, Any], key: str, value: Any) -> Any:
-    """`value`, or MISSING when it is None and `base` never had the key."""
-    return MISSING if value is None and key not in base else value
-
-
-def encode_block(part: Part) -> Any:
-    """Encode one part as a content block (unchanged parts give back their native block)."""
-    if reuse_native(part, lambda native: decode_block(native, part.slot)):
-        return part.native
-    base = part.native if isinstance(part.native, dict) else {}
-    kind = base.get("type")
-    if isinstance(part, TextPart):
-        return rebuild(base, {"type": "text", "text": part.text})
-    if isinstance(part, ReasoningPart):
-        if kind == "redacted_thinking" or (not base and part.text is None):
-            return rebuild(base, {"type": "redacted_thinking", "data": part.opaque})
-        updates = {"type": "thinking", "thinking": part.text or ""}
-        return rebuild(base, {**updates, "signature": _kept(base, "signature", part.opaque)})
-    if isinstance(part, ToolCallPart):
-        if not isinstance(kind, str):
-            kind = {ToolFamily.HOSTED: "server_tool_use", ToolFamily.MCP: "mcp_tool_use"}.get(
-                part.family, "tool_use"
-            )
-        arguments = _kept(base, "input", part.arguments) if base else _input(part.arguments)
-        values = {"id": part.call_id or "", "name": _kept(base, "name", part.name)}
-        return rebuild(base, {"type": kind, **values, "input": arguments})
-    if isinstance(part, ToolResultPart):
-        if not isinstance(kind, str):
-            kind = _result_type(part)
-        values = {
-            "tool_use_id": part.call_id or "",
-            "content": _kept(base, "content", part.content),
-        }
-        if kind in _RESULTS and (part.is_error or "is_error" in base):
-            values["is_error"] = part.is_error
-        return rebuild(base, {"type": kind, **values})
-    if isinstance(part, MediaPart) and (base or part.uri is not None):
-        return _encode_media(part, base)
-    if part.native is not None:
-        return part.native
-    raise HistnormError(f"a {part.kind} part cannot be written as a Claude Code content block")
-
-
-def _result_type(part: ToolResultPart) -> str:
-    if part.family is ToolFamily.MCP:
-        return "mcp_tool_result"
-    if part.family is not ToolFamily.HOSTED:
-        return "tool_result"
-    if part.name:
-        return part.name + RESULT_SUFFIX
-    raise HistnormError(
-        "a hosted tool_result part without its tool name cannot be written as a Claude Code "
-        "content block"
-    )
-
-
-def _encode_media(part: MediaPart, base: dict[str, Any]) -> dict[str, Any]:
-    found = base.get("source")
-    source: dict[str, Any] = found if isinstance(found, dict) else {}
-    uri = part.uri
-    if base:
-        updates: dict[str, Any] = {}
-        if "url" in source or uri is not None:
-            updates["url"] = uri
-        if "media_type" in source or part.media_type is not None:
-            updates["media_type"] = part.media_type
-        return rebuild(base, {"source": rebuild(source, updates)})
-    assert uri is not None
-    if uri.startswith("data:") and ";base64," in uri:
-        head, _, data = uri[5:].partition(";base64,")
-        media_type = part.media_type or head
-        return {
-            "type": "image",
-            "source": {"type": "base64", "media_type": media_type, "data": data},
-        }
-    return {"type": "image", "source": {"type": "url", "url": uri}}
-
-
-def role_type(role: str) -> str:
-    """The line `type` a message role is written as; raise for roles a session cannot hold."""
-    folded = role.casefold()
-    if folded == "assistant":
-        return "assistant"
-    if folded in ("user", "tool", "function"):
-        return "user"
-    raise HistnormError(f"a {role} message cannot be written as a Claude Code session line")
-
-
-def encode_content(parts: list[Part], original: Any) -> Any:
-    """A line's `message.content` for `parts`: a string when it was one (or the line is a
-    new single-text user line), else an array of blocks."""
-    if len(parts) == 1 and isinstance(parts[0], TextPart):
-        parsed = parse_slot(parts[0].slot)
-        if (parsed is not None and parsed[1] is None) or (
-            parts[0].native is None and isinstance(original, str)
-        ):
-            return parts[0].text
-    return [encode_block(p) for p in parts]
-
-
-def new_line(
-    kind: str,
-    message_id: str | None,
-    parts: list[Part],
-    uuid: str,
-    parent: str | None,
-    session_id: str,
-) -> dict[str, Any]:
-    """A new session line of `kind` (user or assistant) holding `parts`."""
-    body: dict[str, Any] = {}
-    if kind == "assistant" and message_id is not None:
-        body["id"] = message_id
-    body["role"] = kind
-    body["content"] = encode_content(parts, "" if kind == "user" else None)
-    return {
-        "type": kind,
-        "uuid": uuid,
-        "parentUuid": parent,
-        "sessionId": session_id,
-        "message": body,
-    }
-
-
-def name_hosted_results(messages: Sequence[Message]) -> list[Message]:
-    """Give each new server-tool result without a name the name of its call, so that its
-    block type (`<name>_tool_result`) is known (`tool_search_tool_*` answer `tool_search`)."""
-    names: dict[str | None, str] = {}
-    out = []
-    for message in messages:
-        parts = list(message.parts)
-        for index, part in enumerate(parts):
-            if getattr(part, "family", None) is not ToolFamily.HOSTED:
-                continue
-            if isinstance(part, ToolCallPart) and part.name:
-                names[part.call_id] = part.name
-            elif isinstance(part, ToolResultPart) and part.native is None and not part.name:
-                name = names.get(part.call_id)
-                if name is not None:
-                    stem = "tool_search" if name.startswith("tool_search_tool_") else name
-                    parts[index] = part.evolve(name=stem)
-        changed = any(a is not b for a, b in zip(parts, message.parts, strict=True))
-        out.append(message.evolve(parts=tuple(parts)) if changed else message)
-    return out
