@@ -6,6 +6,7 @@ Private helper of `histnorm.formats.anthropic`; see that module for the shapes r
 from __future__ import annotations
 
 import base64
+from collections.abc import Sequence
 from typing import Any
 
 import orjson
@@ -21,6 +22,7 @@ from histnorm.formats.base import (
 )
 from histnorm.model import (
     MediaPart,
+    Message,
     Part,
     ReasoningPart,
     TextPart,
@@ -248,3 +250,25 @@ def encode_block(part: Part) -> Any:
     if part.native is not None:
         return part.native
     raise HistnormError(f"a {part.kind} part cannot be written as Anthropic content")
+
+
+def name_hosted_results(messages: Sequence[Message]) -> list[Message]:
+    """Give each new server-tool result without a name the name of its call, so that its
+    block type (`<name>_tool_result`) is known (`tool_search_tool_*` answer `tool_search`)."""
+    names: dict[str | None, str] = {}
+    out = []
+    for message in messages:
+        parts = list(message.parts)
+        for index, part in enumerate(parts):
+            if getattr(part, "family", None) is not ToolFamily.HOSTED:
+                continue
+            if isinstance(part, ToolCallPart) and part.name:
+                names[part.call_id] = part.name
+            elif isinstance(part, ToolResultPart) and part.native is None and not part.name:
+                name = names.get(part.call_id)
+                if name is not None:
+                    stem = "tool_search" if name.startswith("tool_search_tool_") else name
+                    parts[index] = part.evolve(name=stem)
+        changed = any(a is not b for a, b in zip(parts, message.parts, strict=True))
+        out.append(message.evolve(parts=tuple(parts)) if changed else message)
+    return out

@@ -3,14 +3,13 @@
 
 `encode_block` gives an unchanged part back as its native block and rebuilds a changed one
 from it; `encode_content` writes a line's `message.content`, `new_line` a whole new session
-line, `role_type` the line type a message role is written as, and `name_hosted_results`
+line, `role_type` the line type a message role is written as
 names new server-tool results after their calls. Reading blocks, the slot helpers and the
 block-type tables are in `histnorm.formats._claude_code_blocks`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import orjson
@@ -25,7 +24,6 @@ from histnorm.formats._claude_code_blocks import (
 from histnorm.formats.base import MISSING, rebuild, reuse_native
 from histnorm.model import (
     MediaPart,
-    Message,
     Part,
     ReasoningPart,
     TextPart,
@@ -169,25 +167,3 @@ def new_line(
         "sessionId": session_id,
         "message": body,
     }
-
-
-def name_hosted_results(messages: Sequence[Message]) -> list[Message]:
-    """Give each new server-tool result without a name the name of its call, so that its
-    block type (`<name>_tool_result`) is known (`tool_search_tool_*` answer `tool_search`)."""
-    names: dict[str | None, str] = {}
-    out = []
-    for message in messages:
-        parts = list(message.parts)
-        for index, part in enumerate(parts):
-            if getattr(part, "family", None) is not ToolFamily.HOSTED:
-                continue
-            if isinstance(part, ToolCallPart) and part.name:
-                names[part.call_id] = part.name
-            elif isinstance(part, ToolResultPart) and part.native is None and not part.name:
-                name = names.get(part.call_id)
-                if name is not None:
-                    stem = "tool_search" if name.startswith("tool_search_tool_") else name
-                    parts[index] = part.evolve(name=stem)
-        changed = any(a is not b for a, b in zip(parts, message.parts, strict=True))
-        out.append(message.evolve(parts=tuple(parts)) if changed else message)
-    return out

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from histnorm import jsonio
+from histnorm.formats._anthropic_blocks import name_hosted_results
 from histnorm.formats._claude_code_block_encode import (
     encode_content,
-    name_hosted_results,
     role_type,
 )
 from histnorm.formats._claude_code_blocks import parse_slot

@@ -32,6 +32,7 @@ from histnorm.formats._anthropic_blocks import (
     decode_block,
     encode_block,
     hosted_result_type,
+    name_hosted_results,
 )
 from histnorm.formats._anthropic_shape import shape as plain_shape
 from histnorm.formats.base import (
@@ -52,9 +53,6 @@ from histnorm.model import (
     Message,
     Part,
     TextPart,
-    ToolCallPart,
-    ToolFamily,
-    ToolResultPart,
     Transcript,
 )
 from histnorm.shape import Shape
@@ -164,33 +162,6 @@ def encode_message(message: Message) -> Any:
     return rebuild(base, updates)
 
 
-def _result_name(call_name: str) -> str:
-    """The result block stem of a server tool: `web_search` → `web_search` (its block is
-    `web_search_tool_result`); both `tool_search_tool_*` variants answer `tool_search`."""
-    return "tool_search" if call_name.startswith("tool_search_tool_") else call_name
-
-
-def _name_new_server_results(messages: tuple[Message, ...]) -> list[Message]:
-    """Give each new server-tool result without a name the name of its call, so that its
-    block type (`<name>_tool_result`) is known; other messages are returned as they are."""
-    names: dict[str | None, str] = {}
-    out = []
-    for message in messages:
-        parts = list(message.parts)
-        for index, part in enumerate(parts):
-            if getattr(part, "family", None) is not ToolFamily.HOSTED:
-                continue
-            if isinstance(part, ToolCallPart) and part.name:
-                names[part.call_id] = part.name
-            elif isinstance(part, ToolResultPart) and part.native is None and not part.name:
-                call_name = names.get(part.call_id)
-                if call_name is not None:
-                    parts[index] = part.evolve(name=_result_name(call_name))
-        changed = any(a is not b for a, b in zip(parts, message.parts, strict=True))
-        out.append(message.evolve(parts=tuple(parts)) if changed else message)
-    return out
-
-
 def _sniff_message(msg: dict[str, Any]) -> tuple[bool, bool] | None:
     """(has an Anthropic marker, is a system message), or None when it cannot be ours."""
     role = msg.get("role")
@@ -246,7 +217,7 @@ class AnthropicCodec(MessageListCodec):
 
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode to the shape the transcript was read from; other envelope keys are kept."""
-        messages = [encode_message(m) for m in _name_new_server_results(transcript.messages)]
+        messages = [encode_message(m) for m in name_hosted_results(transcript.messages)]
         return join_envelope(transcript, "messages", messages)
 
     def part_pointer(self, transcript: Transcript, message_index: int, part_index: int) -> str:
