@@ -26,15 +26,18 @@ def encode_transcript(transcript: Transcript) -> Any:
     return get_codec(transcript.format).encode(transcript)
 
 
-def write_line(record: Record, transcript: Transcript | None) -> bytes:
+def write_line(
+    record: Record, transcript: Transcript | None, *, repeats_checked: bool = False
+) -> bytes:
     """The bytes of one JSONL line: the original if nothing changed, else compact JSON.
 
     A line with a key repeated in one object keeps its original bytes: a rewrite would
-    keep only the last value (see `lost_by_rewrite`).
+    keep only the last value (see `lost_by_rewrite`; `repeats_checked=True` says the
+    caller has just asked it about this very rewrite and got None).
     """
     if transcript is None or transcript == record.transcript:
         return record.raw
-    if lost_by_rewrite(record, transcript) is not None:
+    if not repeats_checked and lost_by_rewrite(record, transcript) is not None:
         return record.raw
     return jsonio.dumps(encode_transcript(transcript))
 

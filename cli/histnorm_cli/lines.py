@@ -94,7 +94,9 @@ def _run_line(content: bytes, number: int, job: Job, outcome: Outcome) -> bytes:
     fixed, found = handle(record, job, outcome, content)
     for diagnostic in found:
         outcome.diagnostics.append(diagnostic.at(path=outcome.path, line=number))
-    return write_line(record, fixed) if job.mode == "fix" else content
+    if job.mode == "lint":
+        return content
+    return write_line(record, fixed, repeats_checked=True)  # `handle` asked
 
 
 def render_hunks(path: str, hunks: Iterable[Hunk]) -> str:
