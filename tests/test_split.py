@@ -122,3 +122,29 @@ def test_a_failing_part_leaves_the_file_alone_and_no_temporary_files(
     assert "internal error" in result.stderr
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == [path.name]
+
+
+def test_a_worker_that_dies_is_an_error_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker killed mid-run (out of memory, a crash in a C extension): the files it did
+    not finish are reported as not checked, exit 2, and the others are still reported."""
+    from histnorm_cli import execute
+
+    clean = b'{"messages":[{"role":"user","content":"hi"}]}\n'
+    for name in ("a.jsonl", "b.jsonl", "c.jsonl"):
+        (tmp_path / name).write_bytes(clean)
+    real = execute.run
+
+    def dying(path: str, job: Job, data: bytes | None = None):  # type: ignore[no-untyped-def]
+        if path.endswith("b.jsonl"):
+            import os
+
+            os._exit(3)
+        return real(path, job, data)
+
+    monkeypatch.setattr(execute, "run", dying)
+    result = invoke("lint", "--jobs", "2", "a.jsonl", "b.jsonl", "c.jsonl")
+    assert result.exit_code == 2
+    assert "b.jsonl: not checked: a worker process stopped" in result.stderr
+    assert "Traceback" not in result.stderr + result.stdout

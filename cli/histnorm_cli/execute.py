@@ -6,6 +6,7 @@ import os
 import sys
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, TextIO
@@ -119,16 +120,31 @@ def _outcomes(items: list[tuple[str, Job, bytes | None]], jobs: int) -> Iterator
 
 
 def _joined(tasks: list[Task], outcomes: Iterator[Outcome]) -> Iterator[Outcome]:
-    """Outcomes in task order, with the parts of a shared file merged into one."""
+    """Outcomes in task order, with the parts of a shared file merged into one. If a
+    worker process dies, every file not reported yet gets an error instead."""
     shares: list[Outcome] = []
-    for task, outcome in zip(tasks, outcomes, strict=True):
-        if not isinstance(task, Part):
-            yield outcome
-            continue
-        shares.append(outcome)
-        if task.index == task.count - 1:
-            yield merge(task.path, task.job, shares)
-            shares = []
+    done = 0
+    try:
+        for task, outcome in zip(tasks, outcomes, strict=True):
+            done += 1
+            if not isinstance(task, Part):
+                yield outcome
+                continue
+            shares.append(outcome)
+            if task.index == task.count - 1:
+                yield merge(task.path, task.job, shares)
+                shares = []
+    except BrokenProcessPool as exc:
+        for share in shares:
+            if share.part_file is not None:
+                Path(share.part_file).unlink(missing_ok=True)
+        left = dict.fromkeys(_path_of(task) for task in tasks[done - len(shares) :])
+        for path in left:
+            yield Outcome(path, error=f"{path}: not checked: a worker process stopped ({exc})")
+
+
+def _path_of(task: Task) -> str:
+    return task.path if isinstance(task, Part) else task[0]
 
 
 def execute(request: Request) -> int:
