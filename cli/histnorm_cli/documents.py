@@ -24,11 +24,7 @@ def plain_document(data: bytes, job: Job, outcome: Outcome) -> bool:
     if format is None or not proven_clean(value, format, job.settings):
         return False
     outcome.transcripts += 1
-    to_stdout = outcome.path == STDIN or job.output == STDIN
-    if job.mode == "fix" and job.write and to_stdout:
-        outcome.stdout = data
-    elif job.mode == "fix" and job.write and job.output:
-        write_atomically(Path(job.output), data, job.backup)
+    _deliver(data, job, outcome)
     return True
 
 
@@ -52,6 +48,12 @@ def run_document(document: Document, data: bytes, job: Job, outcome: Outcome) ->
     _place(document, new, found, outcome)
     if job.mode == "fix" and job.diff and outcome.changed:
         outcome.diff = _unified(outcome.path, data, new)
+    _deliver(new, job, outcome)
+
+
+def _deliver(new: bytes, job: Job, outcome: Outcome) -> None:
+    """Write a fix's result where it goes: standard output, the output path, or the file
+    itself (only when it changed)."""
     to_stdout = outcome.path == STDIN or job.output == STDIN
     if job.mode == "fix" and job.write and (outcome.changed or job.output or to_stdout):
         if to_stdout:
