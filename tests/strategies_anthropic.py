@@ -17,24 +17,14 @@ from __future__ import annotations
 from typing import Any
 
 from hypothesis import strategies as st
+from strategies_json import JSON_OBJECTS as OBJECTS
+from strategies_json import JSON_VALUES, damaged
 
-INT64 = st.integers(-(2**63), 2**63 - 1)
-FLOATS = st.floats(allow_nan=False, allow_infinity=False)
 TEXT = st.text(st.characters(codec="utf-8"), max_size=12)
 SHORT_TEXT = st.text(st.characters(codec="utf-8"), max_size=6)
 NAMES = st.sampled_from(
     ["get_weather", "search", "lookup_order", "handoff_to_billing", "run_sql", "", "f"]
 ) | st.from_regex(r"[A-Za-z_][A-Za-z0-9_\-]{0,11}", fullmatch=True)
-
-SCALARS = st.none() | st.booleans() | INT64 | FLOATS | SHORT_TEXT
-JSON_VALUES: st.SearchStrategy[Any] = st.recursive(
-    SCALARS,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(SHORT_TEXT, inner, max_size=3),
-    max_leaves=6,
-)
-"""Any JSON value, kept small."""
-
-OBJECTS = st.dictionaries(SHORT_TEXT, JSON_VALUES, max_size=3)
 
 # Message keys the codec reads, and keys that make the sniffer say "not mine" (they belong
 # to OpenAI Chat, MEAI or Gemini messages).
@@ -450,31 +440,6 @@ def transcripts(draw: st.DrawFn, min_messages: int = 1, max_messages: int = 6) -
 # --- damaged documents -----------------------------------------------------------------
 
 
-def locations(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """The path of every value inside `value`, itself included."""
-    out = [path]
-    if isinstance(value, dict):
-        for key, child in value.items():
-            out.extend(locations(child, (*path, key)))
-    elif isinstance(value, list):
-        for index, child in enumerate(value):
-            out.extend(locations(child, (*path, index)))
-    return out
-
-
-def replaced(value: Any, path: tuple[Any, ...], new: Any) -> Any:
-    """A copy of `value` with the value at `path` replaced by `new`."""
-    if not path:
-        return new
-    head, rest = path[0], path[1:]
-    if isinstance(value, dict):
-        return {k: (replaced(v, rest, new) if k == head else v) for k, v in value.items()}
-    return [(replaced(v, rest, new) if i == head else v) for i, v in enumerate(value)]
-
-
-@st.composite
-def damaged_transcripts(draw: st.DrawFn) -> Any:
+def damaged_transcripts() -> st.SearchStrategy[Any]:
     """A valid transcript with one value (anywhere) replaced by an arbitrary JSON value."""
-    doc = draw(transcripts(max_messages=4))
-    path = draw(st.sampled_from(locations(doc)))
-    return replaced(doc, path, draw(JSON_VALUES))
+    return damaged(transcripts(max_messages=4))

@@ -23,15 +23,8 @@ import json
 from typing import Any
 
 from hypothesis import strategies as st
-from strategies_sharegpt import (
-    JSON_VALUES,
-    NAMES,
-    SHORT_TEXT,
-    TEXT,
-    locations,
-    replace_at,
-    with_extras,
-)
+from strategies_json import JSON_VALUES, damaged
+from strategies_sharegpt import NAMES, SHORT_TEXT, TEXT, with_extras
 
 ROLES = {
     "system": ["system", "System"],
@@ -248,9 +241,6 @@ def transcripts(draw: st.DrawFn, min_messages: int = 1, max_messages: int = 7) -
     return draw(with_extras(fields, {"messages", "model"}, 1))
 
 
-@st.composite
-def damaged_transcripts(draw: st.DrawFn) -> Any:
+def damaged_transcripts() -> st.SearchStrategy[Any]:
     """A valid document with one value (anywhere) replaced by an arbitrary JSON value."""
-    doc = draw(transcripts(max_messages=5))
-    path = draw(st.sampled_from(locations(doc)))
-    return replace_at(doc, path, draw(JSON_VALUES))
+    return damaged(transcripts(max_messages=5))

@@ -22,18 +22,13 @@ from __future__ import annotations
 from typing import Any
 
 from hypothesis import strategies as st
+from strategies_json import INT64, json_values
 
-INT64 = st.integers(-(2**63), 2**63 - 1)
-FLOATS = st.floats(allow_nan=False, allow_infinity=False)
 TEXT = st.text(st.characters(codec="utf-8"), max_size=10)
 SHORT = st.text(st.characters(codec="utf-8"), max_size=5)
-SCALARS = st.none() | st.booleans() | INT64 | FLOATS | SHORT
-JSON_VALUES: st.SearchStrategy[Any] = st.recursive(
-    SCALARS,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(SHORT, inner, max_size=3),
-    max_leaves=5,
-)
-"""Any JSON value, kept small."""
+JSON_VALUES = json_values(max_text=5, max_leaves=5)
+"""Any JSON value, kept smaller than `strategies_json.JSON_VALUES`: strings and keys of
+at most 5 characters (as `SHORT`), 5 scalars at the most."""
 
 TOOL_NAMES = st.sampled_from(["Bash", "Read", "Edit", "Task", "handoff_to_billing", ""])
 KNOWN_BLOCKS = {

@@ -25,6 +25,10 @@ import re
 from typing import Any
 
 from hypothesis import strategies as st
+from strategies_json import JSON_OBJECTS as OBJECTS
+from strategies_json import JSON_VALUES, damaged
+from strategies_json import locations as locations
+from strategies_json import replaced as replaced
 
 ABSENT: Any = object()
 """Marks a field the object does not set."""
@@ -34,19 +38,6 @@ SHORT_TEXT = st.text(st.characters(codec="utf-8"), max_size=6)
 NAMES = st.sampled_from(
     ["get_weather", "search", "lookup_order", "handoff_to_billing", "run_sql", "", "f"]
 ) | st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,11}", fullmatch=True)
-SCALARS = (
-    st.none()
-    | st.booleans()
-    | st.integers(-(2**63), 2**63 - 1)
-    | st.floats(allow_nan=False, allow_infinity=False)
-    | SHORT_TEXT
-)
-JSON_VALUES: st.SearchStrategy[Any] = st.recursive(
-    SCALARS,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(SHORT_TEXT, inner, max_size=3),
-    max_leaves=6,
-)
-OBJECTS = st.dictionaries(SHORT_TEXT, JSON_VALUES, max_size=3)
 SIGNATURES = st.sampled_from(["CqUBAdHtim9", "EjQKMgGO", "c2lnbmF0dXJl"]) | st.from_regex(
     r"[A-Za-z0-9+/]{4,16}={0,2}", fullmatch=True
 )
@@ -382,31 +373,8 @@ def documents(draw: st.DrawFn, style: str | None = None, max_messages: int = 6) 
 # --- damaged documents ---------------------------------------------------------------------
 
 
-def locations(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every path into `value`."""
-    out = [path]
-    if isinstance(value, dict):
-        for key, child in value.items():
-            out.extend(locations(child, (*path, key)))
-    elif isinstance(value, list):
-        for index, child in enumerate(value):
-            out.extend(locations(child, (*path, index)))
-    return out
-
-
-def replaced(value: Any, path: tuple[Any, ...], new: Any) -> Any:
-    """A copy of `value` with the value at `path` replaced by `new`."""
-    if not path:
-        return new
-    head, rest = path[0], path[1:]
-    if isinstance(value, dict):
-        return {k: (replaced(v, rest, new) if k == head else v) for k, v in value.items()}
-    return [(replaced(v, rest, new) if i == head else v) for i, v in enumerate(value)]
-
-
-@st.composite
-def damaged_documents(draw: st.DrawFn) -> Any:
+def damaged_documents() -> st.SearchStrategy[Any]:
     """A valid document with one value (anywhere) replaced by an arbitrary JSON value."""
-    doc = draw(documents(max_messages=4))
-    path = draw(st.sampled_from(locations(doc)))
-    return replaced(doc, path, draw(JSON_VALUES | st.sampled_from([[], {}, [1], "x", None])))
+    return damaged(
+        documents(max_messages=4), JSON_VALUES | st.sampled_from([[], {}, [1], "x", None])
+    )

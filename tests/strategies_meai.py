@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from hypothesis import strategies as st
+from strategies_json import INT64, JSON_OBJECTS, JSON_VALUES
 
 Style = Literal["camel", "pascal"]
 Generation = Literal["current", "old"]
@@ -36,19 +37,8 @@ Generation = Literal["current", "old"]
 TYPE_KEY = "$type"
 PARTIAL_KEY = "agent_framework.partial_response"
 
-INT64 = st.integers(-(2**63), 2**63 - 1)
-FLOATS = st.floats(allow_nan=False, allow_infinity=False)
 TEXT = st.text(st.characters(codec="utf-8"), max_size=12)
 SHORT_TEXT = st.text(st.characters(codec="utf-8"), max_size=6)
-SCALARS = st.none() | st.booleans() | INT64 | FLOATS | SHORT_TEXT
-JSON_VALUES: st.SearchStrategy[Any] = st.recursive(
-    SCALARS,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(SHORT_TEXT, inner, max_size=3),
-    max_leaves=6,
-)
-"""Any JSON value, kept small."""
-
-JSON_OBJECTS = st.dictionaries(SHORT_TEXT, JSON_VALUES, max_size=3)
 
 NAMES = st.sampled_from(
     ["get_weather", "search", "rm", "handoff_to_billing", "handoff_to_", "run_sql", "", "f"]

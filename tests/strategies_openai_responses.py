@@ -18,21 +18,13 @@ import json
 from typing import Any
 
 from hypothesis import strategies as st
+from strategies_json import JSON_VALUES, SCALARS, damaged
 
-INT64 = st.integers(-(2**63), 2**63 - 1)
-FLOATS = st.floats(allow_nan=False, allow_infinity=False)
 TEXT = st.text(st.characters(codec="utf-8"), max_size=12)
 SHORT_TEXT = st.text(st.characters(codec="utf-8"), max_size=6)
 NAMES = st.sampled_from(
     ["get_weather", "search", "lookup_order", "handoff_to_billing", "run_sql", "", "f"]
 ) | st.from_regex(r"[A-Za-z_][A-Za-z0-9_\-]{0,11}", fullmatch=True)
-SCALARS = st.none() | st.booleans() | INT64 | FLOATS | SHORT_TEXT
-JSON_VALUES: st.SearchStrategy[Any] = st.recursive(
-    SCALARS,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(SHORT_TEXT, inner, max_size=3),
-    max_leaves=6,
-)
-"""Any JSON value, kept small."""
 
 KNOWN_ITEM_TYPES = {
     "message",
@@ -500,29 +492,6 @@ def documents(draw: st.DrawFn, max_items: int = 7) -> Any:
 # --- damaged documents -----------------------------------------------------------------
 
 
-def _locations(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [path]
-    if isinstance(value, dict):
-        for key, child in value.items():
-            out.extend(_locations(child, (*path, key)))
-    elif isinstance(value, list):
-        for index, child in enumerate(value):
-            out.extend(_locations(child, (*path, index)))
-    return out
-
-
-def _replace(value: Any, path: tuple[Any, ...], new: Any) -> Any:
-    if not path:
-        return new
-    head, rest = path[0], path[1:]
-    if isinstance(value, dict):
-        return {k: (_replace(v, rest, new) if k == head else v) for k, v in value.items()}
-    return [(_replace(v, rest, new) if i == head else v) for i, v in enumerate(value)]
-
-
-@st.composite
-def damaged_documents(draw: st.DrawFn) -> Any:
+def damaged_documents() -> st.SearchStrategy[Any]:
     """A valid document with one value (anywhere) replaced by an arbitrary JSON value."""
-    doc = draw(documents(max_items=4))
-    path = draw(st.sampled_from(_locations(doc)))
-    return _replace(doc, path, draw(JSON_VALUES))
+    return damaged(documents(max_items=4))

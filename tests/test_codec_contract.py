@@ -46,6 +46,7 @@ import strategies_anthropic
 import strategies_chat_template
 import strategies_claude_code
 import strategies_gemini
+import strategies_json
 import strategies_langchain
 import strategies_meai
 import strategies_openai_chat
@@ -102,24 +103,9 @@ ROUND_TRIP_VARIANTS: dict[str, dict[str, st.SearchStrategy[Any]]] = {
 generation at a time) rather than on `STRATEGIES`, which mixes them."""
 
 
-def _damaged(
-    documents: st.SearchStrategy[Any], values: st.SearchStrategy[Any]
-) -> st.SearchStrategy[Any]:
-    """`documents` with one value, anywhere (the whole document included), replaced by one
-    of `values` (`locations` and `replaced` of strategies_anthropic work on any JSON)."""
-
-    @st.composite
-    def damaged(draw: st.DrawFn) -> Any:
-        doc = draw(documents)
-        path = draw(st.sampled_from(strategies_anthropic.locations(doc)))
-        return strategies_anthropic.replaced(doc, path, draw(values))
-
-    return damaged()
-
-
 DAMAGED: dict[str, st.SearchStrategy[Any]] = {
     "openai-chat": strategies_openai_chat.damaged_transcripts(),
-    "meai": _damaged(
+    "meai": strategies_json.damaged(
         strategies_meai.transcripts(),
         strategies_meai.JSON_VALUES | st.sampled_from([[], {}, [1], 1.5, True, None, "x"]),
     ),
@@ -128,12 +114,12 @@ DAMAGED: dict[str, st.SearchStrategy[Any]] = {
     "gemini": strategies_gemini.damaged_documents(),
     "sharegpt": strategies_sharegpt.damaged_transcripts(),
     "chat-template": strategies_chat_template.damaged_transcripts(),
-    "langchain": _damaged(
+    "langchain": strategies_json.damaged(
         strategies_langchain.transcripts(),
         strategies_langchain.JSON_VALUES
         | st.sampled_from([[], {}, [1], ["x"], {"a": 1}, 1.5, None, "x"]),
     ),
-    "agent-framework": _damaged(
+    "agent-framework": strategies_json.damaged(
         strategies_agent_framework.transcripts(),
         strategies_agent_framework.JSON_VALUES
         | st.sampled_from([[], {}, ["x"], {"a": 1}, 1.5, None, "x"]),
