@@ -194,6 +194,10 @@ class Transcript(_Frozen):
     messages: tuple[Message, ...] = ()
     format: str | None = None
     native: JsonValue = None
+    server_state: str | None = None
+    """The request key naming stored server-side state this history continues (an OpenAI
+    Responses `previous_response_id` or `conversation`), or None. Calls its results answer
+    may live there rather than in `messages`."""
 
     @cached_property
     def pairing(self) -> Pairing:
@@ -201,4 +205,4 @@ class Transcript(_Frozen):
         frozen, so it never goes stale)."""
         from histnorm.pairing import pair, transcript_items
 
-        return pair(transcript_items(self))
+        return pair(transcript_items(self), server_calls=self.server_state is not None)

@@ -12,7 +12,8 @@ The rules (behaviours.md R-A3, RB-1 to RB-5, RB-10):
   Handoff calls repeat only when call id *and* target name match; a handoff call with a new
   target under a pending id is a distinct candidate.
 - A result with no pending call is a duplicate when the last call of its key was already
-  answered, otherwise an orphan.
+  answered, otherwise an orphan; but when the history continues server-side state
+  (`Transcript.server_state`), its call may live on the server, and it is a server result.
 - Approval requests pair with responses by request id, in order; a repeated pending request
   id is a repeat (same wrapped call id and kind) or a conflict.
 """
@@ -96,6 +97,8 @@ class Pairing:
     result_calls: Mapping[Position, Position] = field(default_factory=dict)
     unmatched_calls: tuple[Position, ...] = ()
     orphan_results: tuple[Position, ...] = ()
+    server_results: tuple[Position, ...] = ()
+    """Results whose call is not in the history but may live in its server-side state."""
     duplicate_results: tuple[tuple[Position, Position], ...] = ()
     repeats: tuple[Repeat, ...] = ()
     request_responses: Mapping[Position, Position] = field(default_factory=dict)
@@ -112,13 +115,16 @@ def pair(
     items: Iterable[tuple[Position, Part]],
     *,
     call_filter: Callable[[ToolCallPart], bool] | None = None,
+    server_calls: bool = False,
 ) -> Pairing:
-    """Walk `items` in order and pair them; calls rejected by `call_filter` are ignored."""
+    """Walk `items` in order and pair them; calls rejected by `call_filter` are ignored.
+    With `server_calls`, a result no call in `items` owns is a server result, not an orphan."""
     pending: dict[Key, list[tuple[Position, ToolCallPart]]] = {}
     answered: dict[Key, Position] = {}
     parts: dict[Position, Part] = {}
     call_results: dict[Position, Position] = {}
     orphans: list[Position] = []
+    server: list[Position] = []
     duplicates: list[tuple[Position, Position]] = []
     repeats: list[Repeat] = []
     requests: dict[str, tuple[Position, ApprovalRequestPart]] = {}
@@ -149,7 +155,7 @@ def pair(
             elif key in answered:
                 duplicates.append((position, answered[key]))
             else:
-                orphans.append(position)
+                (server if server_calls else orphans).append(position)
         elif isinstance(part, ApprovalRequestPart):
             held = requests.get(part.request_id)
             if held is None:
@@ -180,6 +186,7 @@ def pair(
         result_calls={result: call for call, result in call_results.items()},
         unmatched_calls=tuple(unmatched),
         orphan_results=tuple(orphans),
+        server_results=tuple(server),
         duplicate_results=tuple(duplicates),
         repeats=tuple(repeats),
         request_responses=request_responses,

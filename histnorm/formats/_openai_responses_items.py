@@ -55,6 +55,11 @@ HOSTED = {
     "mcp_list_tools",
 }
 """Items that complete on the server (no separate result to pair): kept as UnknownPart."""
+CLIENT_RUN = {"tool_search_call": "tool_search_output"}
+"""Hosted items the client runs when they carry `"execution": "client"`: a call (its
+`arguments`) and its output (its `tools`), paired by `call_id` like function calls. OpenAI
+also takes a `function_call_output` as the answer to such a call (a recorded 200)."""
+CLIENT_OUTPUTS = {output: call for call, output in CLIENT_RUN.items()}
 OTHER_ITEMS = {
     "item_reference",
     "compaction",
@@ -216,9 +221,24 @@ def _approval_response(item: dict[str, Any], pointer: str) -> ApprovalResponsePa
     )
 
 
+def client_run(item: dict[str, Any], kind: str | None) -> bool:
+    """Whether a hosted item is one the client runs (`"execution": "client"`)."""
+    return (kind in CLIENT_RUN or kind in CLIENT_OUTPUTS) and item.get("execution") == "client"
+
+
+def _client_part(item: dict[str, Any], kind: str, pointer: str) -> ToolCallPart | ToolResultPart:
+    call_id = required_str(item.get("call_id"), _at(pointer, "call_id"), "call_id")
+    if kind in CLIENT_RUN:
+        return ToolCallPart(
+            call_id=call_id, arguments=item.get("arguments"), tool_type=kind, native=item, slot=kind
+        )
+    content = item.get("tools")
+    return ToolResultPart(call_id=call_id, content=content, tool_type=kind, native=item, slot=kind)
+
+
 def item_role(item: dict[str, Any], kind: str | None) -> str:
     """The canonical role of a non-message item."""
-    if kind in RESULTS:
+    if kind in RESULTS or (kind in CLIENT_OUTPUTS and client_run(item, kind)):
         return "tool"
     if kind == "mcp_approval_response":
         return "user"
@@ -248,7 +268,8 @@ def decode_item(obj: Any, pointer: str = "") -> Message:
             pointer=_at(pointer, "type"),
         )
     is_message = kind == "message" or (kind is None and "role" in item)
-    if is_message or kind in ITEM_TYPES - HOSTED - OTHER_ITEMS:
+    client = client_run(item, kind)
+    if is_message or client or kind in ITEM_TYPES - HOSTED - OTHER_ITEMS:
         optional_str(item.get("id"), _at(pointer, "id"), "the item id")
     if is_message:
         role = required_str(item.get("role"), _at(pointer, "role"), "the message role")
@@ -264,6 +285,8 @@ def decode_item(obj: Any, pointer: str = "") -> Message:
         part = _approval_request(item, pointer)
     elif kind == "mcp_approval_response":
         part = _approval_response(item, pointer)
+    elif client and kind is not None:
+        part = _client_part(item, kind, pointer)
     else:
         part = UnknownPart(type=kind, native=item, slot=ITEM_SLOT)
     return Message(role=item_role(item, kind), id=message_id(item), parts=(part,), native=item)

@@ -14,6 +14,8 @@ import orjson
 from histnorm.errors import HistnormError
 from histnorm.formats._openai_responses_items import (
     CALLS,
+    CLIENT_OUTPUTS,
+    CLIENT_RUN,
     RESULTS,
     decode_content,
     decode_item,
@@ -87,6 +89,8 @@ def encode_call(part: ToolCallPart) -> dict[str, Any]:
         return part.native  # type: ignore[no-any-return]
     base = part.native if isinstance(part.native, dict) else {}
     kind = item_type(base)
+    if kind in CLIENT_RUN:
+        return rebuild(base, {"call_id": part.call_id or "", "arguments": part.arguments})
     if kind not in CALLS:
         custom = part.family is ToolFamily.CUSTOM or part.tool_type == "custom_tool_call"
         kind = "custom_tool_call" if custom else "function_call"
@@ -127,6 +131,8 @@ def encode_result(part: ToolResultPart, kind: str) -> dict[str, Any]:
     if reuse_native(part, _single):
         return part.native  # type: ignore[no-any-return]
     base = part.native if isinstance(part.native, dict) else {}
+    if item_type(base) in CLIENT_OUTPUTS:
+        return rebuild(base, {"call_id": part.call_id or "", "tools": part.content})
     if item_type(base) in RESULTS:
         kind = base["type"]
         key = result_id_key(base, kind)

@@ -77,6 +77,8 @@ from histnorm.pairing import pair_transcript
 from histnorm.shape import Shape
 
 ENVELOPE_KEY = "input"
+SERVER_STATE_KEYS = ("previous_response_id", "conversation")
+"""Request keys that continue state stored on the server (`Transcript.server_state`)."""
 _FOREIGN_KEYS = {"contents", "parts", "tool_calls", "tool_call_id", "function_call", "$type"}
 _FOREIGN_CONTENT = {"text", "image_url", "tool_use", "tool_result", "thinking", "image", "file"}
 
@@ -86,6 +88,18 @@ def decode_string_input(text: str) -> Message:
     return Message(
         role="user", parts=(TextPart(text=text, native=text, slot="input"),), native=text
     )
+
+
+def server_state(data: JsonValue) -> str | None:
+    """The first key of `SERVER_STATE_KEYS` a request body sets (an id, or a conversation
+    object), or None: then the calls its outputs answer may live on the server."""
+    if not isinstance(data, dict):
+        return None
+    for key in SERVER_STATE_KEYS:
+        value = data.get(key)
+        if isinstance(value, str | dict) and value:
+            return key
+    return None
 
 
 def _is_str(value: Any) -> bool:
@@ -246,11 +260,16 @@ class OpenAIResponsesCodec(Codec):
         """Decode a bare item list, or an object holding `input` (items or a string)."""
         if isinstance(data, dict) and isinstance(data.get(ENVELOPE_KEY), str):
             message = decode_string_input(data[ENVELOPE_KEY])
-            return Transcript(messages=(message,), format=self.name, native=data)
+            return Transcript(
+                messages=(message,), format=self.name, native=data, server_state=server_state(data)
+            )
         items, base = split_envelope(data, ENVELOPE_KEY, "input items")
         decoded = tuple(decode_item(item, join_pointer(base, i)) for i, item in enumerate(items))
         return Transcript(
-            messages=decoded, format=self.name, native=data if isinstance(data, dict) else None
+            messages=decoded,
+            format=self.name,
+            native=data if isinstance(data, dict) else None,
+            server_state=server_state(data),
         )
 
     def shape(self, data: JsonValue) -> Shape | None:
