@@ -153,6 +153,7 @@ def test_trl_tool_type_calls_are_calls_with_object_arguments() -> None:
     transcript = CHAT.decode(doc)
     (call,), (result,) = calls_and_results(transcript)
     assert (call.call_id, call.name) == (None, "route_duration")
+    assert (result.call_id, result.content) == (None, "about 7 hours")
     assert call.arguments == {"origin": "Oslo", "destination": "Bergen"}
     assert transcript.pairing.result_calls == {(2, 0): (1, 0)}
     assert dump(CHAT.encode(transcript)) == dump(doc)
@@ -224,6 +225,7 @@ def test_a_client_tool_search_call_is_answered_by_a_function_call_output() -> No
     (call,), (result,) = calls_and_results(transcript)
     assert (call.call_id, call.tool_type) == ("call_ts1", "tool_search_call")
     assert call.arguments == {"queries": ["currency conversion"]}
+    assert result.content == "Found convert_currency."
     assert transcript.pairing.result_calls == {(2, 0): (1, 0)}
     assert problems(doc) == []
     assert unchanged_by_fix(doc)

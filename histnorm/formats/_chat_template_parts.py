@@ -2,8 +2,10 @@
 per-message markers the sniffer weighs.
 
 Media items are `{"type": "image" | "video" | "audio", "url" | "path" | <type>: ...}`;
-other items are read as OpenAI Chat content items. Tool calls are `{"type": "function",
-"function": {"name", "arguments"}, "id"?}` or the flat `{"name", "arguments", "id"?}`.
+LLaMA-Factory v1 `{"type", "value"}` parts are read by `_chat_template_v1`; other items
+are read as OpenAI Chat content items. Tool calls are `{"type": "function" | "tool",
+"function": {"name", "arguments"}, "id"?}` (TRL writes `"tool"`) or the flat `{"name",
+"arguments", "id"?}`.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 
 from histnorm import jsonio
 from histnorm.errors import HistnormError, join_pointer
+from histnorm.formats._chat_template_v1 import decode_v1_part, is_v1_content, is_v1_part
 from histnorm.formats.base import MISSING, expect_object, optional_str, rebuild, reuse_native
 from histnorm.formats.openai_chat import HANDOFF_PREFIX, decode_content_item
 from histnorm.model import (
@@ -25,6 +28,7 @@ from histnorm.model import (
 )
 
 MEDIA = ("image", "video", "audio")
+CALL_TYPES = (None, "function", "tool")
 # Markers of documents only OpenAI Chat writes, and of other formats' messages.
 _OPENAI_KEYS = {"function_call", "refusal", "audio", "weight", "annotations"}
 _FOREIGN_KEYS = {"contents", "parts", "type"}
@@ -49,6 +53,8 @@ def family(name: str | None) -> ToolFamily:
 
 def decode_item(item: Any) -> Part:
     """Decode one item of an array `content`."""
+    if is_v1_part(item):
+        return decode_v1_part(item)
     kind = item.get("type") if isinstance(item, dict) else None
     if kind not in MEDIA:
         return decode_content_item(item)
@@ -61,7 +67,7 @@ def decode_tool_call(item: Any, pointer: str = "") -> Part:
     call = expect_object(item, pointer, "a tool call")
     call_id = optional_str(call.get("id"), join_pointer(pointer, "id"), "the tool call id")
     kind = optional_str(call.get("type"), join_pointer(pointer, "type"), "the tool call type")
-    if kind not in (None, "function"):
+    if kind not in CALL_TYPES:
         return UnknownPart(type=kind, native=item, slot="tool_calls")
     at = pointer
     body = call
@@ -115,7 +121,9 @@ def encode_tool_call(part: Part) -> Any:
     if args is None and "arguments" not in body:
         args = {}
     function = rebuild(body, {"name": part.name, "arguments": args})
-    kind = "function" if "type" in base or not base else MISSING
+    kind = base["type"] if base.get("type") == "tool" else "function"
+    if base and "type" not in base:
+        kind = MISSING
     return rebuild(base, {"type": kind, "function": function, "id": call_id})
 
 
@@ -158,6 +166,8 @@ def sniff_message(msg: dict[str, Any]) -> str | None:
         )
     ):
         return "foreign"
+    if is_v1_content(content):
+        return "distinctive"
     if role == "tool":
         return "openai" if "tool_call_id" in msg else "distinctive"
     found = None

@@ -11,9 +11,12 @@ read too; a call of another `type` is an UnknownPart.
 Slots: `content` (string content), `content[]` (an item of array content; `image`, `video`
 and `audio` items are MediaParts, other items are read as OpenAI Chat content items),
 `tool_calls`, `tool` (the content of a tool message) and `reasoning_content`, `thinking`
-or `reasoning` (assistant reasoning text under that key). New calls are written with
-`arguments` as an object (a JSON string is parsed) and no `id` when `call_id` is None; new
-results as `{"role": "tool", "content", "tool_call_id"?, "name"?}`.
+or `reasoning` (assistant reasoning text under that key). LLaMA-Factory v1 content parts
+(`{"type": "text" | "reasoning" | "tool_call", "value"}`, `_chat_template_v1`) are parts
+in slot `content[]`, calls among them; TRL's `"type": "tool"` calls are calls too. New
+calls are written with `arguments` as an object (a JSON string is parsed) and no `id` when
+`call_id` is None; new results as `{"role": "tool", "content", "tool_call_id"?, "name"?}`
+(v1 transcripts: see `_chat_template_v1`).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import orjson
 
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats._chat_template_parts import (
+    arguments,
     decode_item,
     decode_tool_call,
     encode_item,
@@ -32,6 +36,18 @@ from histnorm.formats._chat_template_parts import (
     family,
     null_or_missing,
     sniff_message,
+)
+from histnorm.formats._chat_template_v1 import (
+    PLAIN,
+    Dialect,
+    dialect_of,
+    encode_v1_part,
+    is_v1_content,
+    is_v1_part,
+    result_content,
+    result_text,
+    with_weight,
+    writes_v1,
 )
 from histnorm.formats.base import (
     MISSING,
@@ -70,10 +86,11 @@ def _result(msg: dict[str, Any], pointer: str) -> ToolResultPart:
     )
     name = optional_str(msg.get("name"), join_pointer(pointer, "name"), "the tool name")
     content = msg.get("content")
+    text = result_text(content)
     return ToolResultPart(
         call_id=call_id,
         name=name,
-        content=content,
+        content=content if text is None else text,
         family=family(name),
         tool_type="tool",
         native=content,
@@ -135,11 +152,13 @@ def _encode_content(items: Sequence[Part], base: dict[str, Any]) -> Any:
     return [encode_item(p) for p in items]
 
 
-def _encode_result(message: Message, part: ToolResultPart) -> dict[str, Any]:
+def _encode_result(message: Message, part: ToolResultPart, dialect: Dialect) -> dict[str, Any]:
     base = message.native if isinstance(message.native, dict) else {}
     role = message.role if message.role_is("tool") else "tool"
     content = part.content
-    if part.native is None and not isinstance(content, str | list) and content is not None:
+    if writes_v1(base, dialect) or is_v1_content(part.native):
+        content = result_content(content, part.native)
+    elif part.native is None and not isinstance(content, str | list) and content is not None:
         content = orjson.dumps(content).decode("utf-8")  # a result read from another format
     updates = {
         "role": role,
@@ -149,7 +168,7 @@ def _encode_result(message: Message, part: ToolResultPart) -> dict[str, Any]:
         ),
         "name": part.name if part.name is not None else null_or_missing(base, "name"),
     }
-    return rebuild(base, updates)
+    return with_weight(rebuild(base, updates), message, dialect)
 
 
 def _reasoning(others: Sequence[Part], base: dict[str, Any]) -> dict[str, Any]:
@@ -163,46 +182,66 @@ def _reasoning(others: Sequence[Part], base: dict[str, Any]) -> dict[str, Any]:
     return updates
 
 
-def encode_message(message: Message) -> list[dict[str, Any]]:
+def _v1_content(items: Sequence[Part], base: dict[str, Any]) -> Any:
+    if not items and "content" not in base:
+        return MISSING
+    return [
+        encode_v1_part(p, arguments(p.arguments, None) if isinstance(p, ToolCallPart) else None)
+        if p.native is None or is_v1_part(p.native)
+        else encode_item(p)
+        for p in items
+    ]
+
+
+def encode_message(message: Message, dialect: Dialect = PLAIN) -> list[dict[str, Any]]:
     """Encode one message; tool results become tool messages of their own, placed before
-    or after the rest of the message as they were ordered in it."""
+    or after the rest of the message as they were ordered in it. In the v1 dialect new
+    parts, calls among them, go into `content` as v1 parts."""
     if reuse_native(message, decode_message):
         return [message.native]
     results = [p for p in message.parts if isinstance(p, ToolResultPart)]
     others = [p for p in message.parts if not isinstance(p, ToolResultPart)]
     empty = message.evolve(native=None)
     if results and not others:
-        return [_encode_result(message if i == 0 else empty, r) for i, r in enumerate(results)]
+        return [
+            _encode_result(message if i == 0 else empty, r, dialect) for i, r in enumerate(results)
+        ]
     base = message.native if isinstance(message.native, dict) else {}
     if results or message.role_is("tool"):
         base = {k: v for k, v in base.items() if k != "tool_call_id"}
-    calls = [p for p in others if isinstance(p, ToolCallPart) or p.slot == "tool_calls"]
+    v1 = writes_v1(base, dialect)
     items = [
         p
         for p in others
         if p.slot in _CONTENT_SLOTS
-        or (p.native is None and isinstance(p, TextPart | MediaPart | RefusalPart))
+        or (p.native is None and (v1 or isinstance(p, TextPart | MediaPart | RefusalPart)))
+    ]
+    calls = [
+        p
+        for p in others
+        if p not in items and (isinstance(p, ToolCallPart) or p.slot == "tool_calls")
     ]
     leftover = [p for p in others if p not in calls and p not in items]
     bad = [p for p in leftover if not isinstance(p, ReasoningPart)]
     if bad:
         raise HistnormError(f"a {bad[0].kind} part cannot be written as a chat-template message")
     role = message.role if not message.role_is("tool") else "assistant"
-    updates: dict[str, Any] = {"role": role, "content": _encode_content(items, base)}
+    content = _v1_content(items, base) if v1 else _encode_content(items, base)
+    updates: dict[str, Any] = {"role": role, "content": content}
     name = message.author_name
     updates["name"] = name if name is not None else null_or_missing(base, "name")
     updates.update(_reasoning(leftover, base))
     updates["tool_calls"] = (
         [encode_tool_call(c) for c in calls] if calls else null_or_missing(base, "tool_calls")
     )
-    out = rebuild(base, updates)
+    out = with_weight(rebuild(base, updates), message, dialect)
     if message.native is not None and strict_equal(out, message.native):
         out = message.native
     lead = 0
     while lead < len(message.parts) and isinstance(message.parts[lead], ToolResultPart):
         lead += 1
-    before = [_encode_result(empty, r) for r in results[:lead]]
-    return [*before, out, *(_encode_result(empty, r) for r in results[lead:])]
+    before = [_encode_result(empty, r, dialect) for r in results[:lead]]
+    return [*before, out, *(_encode_result(empty, r, dialect) for r in results[lead:])]
 
 
 class ChatTemplateCodec(MessageListCodec):
@@ -238,8 +277,9 @@ class ChatTemplateCodec(MessageListCodec):
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode to the native shape the transcript was read from."""
         out: list[dict[str, Any]] = []
+        dialect = dialect_of(transcript.messages)
         for message in transcript.messages:
-            out.extend(encode_message(message))
+            out.extend(encode_message(message, dialect))
         return join_envelope(transcript, "messages", out)
 
     def part_pointer(self, transcript: Transcript, message_index: int, part_index: int) -> str:
