@@ -8,6 +8,8 @@ calls, `mcp_call`, `mcp_list_tools`, `item_reference`, compaction items and unkn
 types, with unknown keys at every level and call ids that repeat or are empty. Envelopes:
 a bare list (always holding at least one typed item, so it is recognisable), a request
 body with `input` and other keys, and a request body whose `input` is a string.
+`tool_searches` draws client-run `tool_search_call` / `tool_search_output` items (used by
+tests/test_dialects.py).
 
 The values are JSON-safe: `orjson.loads(orjson.dumps(x))` gives back `x` exactly.
 """
@@ -322,6 +324,22 @@ def client_outputs(draw: st.DrawFn, pool: list[str]) -> dict[str, Any]:
         fields["status"] = draw(st.sampled_from(["completed", "failed"]))
         maybe(draw, fields, "output", TEXT)
     return draw(with_extras(fields, {"output", "status", "acknowledged_safety_checks"}))
+
+
+@st.composite
+def tool_searches(draw: st.DrawFn, pool: list[str]) -> dict[str, Any]:
+    """A client-run (`"execution": "client"`) `tool_search_call` or its output."""
+    fields: dict[str, Any] = {"call_id": draw(call_ids(pool)), "execution": "client"}
+    if draw(st.booleans()):
+        fields = {"type": "tool_search_call", **fields}
+        fields["arguments"] = draw(st.just({"queries": ["weather"]}) | JSON_VALUES)
+        maybe(draw, fields, "id", item_ids("tsc"))
+    else:
+        fields = {"type": "tool_search_output", **fields}
+        fields["tools"] = draw(st.just([{"type": "function", "name": "f"}]) | JSON_VALUES)
+        maybe(draw, fields, "id", item_ids("tso"))
+    maybe(draw, fields, "status", STATUS)
+    return draw(with_extras(fields, {"arguments", "tools", "status", "execution"}))
 
 
 # --- reasoning, approvals, hosted and other items --------------------------------------

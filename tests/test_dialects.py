@@ -10,11 +10,14 @@ Fixtures are ours, modelled on the real shapes (fixtures/formats/<format>/).
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
-from codec_helpers import dump, fixture_documents
+import strategies_dialects
+from codec_helpers import PROPERTY_SETTINGS, dump, fixture_documents, resolve
+from hypothesis import given, settings
 
 import histnorm
 from histnorm import jsonio
@@ -36,6 +39,7 @@ TRL = ROOT / "fixtures" / "formats" / "chat-template" / "trl-tool-type.json"
 SERVER = ROOT / "fixtures" / "formats" / "openai-responses" / "server-state.jsonl"
 CHAT = get_codec("chat-template")
 RESPONSES = get_codec("openai-responses")
+PROPERTY = settings(PROPERTY_SETTINGS["chat-template"], max_examples=25)
 
 
 def documents(path: Path) -> list[Any]:
@@ -282,3 +286,72 @@ def test_plain_shapes_agree_with_the_decoded_dialects(path: Path, fmt: str) -> N
         assert shape is None or shape == shape_of(codec.decode(doc))
         for other in ("openai-chat", "openai-responses"):
             assert other == fmt or get_codec(other).shape(doc) is None
+
+
+# --- properties -------------------------------------------------------------------------
+
+
+def _kept_results(doc: Any, out: Any) -> None:
+    """Every result of `doc` that answers a call (or may, on the server) is in `out`."""
+    before = histnorm.load(doc)
+    after = histnorm.load(out, format=before.format)
+    kept = Counter(dump(p.content) for p in calls_and_results(after)[1])
+    pairing = before.pairing
+    wanted = Counter(
+        dump(before.messages[mi].parts[pi].content)  # type: ignore[union-attr]
+        for mi, pi in [*pairing.result_calls, *pairing.server_results]
+    )
+    assert wanted <= kept
+
+
+@PROPERTY
+@given(strategies_dialects.v1_records())
+def test_v1_records_round_trip_and_fix_writes_v1(doc: Any) -> None:
+    assert CHAT.sniff(doc) == 0.95 and detect_format(doc) == "chat-template"
+    transcript = CHAT.decode(doc)
+    out = CHAT.encode(transcript)
+    assert dump(out) == dump(doc)
+    assert all(a is b for a, b in zip(out["messages"], doc["messages"], strict=True))
+    for i, message in enumerate(transcript.messages):
+        for j, part in enumerate(message.parts):
+            if part.slot == "content[]":
+                assert resolve(doc, CHAT.part_pointer(transcript, i, j)) is part.native
+    for policy in OrphanCallPolicy:
+        fixed = histnorm.encode(
+            histnorm.fix(doc, orphan_tool_call=policy, tail=TailMode.CLOSE).transcript
+        )
+        for message in fixed["messages"]:
+            assert "tool_calls" not in message
+            assert isinstance(message["content"], list)
+            assert ("loss_weight" in message) == ("loss_weight" in doc["messages"][0])
+        assert dump(CHAT.encode(CHAT.decode(fixed))) == dump(fixed)
+        _kept_results(doc, fixed)
+
+
+@PROPERTY
+@given(strategies_dialects.trl_documents())
+def test_trl_calls_pair_and_fixes_keep_their_results(doc: Any) -> None:
+    transcript = CHAT.decode(doc)
+    assert dump(CHAT.encode(transcript)) == dump(doc)
+    assert transcript.pairing.orphan_results == ()
+    assert "HN002" not in problems(doc)
+    fixed = histnorm.encode(histnorm.fix(doc, tail=TailMode.CLOSE).transcript)
+    calls = [c for m in fixed["messages"] for c in m.get("tool_calls") or ()]
+    assert all(c["type"] == "tool" for c in calls)
+    _kept_results(doc, fixed)
+
+
+@PROPERTY
+@given(strategies_dialects.server_state_bodies())
+def test_server_state_outputs_are_never_orphans_nor_dropped(doc: Any) -> None:
+    transcript = RESPONSES.decode(doc)
+    assert dump(RESPONSES.encode(transcript)) == dump(doc)
+    pairing = transcript.pairing
+    if transcript.server_state is None:
+        assert pairing.server_results == ()
+    else:
+        assert pairing.orphan_results == ()
+        assert "HN002" not in problems(doc)
+    fixed = histnorm.encode(histnorm.fix(doc, tail=TailMode.CLOSE).transcript)
+    assert dump(RESPONSES.encode(RESPONSES.decode(fixed))) == dump(fixed)
+    _kept_results(doc, fixed)
