@@ -56,9 +56,8 @@ HOSTED = {
 }
 """Items that complete on the server (no separate result to pair): kept as UnknownPart."""
 CLIENT_RUN = {"tool_search_call": "tool_search_output"}
-"""Hosted items the client runs when they carry `"execution": "client"`: a call (its
-`arguments`) and its output (its `tools`), paired by `call_id` like function calls. OpenAI
-also takes a `function_call_output` as the answer to such a call (a recorded 200)."""
+"""Hosted items the client runs (`"execution": "client"`): a call (`arguments`) and its
+output (`tools`), paired by `call_id`; a `function_call_output` answers it too (OpenAI 200)."""
 CLIENT_OUTPUTS = {output: call for call, output in CLIENT_RUN.items()}
 OTHER_ITEMS = {
     "item_reference",
@@ -73,6 +72,18 @@ ITEM_TYPES = {"message", "reasoning"} | set(CALLS) | set(RESULTS) | HOSTED | OTH
 CONTENT_TYPES = {"input_text", "output_text", "input_image", "input_file", "refusal"}
 CONTENT_SLOTS = {"content", "content[]", "input"}
 ITEM_SLOT = "item"
+SERVER_STATE_KEYS = ("previous_response_id", "conversation")
+"""Request keys that continue state stored on the server (`Transcript.server_state`)."""
+
+
+def server_state(data: Any) -> str | None:
+    """The first of `SERVER_STATE_KEYS` a request body sets (an id, or a conversation
+    object), or None; when set, the calls its outputs answer may live on the server."""
+    if isinstance(data, dict):
+        for key in SERVER_STATE_KEYS:
+            if isinstance(data.get(key), str | dict) and data[key]:
+                return key
+    return None
 
 
 def item_type(obj: Any) -> str | None:

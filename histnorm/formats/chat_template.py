@@ -256,10 +256,10 @@ class ChatTemplateCodec(MessageListCodec):
         return decode_message(obj, pointer)
 
     def sniff(self, data: JsonValue) -> float:
-        """0.95 with object arguments or tool messages without `tool_call_id`; 0.6 with
-        `image`/`video`/`audio` content items; 0.3 for plain chat (below OpenAI Chat's 0.5);
-        0 for other tool calls and results (OpenAI Chat's), OpenAI-only keys and other
-        formats."""
+        """0.95 with object arguments, tool messages without `tool_call_id` or LLaMA-Factory
+        v1 `{"type", "value"}` parts; 0.6 with `image`/`video`/`audio` content items; 0.3
+        for plain chat (below OpenAI Chat's 0.5); 0 for other tool calls and results (OpenAI
+        Chat's), OpenAI-only keys and other formats."""
         messages = messages_sniff(data, "messages")
         if not messages or not all(isinstance(m, dict) for m in messages):
             return 0.0

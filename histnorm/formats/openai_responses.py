@@ -13,7 +13,13 @@ and their outputs, `reasoning`, `mcp_approval_request`, `mcp_approval_response`)
 part's `native` is the whole item. Hosted and other server-side items (`web_search_call`,
 `mcp_call`, `mcp_list_tools`, `item_reference`, `compaction`, unknown types) are
 `UnknownPart`s in slot `item`: they complete inside the item, so there is nothing to pair.
+But a `tool_search_call` / `tool_search_output` with `"execution": "client"` is a call and
+its result (slot: its type), and a `function_call_output` may answer such a call too.
 Calls pair with outputs by `call_id`; an item's own `id` (`fc_…`) is `Message.id`.
+
+A request body that sets `previous_response_id` or `conversation` continues state stored
+on the server: the transcript's `server_state` names that key, and an output whose call is
+not in `input` pairs with a call on the server (`Pairing.server_results`), not an orphan.
 
 Writing: unchanged messages give back their item; a message holding several parts is
 split into items (content parts into one `message` item, every other part its own item).
@@ -39,6 +45,7 @@ from histnorm.formats._openai_responses_items import (
     decode_item,
     item_type,
     message_id,
+    server_state,
 )
 from histnorm.formats._openai_responses_shape import shape as plain_shape
 from histnorm.formats._openai_responses_write import (
@@ -77,8 +84,6 @@ from histnorm.pairing import pair_transcript
 from histnorm.shape import Shape
 
 ENVELOPE_KEY = "input"
-SERVER_STATE_KEYS = ("previous_response_id", "conversation")
-"""Request keys that continue state stored on the server (`Transcript.server_state`)."""
 _FOREIGN_KEYS = {"contents", "parts", "tool_calls", "tool_call_id", "function_call", "$type"}
 _FOREIGN_CONTENT = {"text", "image_url", "tool_use", "tool_result", "thinking", "image", "file"}
 
@@ -88,18 +93,6 @@ def decode_string_input(text: str) -> Message:
     return Message(
         role="user", parts=(TextPart(text=text, native=text, slot="input"),), native=text
     )
-
-
-def server_state(data: JsonValue) -> str | None:
-    """The first key of `SERVER_STATE_KEYS` a request body sets (an id, or a conversation
-    object), or None: then the calls its outputs answer may live on the server."""
-    if not isinstance(data, dict):
-        return None
-    for key in SERVER_STATE_KEYS:
-        value = data.get(key)
-        if isinstance(value, str | dict) and value:
-            return key
-    return None
 
 
 def _is_str(value: Any) -> bool:
@@ -258,19 +251,14 @@ class OpenAIResponsesCodec(Codec):
 
     def decode(self, data: JsonValue) -> Transcript:
         """Decode a bare item list, or an object holding `input` (items or a string)."""
+        native = data if isinstance(data, dict) else None
         if isinstance(data, dict) and isinstance(data.get(ENVELOPE_KEY), str):
-            message = decode_string_input(data[ENVELOPE_KEY])
-            return Transcript(
-                messages=(message,), format=self.name, native=data, server_state=server_state(data)
-            )
-        items, base = split_envelope(data, ENVELOPE_KEY, "input items")
-        decoded = tuple(decode_item(item, join_pointer(base, i)) for i, item in enumerate(items))
-        return Transcript(
-            messages=decoded,
-            format=self.name,
-            native=data if isinstance(data, dict) else None,
-            server_state=server_state(data),
-        )
+            decoded: tuple[Message, ...] = (decode_string_input(data[ENVELOPE_KEY]),)
+        else:
+            items, base = split_envelope(data, ENVELOPE_KEY, "input items")
+            decoded = tuple(decode_item(it, join_pointer(base, i)) for i, it in enumerate(items))
+        state = server_state(data)
+        return Transcript(messages=decoded, format=self.name, native=native, server_state=state)
 
     def shape(self, data: JsonValue) -> Shape | None:
         """The plain shape of the input items (`histnorm.shape`), or None."""
