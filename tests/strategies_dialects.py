@@ -29,7 +29,7 @@ ARGUMENTS = OBJECTS | st.just('{"q": 1}')
 @st.composite
 def v1_parts(draw: st.DrawFn, *, assistant: bool) -> dict[str, Any]:
     kinds = ["text", "text", "reasoning", "tool_call", "tool_call", "x_other"]
-    kind = draw(st.sampled_from(kinds if assistant else ["text", "text", "x_other"]))
+    kind = draw(st.sampled_from(kinds if assistant else ["text", "text", "image_url", "x_other"]))
     value: Any = draw(TEXT)
     if kind == "tool_call":
         body = {"name": draw(NAMES), "arguments": draw(ARGUMENTS)}

@@ -23,6 +23,7 @@ import histnorm
 from histnorm import jsonio
 from histnorm.formats import detect_format, get_codec
 from histnorm.model import (
+    MediaPart,
     ReasoningPart,
     TextPart,
     ToolCallPart,
@@ -139,6 +140,14 @@ def test_an_edited_v1_call_is_written_back_as_a_v1_part() -> None:
         "arguments": {"city": "Bodø"},
     }
     assert written["loss_weight"] == 1.0
+
+
+def test_a_v1_image_part_is_media_and_keeps_the_record_v1() -> None:
+    doc = [{"role": "user", "content": [{"type": "image_url", "value": "data/cat.png"}]}]
+    assert detect_format(doc) == "chat-template"
+    (part,) = CHAT.decode(doc).messages[0].parts
+    assert isinstance(part, MediaPart) and part.uri == "data/cat.png"
+    assert dump(CHAT.encode(CHAT.decode(doc))) == dump(doc)
 
 
 def test_a_malformed_v1_tool_call_is_kept_as_unknown_content() -> None:

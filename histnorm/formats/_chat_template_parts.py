@@ -161,6 +161,7 @@ def sniff_message(msg: dict[str, Any]) -> str | None:
         isinstance(content, list)
         and any(
             isinstance(c, dict)
+            and not is_v1_part(c)
             and ((isinstance(c.get("type"), str) and c["type"] in _FOREIGN_ITEMS) or "source" in c)
             for c in content
         )

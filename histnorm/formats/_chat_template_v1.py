@@ -1,7 +1,8 @@
 """LLaMA-Factory v1 content parts in chat-template messages (reading and writing one part).
 
 LLaMA-Factory's v1 data format writes `content` as a list of `{"type": "text" |
-"reasoning" | "tool_call", "value": str}` parts, and every message carries `loss_weight`.
+"reasoning" | "tool_call" | "image_url", "value": str}` parts, and every message carries
+`loss_weight`.
 A `tool_call` value is the JSON text of `{"name", "arguments"}` (arguments an object or a
 string); calls have no id and pair by position with the `tool` messages after them, whose
 content is text parts. A part of another type, or a `tool_call` whose value is not such
@@ -25,6 +26,7 @@ from histnorm.errors import HistnormError
 from histnorm.formats.base import rebuild, reuse_native
 from histnorm.formats.openai_chat import HANDOFF_PREFIX
 from histnorm.model import (
+    MediaPart,
     Message,
     Part,
     ReasoningPart,
@@ -101,6 +103,8 @@ def decode_v1_part(item: dict[str, Any]) -> Part:
         return TextPart(text=value, native=item, slot="content[]")
     if kind == "reasoning" and isinstance(value, str):
         return ReasoningPart(text=value, native=item, slot="content[]")
+    if kind == "image_url" and isinstance(value, str):
+        return MediaPart(uri=value, native=item, slot="content[]")
     body = _call_body(value) if kind == "tool_call" else None
     if body is None:
         return UnknownPart(type=kind, native=item, slot="content[]")
@@ -143,6 +147,8 @@ def encode_v1_part(part: Part, arguments: Any) -> Any:
         return rebuild(base, {"type": "text", "value": part.text})
     if isinstance(part, ReasoningPart) and part.text is not None:
         return rebuild(base, {"type": "reasoning", "value": part.text})
+    if isinstance(part, MediaPart) and part.uri is not None:
+        return rebuild(base, {"type": "image_url", "value": part.uri})
     if isinstance(part, ToolCallPart):
         body = _call_body(base.get("value")) or {}
         args = {} if arguments is None and "arguments" not in body else arguments
