@@ -95,3 +95,25 @@ def rewrite(
         out.extend(inserts.get(mi, ()))
     result: Transcript = transcript.evolve(messages=tuple(out))
     return result
+
+
+def dropped_answers(before: Transcript, after: Transcript) -> int:
+    """How many results that answer an earlier call in `before` are missing from `after`
+    (compared by content, so moved and renamed results count as kept)."""
+    import orjson
+
+    from histnorm.pairing import pair_transcript
+
+    def key(part: ToolResultPart) -> bytes:
+        return orjson.dumps(part.content, option=orjson.OPT_SORT_KEYS, default=str)
+
+    wanted: dict[bytes, int] = {}
+    for mi, pi in pair_transcript(before).result_calls:
+        part = before.messages[mi].parts[pi]
+        if isinstance(part, ToolResultPart):
+            wanted[key(part)] = wanted.get(key(part), 0) + 1
+    for message in after.messages:
+        for part in message.parts:
+            if isinstance(part, ToolResultPart) and wanted.get(key(part)):
+                wanted[key(part)] -= 1
+    return sum(wanted.values())

@@ -219,6 +219,28 @@ def encode_turns(
     return turns
 
 
+def alternation(document: JsonValue) -> str | None:
+    """Why LLaMA-Factory's converter would skip the record, or None: after an optional
+    leading system turn, human or observation turns at even positions, gpt or
+    function_call turns at odd ones, and an even number of turns (formats.md §7a)."""
+    turns = document.get(KEY) if isinstance(document, dict) else document
+    if not isinstance(turns, list):
+        return None
+    roles = [
+        tag_kind(t["from"]) if isinstance(t, dict) and isinstance(t.get("from"), str) else None
+        for t in turns
+    ]
+    if roles and roles[0] is not None and roles[0][1] == "system":
+        roles = roles[1:]
+    for index, role in enumerate(roles):
+        wanted = ("user", "tool") if index % 2 == 0 else ("assistant",)
+        if role is None or role[1] not in wanted:
+            return f"turn {index + 1} would be {role[1] if role else 'unreadable'} out of turn"
+    if len(roles) % 2:
+        return f"the record would have an odd number of turns ({len(roles)})"
+    return None
+
+
 class ShareGPTCodec(Codec):
     """ShareGPT records (LLaMA-Factory): `conversations` of `{from, value}` turns."""
 
@@ -264,6 +286,17 @@ class ShareGPTCodec(Codec):
         for message in transcript.messages:
             turns.extend(encode_turns(message, tags, style))
         return join_envelope(transcript, KEY, turns)
+
+    def check_fixed(self, original: Transcript, fixed: Transcript) -> str | None:
+        """Refuse a repair that leaves a record LLaMA-Factory's loader would skip (it
+        read the original): roles out of turn or an odd number of turns."""
+        before, after = self.encode(original), self.encode(fixed)
+        problem = alternation(before)
+        if problem is None:
+            problem = alternation(after)
+            if problem is not None:
+                return f"LLaMA-Factory needs alternating turns and {problem}"
+        return super().check_fixed(original, fixed)
 
     def message_pointer(self, transcript: Transcript, message_index: int) -> str:
         """`/conversations/N` in a record, `/N` for a bare list."""
