@@ -170,7 +170,12 @@ def post_condition(original: Transcript, fixed: Transcript) -> str | None:
         return (
             f"a fix would drop {lost} tool result{'s' if lost > 1 else ''} whose call precedes it"
         )
-    return get_codec(fixed.format).check_fixed(original, fixed) if fixed.format else None
+    if fixed.format is None:
+        return None
+    try:
+        return get_codec(fixed.format).check_fixed(original, fixed)
+    except HistnormError:
+        return None  # not writable at all: writing it reports that, with its pointer
 
 
 def fix_refused(diagnostics: Sequence[Diagnostic], reason: str) -> tuple[Diagnostic, ...]:
