@@ -68,7 +68,9 @@ def rewrite(
     """Apply part removals and replacements, message drops and insertions in one pass.
 
     Positions and indices refer to `transcript`. A message that loses all its parts
-    through `remove` is dropped; messages not named keep their identity.
+    through `remove` is dropped; a replacement at part 0 of a message with no parts
+    becomes its parts (so merging into an empty message keeps what is merged); messages
+    not named keep their identity.
     """
     removed: dict[int, set[int]] = {}
     for mi, pi in remove:
@@ -88,6 +90,8 @@ def rewrite(
                         parts.extend(replacements[mi][pi])
                     elif pi not in removed.get(mi, set()):
                         parts.append(part)
+                if not message.parts:  # a replacement at (mi, 0) fills an empty message
+                    parts.extend(replacements.get(mi, {}).get(0, ()))
                 if parts or not message.parts:
                     out.append(message.evolve(parts=tuple(parts)))
             else:

@@ -1,11 +1,12 @@
 """Repairs that keep: `fix` moves a displaced result next to its call instead of dropping
 it, and a fix that would break what the record's consumer requires is refused.
 
-The property at the end runs over every codec: for any transcript (every format fixture,
-and generated transcripts converted to every format) with any mix of the damage of
-`tests/test_fuzz_mutations.py` (and a user message hoisted between a call and its results), every tool result whose call precedes it in the input is
-still in the output of `fix`, moved or not. `make test` runs 40 examples over the fixtures
-and 20 per format (`HISTNORM_FUZZ_EXAMPLES`).
+The properties at the end run over every codec: for any transcript (every format
+fixture, and generated transcripts converted to every format) with any mix of damage
+(that of `tests/test_fuzz_mutations.py`, and a user message hoisted between a call and
+its results), every tool result whose call precedes it in the input is still in the
+output of `fix`, moved or not. `make test` runs 40 examples over the fixtures and 20 per
+format (`HISTNORM_FUZZ_EXAMPLES`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from typer.testing import CliRunner
 
 import histnorm
 from histnorm.engine import fix_refused
-from histnorm.formats import get_codec
 from histnorm.model import ToolResultPart, Transcript
 from histnorm.pairing import pair_transcript
 from histnorm.profiles import PROFILES
@@ -155,6 +155,19 @@ def test_named_results_after_a_user_message_answer_the_call_of_their_name() -> N
     assert names == ["get_weather", "get_weather", "book_table", "book_table"]
 
 
+def test_merging_into_an_empty_message_keeps_what_is_merged() -> None:
+    """HN107 merges a run of same-role messages into its first; an empty first message
+    used to swallow the rest."""
+    doc = [
+        {"role": "user", "contents": [{"$type": "text", "text": "hi"}]},
+        {"role": "assistant", "contents": []},
+        {"role": "assistant", "contents": [{"$type": "text", "text": "KEEP ME"}]},
+        {"role": "user", "contents": [{"$type": "text", "text": "x"}]},
+    ]
+    result = histnorm.fix(doc, format="meai", profile="bedrock-converse", select=["HN107"])
+    assert histnorm.encode(result.transcript) == [doc[0], doc[2], doc[3]]
+
+
 # What was seen 6: fixes broke the record's consumer.
 
 
@@ -174,6 +187,22 @@ def test_sharegpt_cli_leaves_the_record_byte_identical(tmp_path: Path) -> None:
     run = _cli("fix", str(path))
     assert path.read_bytes() == data
     assert run.exit_code == 1 and "not fixed" in run.output
+
+
+def test_sharegpt_cancelled_call_is_kept_when_dropping_it_would_skip_the_record() -> None:
+    """human, function_call, human, gpt alternates; without the call it would not."""
+    record = {
+        "conversations": [
+            {"from": "human", "value": "Check order 8812."},
+            {"from": "function_call", "value": '{"name": "lookup_order", "arguments": {}}'},
+            {"from": "human", "value": "Stop, I found it."},
+            {"from": "gpt", "value": "No problem."},
+        ]
+    }
+    result = histnorm.fix(record, format="sharegpt")
+    assert histnorm.encode(result.transcript) == record
+    (left,) = result.remaining
+    assert left.code == "HN001" and "turn 2 (human) would be out of turn" in left.message
 
 
 def test_sharegpt_fix_that_restores_alternation_applies() -> None:

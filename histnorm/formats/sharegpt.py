@@ -226,18 +226,14 @@ def alternation(document: JsonValue) -> str | None:
     turns = document.get(KEY) if isinstance(document, dict) else document
     if not isinstance(turns, list):
         return None
-    roles = [
-        tag_kind(t["from"]) if isinstance(t, dict) and isinstance(t.get("from"), str) else None
-        for t in turns
-    ]
-    if roles and roles[0] is not None and roles[0][1] == "system":
-        roles = roles[1:]
-    for index, role in enumerate(roles):
+    tags = [t.get("from") if isinstance(t, dict) else None for t in turns]
+    skip = 1 if tags and isinstance(tags[0], str) and tag_kind(tags[0])[1] == "system" else 0
+    for index, tag in enumerate(tags[skip:]):
         wanted = ("user", "tool") if index % 2 == 0 else ("assistant",)
-        if role is None or role[1] not in wanted:
-            return f"turn {index + 1} would be {role[1] if role else 'unreadable'} out of turn"
-    if len(roles) % 2:
-        return f"the record would have an odd number of turns ({len(roles)})"
+        if not isinstance(tag, str) or tag_kind(tag)[1] not in wanted:
+            return f"turn {index + skip + 1} ({tag}) would be out of turn"
+    if (len(tags) - skip) % 2:
+        return f"it would have an odd number of turns ({len(tags) - skip})"
     return None
 
 
@@ -295,7 +291,10 @@ class ShareGPTCodec(Codec):
         if problem is None:
             problem = alternation(after)
             if problem is not None:
-                return f"LLaMA-Factory needs alternating turns and {problem}"
+                return (
+                    "LLaMA-Factory would skip the record, its turns no longer "
+                    f"alternating: {problem}"
+                )
         return super().check_fixed(original, fixed)
 
     def message_pointer(self, transcript: Transcript, message_index: int) -> str:
