@@ -21,7 +21,10 @@ stored before dotnet/extensions#7617.
 ## Fix
 Move the result (its whole message when it holds nothing else) to just before the
 trailing messages: directly after the message with the call and after any results
-already there. The trailing messages keep their order.
+already there. The trailing messages keep their order. The landing place is found once
+the moved results are taken out, so results of calls in one batch (parallel Responses
+items, sequential calls whose results all came late) land together, in call order, and
+none is lost.
 
 ## Fix safety
 Safe: nothing is added or deleted; only the order changes.
@@ -139,6 +142,15 @@ _MEAI_BAD = [
     {"role": "tool", "contents": [{"$type": "functionResult", "callId": "call_1", "result": "ok"}]},
 ]
 
+_RESPONSES_BAD = [
+    {"type": "message", "role": "user", "content": "Weather in Oslo, and book a table?"},
+    {"type": "function_call", "call_id": "call_w", "name": "get_weather", "arguments": "{}"},
+    {"type": "function_call", "call_id": "call_b", "name": "book_table", "arguments": "{}"},
+    {"type": "message", "role": "user", "content": "Any news?"},
+    {"type": "function_call_output", "call_id": "call_w", "output": "4 C"},
+    {"type": "function_call_output", "call_id": "call_b", "output": "booked, ref 7731"},
+]
+
 RULE = Rule(
     code="HN008",
     name="displaced-tool-result",
@@ -159,6 +171,12 @@ RULE = Rule(
             good=[_MEAI_BAD[0], _MEAI_BAD[1], _MEAI_BAD[3], _MEAI_BAD[2]],
             format="meai",
             title="the same shape as Microsoft.Extensions.AI stored it",
+        ),
+        Example(
+            bad=_RESPONSES_BAD,
+            good=[*_RESPONSES_BAD[:3], *_RESPONSES_BAD[4:], _RESPONSES_BAD[3]],
+            format="openai-responses",
+            title="the outputs of parallel calls land together after the batch",
         ),
     ),
 )
