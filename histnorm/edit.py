@@ -68,7 +68,9 @@ def rewrite(
     """Apply part removals and replacements, message drops and insertions in one pass.
 
     Positions and indices refer to `transcript`. A message that loses all its parts
-    through `remove` is dropped; messages not named keep their identity.
+    through `remove` is dropped; a replacement at part 0 of a message with no parts
+    becomes its parts (so merging into an empty message keeps what is merged); messages
+    not named keep their identity.
     """
     removed: dict[int, set[int]] = {}
     for mi, pi in remove:
@@ -88,6 +90,8 @@ def rewrite(
                         parts.extend(replacements[mi][pi])
                     elif pi not in removed.get(mi, set()):
                         parts.append(part)
+                if not message.parts:  # a replacement at (mi, 0) fills an empty message
+                    parts.extend(replacements.get(mi, {}).get(0, ()))
                 if parts or not message.parts:
                     out.append(message.evolve(parts=tuple(parts)))
             else:
@@ -95,3 +99,25 @@ def rewrite(
         out.extend(inserts.get(mi, ()))
     result: Transcript = transcript.evolve(messages=tuple(out))
     return result
+
+
+def dropped_answers(before: Transcript, after: Transcript) -> int:
+    """How many results that answer an earlier call in `before` are missing from `after`
+    (compared by content, so moved and renamed results count as kept)."""
+    import orjson
+
+    from histnorm.pairing import pair_transcript
+
+    def key(part: ToolResultPart) -> bytes:
+        return orjson.dumps(part.content, option=orjson.OPT_SORT_KEYS, default=str)
+
+    wanted: dict[bytes, int] = {}
+    for mi, pi in pair_transcript(before).result_calls:
+        part = before.messages[mi].parts[pi]
+        if isinstance(part, ToolResultPart):
+            wanted[key(part)] = wanted.get(key(part), 0) + 1
+    for message in after.messages:
+        for part in message.parts:
+            if isinstance(part, ToolResultPart) and wanted.get(key(part)):
+                wanted[key(part)] -= 1
+    return sum(wanted.values())

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from histnorm.diagnostic import Applicability, Diagnostic, Location, Severity
-from histnorm.edit import is_result_only
+from histnorm.edit import dropped_answers, is_result_only
 from histnorm.errors import HistnormError
 from histnorm.formats import get_codec
 from histnorm.model import JsonValue, Transcript
@@ -149,11 +149,41 @@ def fix(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> FixRes
                 transcript, changed = fixed, True
                 applied[rule.code] = applied.get(rule.code, 0) + len(wanted)
         if not changed:
+            problem = post_condition(seen[0], transcript)
+            if problem is not None:
+                return FixResult(seen[0], {}, fix_refused(lint(seen[0], settings), problem))
             return FixResult(transcript, MappingProxyType(applied), lint(transcript, settings))
         if transcript in seen:
             raise FixDidNotConverge("fixes undo each other (a cycle); please report this input")
         seen.append(transcript)
     raise FixDidNotConverge(f"fixes did not settle after {MAX_PASSES} passes")
+
+
+def post_condition(original: Transcript, fixed: Transcript) -> str | None:
+    """Why the repair of `original` into `fixed` must not be written, or None: it would
+    drop a result whose call precedes it, or break its format's consumers
+    (`Codec.check_fixed`)."""
+    if fixed is original:
+        return None
+    lost = dropped_answers(original, fixed)
+    if lost:
+        return (
+            f"a fix would drop {lost} tool result{'s' if lost > 1 else ''} whose call precedes it"
+        )
+    if fixed.format is None:
+        return None
+    try:
+        return get_codec(fixed.format).check_fixed(original, fixed)
+    except HistnormError:
+        return None  # not writable at all: writing it reports that, with its pointer
+
+
+def fix_refused(diagnostics: Sequence[Diagnostic], reason: str) -> tuple[Diagnostic, ...]:
+    """`diagnostics` with every offered fix withdrawn and `reason` in its message."""
+    return tuple(
+        d if d.fix is None else replace(d, fix=None, message=f"{d.message} (not fixed: {reason})")
+        for d in diagnostics
+    )
 
 
 def unreadable(error: HistnormError) -> Diagnostic:

@@ -198,12 +198,17 @@ def pair(
 def _pick(waiting: list[tuple[Position, ToolCallPart]], result: ToolResultPart) -> int:
     """Which pending call a result answers: the nearest one; or, pairing by position, the
     earliest call of the most recent message that still has pending calls, preferring one
-    with the result's name."""
+    with the result's name; a named result with no call of its name there answers the
+    earliest call of its name in the most recent message that has one."""
     if result.call_id is not None and waiting[-1][1].call_id is not None:
         return len(waiting) - 1
     last = waiting[-1][0][0]
     batch = [i for i, (position, _) in enumerate(waiting) if position[0] == last]
     named = [i for i in batch if result.name and waiting[i][1].name == result.name]
+    if not named and result.name:  # a named result answers a call of its name, if any
+        same = [i for i, (_, call) in enumerate(waiting) if call.name == result.name]
+        newest = waiting[same[-1]][0][0] if same else None
+        named = [i for i in same if waiting[i][0][0] == newest]
     return named[0] if named else batch[0]
 
 

@@ -219,6 +219,24 @@ def encode_turns(
     return turns
 
 
+def alternation(document: JsonValue) -> str | None:
+    """Why LLaMA-Factory's converter would skip the record, or None: after an optional
+    leading system turn, human or observation turns at even positions, gpt or
+    function_call turns at odd ones, and an even number of turns (formats.md §7a)."""
+    turns = document.get(KEY) if isinstance(document, dict) else document
+    if not isinstance(turns, list):
+        return None
+    tags = [t.get("from") if isinstance(t, dict) else None for t in turns]
+    skip = 1 if tags and isinstance(tags[0], str) and tag_kind(tags[0])[1] == "system" else 0
+    for index, tag in enumerate(tags[skip:]):
+        wanted = ("user", "tool") if index % 2 == 0 else ("assistant",)
+        if not isinstance(tag, str) or tag_kind(tag)[1] not in wanted:
+            return f"turn {index + skip + 1} ({tag}) would be out of turn"
+    if (len(tags) - skip) % 2:
+        return f"it would have an odd number of turns ({len(tags) - skip})"
+    return None
+
+
 class ShareGPTCodec(Codec):
     """ShareGPT records (LLaMA-Factory): `conversations` of `{from, value}` turns."""
 
@@ -264,6 +282,20 @@ class ShareGPTCodec(Codec):
         for message in transcript.messages:
             turns.extend(encode_turns(message, tags, style))
         return join_envelope(transcript, KEY, turns)
+
+    def check_fixed(self, original: Transcript, fixed: Transcript) -> str | None:
+        """Refuse a repair that leaves a record LLaMA-Factory's loader would skip (it
+        read the original): roles out of turn or an odd number of turns."""
+        before, after = self.encode(original), self.encode(fixed)
+        problem = alternation(before)
+        if problem is None:
+            problem = alternation(after)
+            if problem is not None:
+                return (
+                    "LLaMA-Factory would skip the record, its turns no longer "
+                    f"alternating: {problem}"
+                )
+        return super().check_fixed(original, fixed)
 
     def message_pointer(self, transcript: Transcript, message_index: int) -> str:
         """`/conversations/N` in a record, `/N` for a bare list."""

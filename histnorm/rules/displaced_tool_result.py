@@ -21,7 +21,10 @@ stored before dotnet/extensions#7617.
 ## Fix
 Move the result (its whole message when it holds nothing else) to just before the
 trailing messages: directly after the message with the call and after any results
-already there. The trailing messages keep their order.
+already there. The trailing messages keep their order. The landing place is found once
+the moved results are taken out, so results of calls in one batch (parallel Responses
+items, sequential calls whose results all came late) land together, in call order, and
+none is lost.
 
 ## Fix safety
 Safe: nothing is added or deleted; only the order changes.
@@ -36,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.edit import turn_end
+from histnorm.edit import rewrite, turn_end
 from histnorm.model import Message, Part, Transcript
 from histnorm.pairing import Position, pair_transcript
 from histnorm.rule import Example, Rule
@@ -73,38 +76,41 @@ def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
 def fix(
     transcript: Transcript, diagnostics: Sequence[Diagnostic], settings: Settings
 ) -> Transcript:
-    """Move each displaced result into the result block after its call."""
-    messages = transcript.messages
+    """Move each displaced result into the result block after its call.
+
+    The block is found in what stays once the moved results are taken out, so a result
+    that itself moves never serves as the landing place of another, and calls of one
+    batch that share a block receive their results together, in call order."""
     targets: dict[Position, int] = {
         (d.location.message_index or 0, d.location.part_index or 0): d.data[0] for d in diagnostics
     }
     moved: dict[int, list[Message]] = {}
-    out: list[Message] = []
-    for mi, message in enumerate(messages):
+    staying: list[Message] = []
+    origin: dict[int, int] = {}
+    """Original index of each message that stays (position in `staying` → index)."""
+    for mi, message in enumerate(transcript.messages):
         goes = {pi: targets[(mi, pi)] for pi in range(len(message.parts)) if (mi, pi) in targets}
-        if not goes:
-            out.append(message)
-        elif len(goes) == len(message.parts) and len(set(goes.values())) == 1:
+        if len(goes) == len(message.parts) and len(set(goes.values())) == 1:
             moved.setdefault(next(iter(goes.values())), []).append(message)
-        else:
-            by_target: dict[int, list[Part]] = {}
-            for pi, target in goes.items():
-                by_target.setdefault(target, []).append(message.parts[pi])
-            for target, parts in by_target.items():
-                clone = Message(role=message.role, parts=tuple(parts), metadata=message.metadata)
-                moved.setdefault(target, []).append(clone)
-            rest = tuple(p for pi, p in enumerate(message.parts) if pi not in goes)
-            if rest:
-                out.append(message.evolve(parts=rest))
-    ends = {turn_end(transcript, call): call for call in moved}
-    result: list[Message] = []
-    position = {id(m): i for i, m in enumerate(messages)}
-    for message in out:
-        result.append(message)
-        index = position.get(id(message))
-        if index is not None and index in ends:
-            result.extend(moved[ends[index]])
-    return transcript.evolve(messages=tuple(result))  # type: ignore[no-any-return]
+            continue
+        by_target: dict[int, list[Part]] = {}
+        for pi, target in goes.items():
+            by_target.setdefault(target, []).append(message.parts[pi])
+        for target, parts in by_target.items():
+            clone = Message(role=message.role, parts=tuple(parts), metadata=message.metadata)
+            moved.setdefault(target, []).append(clone)
+        rest = tuple(p for pi, p in enumerate(message.parts) if pi not in goes)
+        if goes and not rest:
+            continue
+        origin[len(staying)] = mi
+        staying.append(message if not goes else message.evolve(parts=rest))
+    remaining = transcript.evolve(messages=tuple(staying))
+    at = {mi: i for i, mi in origin.items()}
+    inserts: dict[int, list[Message]] = {}
+    for call in sorted(moved):
+        inserts.setdefault(turn_end(remaining, at[call]), []).extend(moved[call])
+    result: Transcript = rewrite(remaining, insert_after=inserts)
+    return result
 
 
 _BAD = [
@@ -136,6 +142,15 @@ _MEAI_BAD = [
     {"role": "tool", "contents": [{"$type": "functionResult", "callId": "call_1", "result": "ok"}]},
 ]
 
+_RESPONSES_BAD = [
+    {"type": "message", "role": "user", "content": "Weather in Oslo, and book a table?"},
+    {"type": "function_call", "call_id": "call_w", "name": "get_weather", "arguments": "{}"},
+    {"type": "function_call", "call_id": "call_b", "name": "book_table", "arguments": "{}"},
+    {"type": "message", "role": "user", "content": "Any news?"},
+    {"type": "function_call_output", "call_id": "call_w", "output": "4 C"},
+    {"type": "function_call_output", "call_id": "call_b", "output": "booked, ref 7731"},
+]
+
 RULE = Rule(
     code="HN008",
     name="displaced-tool-result",
@@ -156,6 +171,12 @@ RULE = Rule(
             good=[_MEAI_BAD[0], _MEAI_BAD[1], _MEAI_BAD[3], _MEAI_BAD[2]],
             format="meai",
             title="the same shape as Microsoft.Extensions.AI stored it",
+        ),
+        Example(
+            bad=_RESPONSES_BAD,
+            good=[*_RESPONSES_BAD[:3], *_RESPONSES_BAD[4:], _RESPONSES_BAD[3]],
+            format="openai-responses",
+            title="the outputs of parallel calls land together after the batch",
         ),
     ),
 )

@@ -1,0 +1,364 @@
+"""Repairs that keep: `fix` moves a displaced result next to its call instead of dropping
+it, and a fix that would break what the record's consumer requires is refused.
+
+The properties at the end run over every codec: for any transcript (every format
+fixture, and generated transcripts converted to every format) with any mix of damage
+(that of `tests/test_fuzz_mutations.py`, and a user message hoisted between a call and
+its results), every tool result whose call precedes it in the input is still in the
+output of `fix`, moved or not. `make test` runs 40 examples over the fixtures and 20 per
+format (`HISTNORM_FUZZ_EXAMPLES`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from histnorm_cli.app import app
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from strategies import canonical_transcripts
+from test_fuzz_mutations import FIXTURES, Entry, _possible
+from typer.testing import CliRunner
+
+import histnorm
+from histnorm.engine import fix_refused
+from histnorm.model import ToolResultPart, Transcript
+from histnorm.pairing import pair_transcript
+from histnorm.profiles import PROFILES
+
+
+def _call(call_id: str, name: str) -> dict[str, Any]:
+    return {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": call_id, "type": "function", "function": {"name": name, "arguments": "{}"}}
+        ],
+    }
+
+
+def _tool(call_id: str, content: str) -> dict[str, Any]:
+    return {"role": "tool", "tool_call_id": call_id, "content": content}
+
+
+ASK = {"role": "user", "content": "Weather in Oslo, and book a table?"}
+NEXT = {"role": "user", "content": "Any news?"}
+WEATHER, BOOKING = _call("call_w", "get_weather"), _call("call_b", "book_table")
+SEQUENTIAL = [
+    ASK,
+    WEATHER,
+    BOOKING,
+    _tool("call_w", "4 C"),
+    NEXT,
+    _tool("call_b", "booked, ref 7731"),
+]
+"""Two sequential calls; the first result came before the next user message, the second after."""
+RESLOTTED = [ASK, WEATHER, _tool("call_w", "4 C"), BOOKING, SEQUENTIAL[5], NEXT]
+
+PARALLEL_ITEMS = [
+    {"type": "message", "role": "user", "content": "Weather in Oslo, and book a table?"},
+    {"type": "function_call", "call_id": "call_w", "name": "get_weather", "arguments": "{}"},
+    {"type": "function_call", "call_id": "call_b", "name": "book_table", "arguments": "{}"},
+    {"type": "message", "role": "user", "content": "Any news?"},
+    {"type": "function_call_output", "call_id": "call_w", "output": "4 C"},
+    {"type": "function_call_output", "call_id": "call_b", "output": "booked, ref 7731"},
+]
+"""Parallel Responses calls whose outputs come after the next user message."""
+PARALLEL_RESLOTTED = [*PARALLEL_ITEMS[:3], PARALLEL_ITEMS[4], PARALLEL_ITEMS[5], PARALLEL_ITEMS[3]]
+
+CALL_IN_TEXT = {
+    "conversations": [
+        {"from": "human", "value": "Weather in Oslo?"},
+        {"from": "gpt", "value": 'Action: get_weather{"city": "Oslo"}'},
+        {"from": "observation", "value": "4 C"},
+        {"from": "gpt", "value": "It is 4 C in Oslo."},
+    ]
+}
+"""A ShareGPT record whose call was written into the gpt text: no function_call turn."""
+
+
+def _results(transcript: Transcript) -> list[Any]:
+    return [
+        p.content for m in transcript.messages for p in m.parts if isinstance(p, ToolResultPart)
+    ]
+
+
+def _cli(*args: str) -> Any:
+    return CliRunner().invoke(app, list(args))
+
+
+# What was seen 5: fixes dropped results that should be moved.
+
+
+@pytest.mark.parametrize("tail", ["keep", "close"])
+def test_sequential_calls_keep_the_result_behind_the_next_user_message(tail: str) -> None:
+    result = histnorm.fix(SEQUENTIAL, format="openai-chat", tail=tail)
+    assert histnorm.encode(result.transcript) == RESLOTTED
+    assert "HN001" not in result.applied and not result.remaining
+
+
+def test_parallel_responses_outputs_behind_a_user_message_are_moved_not_deleted() -> None:
+    result = histnorm.fix(PARALLEL_ITEMS, format="openai-responses", tail="close")
+    assert histnorm.encode(result.transcript) == PARALLEL_RESLOTTED
+    assert set(result.applied) == {"HN008"}
+
+
+@pytest.mark.parametrize(
+    ("document", "fmt", "expected"),
+    [
+        (SEQUENTIAL, "openai-chat", RESLOTTED),
+        (PARALLEL_ITEMS, "openai-responses", PARALLEL_RESLOTTED),
+    ],
+)
+def test_cli_fix_tail_close_moves_instead_of_deleting(
+    tmp_path: Path, document: Any, fmt: str, expected: Any
+) -> None:
+    path = tmp_path / "history.json"
+    path.write_bytes(orjson.dumps(document))
+    run = _cli("fix", "--tail", "close", "--format", fmt, str(path))
+    assert run.exit_code == 0, run.output
+    assert orjson.loads(path.read_bytes()) == expected
+    assert b"booked, ref 7731" in path.read_bytes()
+
+
+def test_named_results_after_a_user_message_answer_the_call_of_their_name() -> None:
+    """Gemini pairs by name: the weather response answers the weather call, though the
+    booking call is the more recent one."""
+    body = {
+        "contents": [
+            {"role": "user", "parts": [{"text": "Weather, and book a table?"}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "get_weather", "args": {}}}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "book_table", "args": {}}}]},
+            {"role": "user", "parts": [{"text": "Any news?"}]},
+            {
+                "role": "user",
+                "parts": [
+                    {"functionResponse": {"name": "get_weather", "response": {"r": "4 C"}}},
+                    {"functionResponse": {"name": "book_table", "response": {"r": "7731"}}},
+                ],
+            },
+        ]
+    }
+    fixed = histnorm.encode(histnorm.fix(body, format="gemini", tail="close").transcript)
+    assert isinstance(fixed, dict)
+    names = [
+        next(iter(part.values()))["name"]
+        for content in fixed["contents"]
+        for part in content["parts"]
+        if "text" not in part
+    ]
+    assert names == ["get_weather", "get_weather", "book_table", "book_table"]
+
+
+def test_merging_into_an_empty_message_keeps_what_is_merged() -> None:
+    """HN107 merges a run of same-role messages into its first; an empty first message
+    used to swallow the rest."""
+    doc = [
+        {"role": "user", "contents": [{"$type": "text", "text": "hi"}]},
+        {"role": "assistant", "contents": []},
+        {"role": "assistant", "contents": [{"$type": "text", "text": "KEEP ME"}]},
+        {"role": "user", "contents": [{"$type": "text", "text": "x"}]},
+    ]
+    result = histnorm.fix(doc, format="meai", profile="bedrock-converse", select=["HN107"])
+    assert histnorm.encode(result.transcript) == [doc[0], doc[2], doc[3]]
+
+
+# What was seen 6: fixes broke the record's consumer.
+
+
+def test_sharegpt_fix_that_breaks_alternation_is_refused() -> None:
+    result = histnorm.fix(CALL_IN_TEXT, format="sharegpt")
+    assert not result.changed
+    assert histnorm.encode(result.transcript) == CALL_IN_TEXT
+    (left,) = result.remaining
+    assert left.code == "HN002" and left.fix is None
+    assert "alternat" in left.message and "not fixed" in left.message
+
+
+def test_sharegpt_cli_leaves_the_record_byte_identical(tmp_path: Path) -> None:
+    path = tmp_path / "data.json"
+    data = orjson.dumps([CALL_IN_TEXT])
+    path.write_bytes(data)
+    run = _cli("fix", str(path))
+    assert path.read_bytes() == data
+    assert run.exit_code == 1 and "not fixed" in run.output
+
+
+def test_sharegpt_cancelled_call_is_kept_when_dropping_it_would_skip_the_record() -> None:
+    """human, function_call, human, gpt alternates; without the call it would not."""
+    record = {
+        "conversations": [
+            {"from": "human", "value": "Check order 8812."},
+            {"from": "function_call", "value": '{"name": "lookup_order", "arguments": {}}'},
+            {"from": "human", "value": "Stop, I found it."},
+            {"from": "gpt", "value": "No problem."},
+        ]
+    }
+    result = histnorm.fix(record, format="sharegpt")
+    assert histnorm.encode(result.transcript) == record
+    (left,) = result.remaining
+    assert left.code == "HN001" and "turn 2 (human) would be out of turn" in left.message
+
+
+def test_sharegpt_fix_that_restores_alternation_applies() -> None:
+    """A record the loader already skips (a call answered by nothing) may be fixed."""
+    record = {
+        "conversations": [
+            {"from": "human", "value": "Weather?"},
+            {"from": "function_call", "value": '{"name": "get_weather", "arguments": {}}'},
+            {"from": "gpt", "value": "I could not check."},
+        ]
+    }
+    result = histnorm.fix(record, format="sharegpt", tail="close")
+    assert histnorm.encode(result.transcript) == {
+        "conversations": [record["conversations"][0], record["conversations"][2]]
+    }
+
+
+def test_responses_string_input_never_becomes_an_array() -> None:
+    body = {"model": "gpt-4.1", "input": ""}
+    result = histnorm.fix(body, format="openai-responses")
+    assert histnorm.encode(result.transcript) == body
+    assert all(d.fix is None for d in result.remaining)
+
+
+def test_responses_refusal_names_the_key_and_both_types() -> None:
+    (left,) = histnorm.fix({"model": "gpt-4.1", "input": ""}, format="openai-responses").remaining
+    assert '"input" would change from a string to an array' in left.message
+
+
+def test_refusal_keeps_every_diagnostic_and_names_the_reason() -> None:
+    transcript = histnorm.load(CALL_IN_TEXT, format="sharegpt")
+    refused = fix_refused(histnorm.lint(transcript), "a reason")
+    assert [d.code for d in refused] == ["HN002"]
+    assert refused[0].fix is None and refused[0].message.endswith("(not fixed: a reason)")
+
+
+# The property: every result whose call precedes it survives fix, moved or not.
+
+
+def _key(part: ToolResultPart) -> bytes:
+    return orjson.dumps(part.content, option=orjson.OPT_SORT_KEYS, default=str)
+
+
+def _answered(transcript: Transcript) -> Counter[bytes]:
+    """The results the input pairs with an earlier call, by content."""
+    parts = [
+        transcript.messages[mi].parts[pi] for mi, pi in pair_transcript(transcript).result_calls
+    ]
+    return Counter(_key(p) for p in parts if isinstance(p, ToolResultPart))
+
+
+def _present(transcript: Transcript) -> Counter[bytes]:
+    return Counter(
+        _key(p) for m in transcript.messages for p in m.parts if isinstance(p, ToolResultPart)
+    )
+
+
+def _hoists(entries: list[Entry]) -> list[tuple[int, int]]:
+    """(user message, earlier place after a call) pairs for `hoist_user`."""
+    users = [
+        k
+        for k, e in enumerate(entries)
+        if e.message.role_is("user")
+        and not any(isinstance(p, ToolResultPart) for p in e.message.parts)
+    ]
+    calls = [
+        j for j, e in enumerate(entries) if any(p.kind == "tool_call" for p in e.message.parts)
+    ]
+    return [(k, j) for k in users for j in range(calls[0] + 1, k)] if calls else []
+
+
+def hoist_user(draw: st.DrawFn, entries: list[Entry], fmt: str) -> None:
+    """Move a user message up to a place after a call: the results between that place and
+    the user message's old place now arrive after it (several at once)."""
+    k, j = draw(st.sampled_from(_hoists(entries)))
+    entry = entries.pop(k)
+    entry.touched = True
+    entries.insert(j, entry)
+
+
+def _damage(draw: st.DrawFn, transcript: Transcript, fmt: str) -> Transcript:
+    entries = [Entry(message) for message in transcript.messages]
+    for _ in range(draw(st.integers(0, 3))):
+        choices = _possible(entries, fmt) + ([hoist_user] * 2 if _hoists(entries) else [])
+        if not choices:
+            break
+        draw(st.sampled_from(choices))(draw, entries, fmt)
+    return transcript.evolve(messages=tuple(e.message for e in entries))
+
+
+@st.composite
+def _settings(draw: st.DrawFn) -> histnorm.Settings:
+    return histnorm.Settings(
+        tail=draw(st.sampled_from(["keep", "close"])),
+        unsafe_fixes=draw(st.booleans()),
+        orphan_tool_call=draw(st.sampled_from(["drop", "synthesize"])),
+        pending_approval=draw(st.sampled_from(["drop", "deny"])),
+        profile=draw(st.sampled_from([None, *PROFILES])),
+    )
+
+
+@st.composite
+def damaged_fixtures(draw: st.DrawFn) -> tuple[str, Transcript]:
+    fmt, _, transcript = draw(st.sampled_from(FIXTURES))
+    return fmt, _damage(draw, transcript, fmt)
+
+
+@st.composite
+def damaged_conversions(draw: st.DrawFn, fmt: str) -> tuple[str, Transcript]:
+    built = draw(canonical_transcripts())
+    try:
+        native = histnorm.encode(histnorm.convert(built, fmt))
+        transcript = histnorm.load(orjson.dumps(native), format=fmt)
+    except histnorm.HistnormError:
+        assume(False)
+    return fmt, _damage(draw, transcript, fmt)
+
+
+KEEP = settings(
+    max_examples=int(os.environ.get("HISTNORM_FUZZ_EXAMPLES", "40")),
+    derandomize=True,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+PER_FORMAT = settings(
+    max_examples=max(1, int(os.environ.get("HISTNORM_FUZZ_EXAMPLES", "40")) // 2),
+    derandomize=True,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+def _check_keeps(fmt: str, transcript: Transcript, chosen: histnorm.Settings) -> None:
+    result = histnorm.fix(transcript, chosen)
+    lost = _answered(transcript) - _present(result.transcript)
+    assert not lost, f"{fmt}: fix lost answered results {dict(lost)} ({dict(result.applied)})"
+    refused = [d for d in result.remaining if "not fixed: a fix would" in d.message]
+    assert not refused, f"{fmt}: the keep guard had to refuse: {refused[0].message}"
+    assert not histnorm.fix(result.transcript, chosen).changed, f"{fmt}: fix is not idempotent"
+
+
+@KEEP
+@given(damaged_fixtures(), _settings())
+def test_fix_keeps_answered_results_of_damaged_fixtures(
+    case: tuple[str, Transcript], chosen: histnorm.Settings
+) -> None:
+    _check_keeps(*case, chosen)
+
+
+@pytest.mark.parametrize("fmt", sorted(histnorm.CODECS))
+def test_fix_keeps_answered_results_in_every_format(fmt: str) -> None:
+    @PER_FORMAT
+    @given(damaged_conversions(fmt), _settings())
+    def run(case: tuple[str, Transcript], chosen: histnorm.Settings) -> None:
+        _check_keeps(*case, chosen)
+
+    run()
