@@ -135,7 +135,7 @@ _ANTHROPIC_EVIDENCE = {
     f"({_CASSETTES}test_tool_search/test_cross_provider_capability_replay[openai-responses-"
     "gpt-5.4-anthropic-claude-sonnet-4-5].yaml)",
     "system_placement": 'inline: Anthropic answered 200 to role "system" messages in the '
-    f"middle of `messages` (claude-opus-4-8, claude-sonnet-4-6: {_CASSETTES}"
+    f"middle of `messages` (claude-opus-4-8: {_CASSETTES}"
     "test_anthropic_mid_conversation_system/*.yaml); older models and Bedrock/Vertex clients "
     "take system text only in the top-level `system` (pydantic-ai "
     "providers/anthropic.py `_INLINE_SYSTEM_PROMPT_MODEL_PREFIXES`)",

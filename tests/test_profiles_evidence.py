@@ -324,3 +324,12 @@ def test_evidence_is_found_by_rule() -> None:
     assert by_profile["anthropic"] == "empty_text"
     assert "openai-chat" in by_profile  # the relaxation is documented too
     assert ("openai-responses", "severity") in {(p, c) for p, c, _ in evidence_for("HN008")}
+
+
+def test_histnorm_rule_shows_the_evidence_of_each_profile() -> None:
+    from histnorm_cli.catalog import describe
+
+    text = describe("HN004")
+    assert text is not None and "## Evidence by profile" in text
+    assert "- `anthropic` empty_text: Anthropic 400: `messages: text content blocks" in text
+    assert "## Evidence by profile" not in (describe("HN001") or "")
