@@ -10,19 +10,34 @@ strictest value of every constraint.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from types import MappingProxyType
 from typing import Literal
 
+from histnorm import profile_evidence as cited
 from histnorm.diagnostic import Severity
 from histnorm.errors import HistnormError
 
-SystemPlacement = Literal["anywhere", "leading", "top-level"]
+SystemPlacement = Literal["anywhere", "inline", "leading", "top-level"]
+"""Where system text may go: anywhere in the messages; in the messages, but only some
+models of the target take it there (`inline`, reported as information); only before the
+first other message; or only in the request's top-level field."""
+
+EmptyText = Literal["accepted", "beside-result", "rejected"]
+"""Which empty or whitespace-only text parts the target rejects: none; only those in a
+message that also holds a tool result (Gemini); all of them."""
 
 
 @dataclass(frozen=True)
 class Profile:
-    """The constraints one target API enforces on a replayed history."""
+    """The constraints one target API enforces on a replayed history.
+
+    Every constraint whose value differs from the dataclass default, and every severity
+    override, names its evidence in `evidence` (keyed by field name): the provider's error
+    text (formats.md), its documentation, or a recorded verdict (a request body the
+    provider answered, by cassette). A default value may cite evidence too, when a
+    verdict shows the target accepts what a stricter reading would reject.
+    """
 
     name: str
     summary: str
@@ -40,19 +55,69 @@ class Profile:
     first_message_user: bool = False
     alternating_roles: bool = False
     """Consecutive messages of the same role are rejected."""
+    merges_same_role: bool = False
+    """Consecutive messages of one role are merged into one turn, so calls in back-to-back
+    assistant messages are answered together by the message after them."""
     system_placement: SystemPlacement = "anywhere"
+    empty_text: EmptyText = "accepted"
+    """Which empty or whitespace-only text parts the target rejects (HN004)."""
     severity: Mapping[str, Severity] = field(default_factory=dict)
     """Severity overrides for core rules under this target."""
+    evidence: Mapping[str, str] = field(default_factory=dict)
+    """Where each constraint comes from, by field name."""
+
+
+CONSTRAINTS: tuple[str, ...] = tuple(
+    f.name for f in fields(Profile) if f.name not in ("name", "summary", "evidence")
+)
+"""The fields of `Profile` that constrain a history."""
+
+RULES_OF: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "results_first": ("HN101",),
+        "equal_call_counts": ("HN102",),
+        "reasoning_needs_next": ("HN103",),
+        "max_call_id_length": ("HN104",),
+        "call_id_pattern": ("HN104",),
+        "unique_call_ids": ("HN105",),
+        "first_message_user": ("HN106",),
+        "alternating_roles": ("HN107",),
+        "merges_same_role": ("HN008",),
+        "system_placement": ("HN108",),
+        "empty_text": ("HN004",),
+    }
+)
+"""The rules each constraint drives (severity overrides name their rule themselves)."""
+
+
+def is_default(profile: Profile, constraint: str) -> bool:
+    """Whether `profile` keeps the dataclass default for `constraint`."""
+    default = next(f for f in fields(Profile) if f.name == constraint)
+    if default.default is not MISSING:
+        return bool(getattr(profile, constraint) == default.default)
+    return not getattr(profile, constraint)  # severity: an empty mapping
 
 
 _ANTHROPIC_ID = r"[a-zA-Z0-9_-]+"
 _BEDROCK_ID = r"[a-zA-Z0-9_.:-]+"
-
 PROFILES: Mapping[str, Profile] = MappingProxyType(
     {
         p.name: p
         for p in (
-            Profile("openai-chat", "OpenAI Chat Completions", max_call_id_length=40),
+            Profile(
+                "openai-chat",
+                "OpenAI Chat Completions",
+                max_call_id_length=40,
+                evidence={
+                    "max_call_id_length": "OpenAI 400: `Invalid 'messages[36].tool_calls[0].id': "
+                    "string too long. Expected a string with maximum length 40, but got a "
+                    "string with length 51 instead.` (vercel/ai#8132)",
+                    "empty_text": "accepted: no OpenAI error text rejects empty or "
+                    "whitespace-only content (formats.md validity matrix); the one reported "
+                    '400 on content "" beside tool_calls (continuedev/continue#5091) named '
+                    "an empty tool name",
+                },
+            ),
             Profile(
                 "openai-responses",
                 "OpenAI Responses API",
@@ -60,14 +125,17 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 max_call_id_length=64,
                 unique_call_ids=True,
                 severity={"HN008": Severity.WARNING},
+                evidence=cited.RESPONSES,
             ),
             Profile(
                 "anthropic",
                 "Anthropic Messages API",
                 results_first=True,
                 call_id_pattern=_ANTHROPIC_ID,
-                unique_call_ids=True,
-                system_placement="top-level",
+                merges_same_role=True,
+                system_placement="inline",
+                empty_text="rejected",
+                evidence=cited.ANTHROPIC,
             ),
             Profile(
                 "bedrock-converse",
@@ -79,14 +147,28 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 first_message_user=True,
                 alternating_roles=True,
                 system_placement="top-level",
+                empty_text="rejected",
+                evidence=cited.BEDROCK,
             ),
             Profile(
                 "gemini",
                 "Google Gemini generateContent",
                 equal_call_counts=True,
+                merges_same_role=True,
                 system_placement="top-level",
+                empty_text="beside-result",
+                evidence=cited.GEMINI,
             ),
-            Profile("meai", "Microsoft.Extensions.AI FunctionInvokingChatClient (client side)"),
+            Profile(
+                "meai",
+                "Microsoft.Extensions.AI FunctionInvokingChatClient (client side)",
+                empty_text="rejected",
+                evidence={
+                    "empty_text": "the Agent Framework partial-response sanitizer removes "
+                    "empty text before storing a turn (microsoft/agent-framework PR #9790; "
+                    "behaviours.md §2.3 R-A4), so histories it reads hold none",
+                },
+            ),
             Profile(
                 "portable",
                 "every target at once: the strictest value of each constraint",
@@ -99,11 +181,41 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 first_message_user=True,
                 alternating_roles=True,
                 system_placement="leading",
+                empty_text="rejected",
+                evidence={
+                    name: cited.PORTABLE
+                    for name in (
+                        "results_first",
+                        "equal_call_counts",
+                        "reasoning_needs_next",
+                        "max_call_id_length",
+                        "call_id_pattern",
+                        "unique_call_ids",
+                        "first_message_user",
+                        "alternating_roles",
+                        "system_placement",
+                        "empty_text",
+                    )
+                },
             ),
         )
     }
 )
 """Every profile by name."""
+
+
+def evidence_for(code: str) -> list[tuple[str, str, str]]:
+    """(profile, constraint, evidence) for every profile constraint that drives rule `code`."""
+    found = []
+    for profile in PROFILES.values():
+        for constraint in CONSTRAINTS:
+            drives = RULES_OF.get(constraint, ())
+            if constraint == "severity":
+                drives = tuple(profile.severity)
+            if code in drives and constraint in profile.evidence:
+                found.append((profile.name, constraint, profile.evidence[constraint]))
+    return found
+
 
 DEFAULT_FOR_FORMAT: Mapping[str, str] = MappingProxyType(
     {

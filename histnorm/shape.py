@@ -112,7 +112,7 @@ def _placement_ok(steps: Sequence[Step], profile: Profile) -> bool:
     leading = True
     for step in steps:
         system = step.role in _SYSTEM
-        if system and (profile.system_placement == "top-level" or not leading):
+        if system and (profile.system_placement != "leading" or not leading):
             return False
         leading = leading and system
     return True

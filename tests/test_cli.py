@@ -854,7 +854,10 @@ def test_fix_diff_applies_as_a_patch_to_give_the_fixed_file(tmp_path):
     """What `--diff` prints is exactly what `fix` would write, as an applicable patch."""
     copy_demo()
     put("orphan.json", ORPHAN_CALL)
-    put("nonl.json", b'[{"role":"user","content":""},{"role":"assistant","content":"x"}]')
+    put(
+        "nonl.json",
+        b'[{"role":"user","content":"a"},{"role":"tool","tool_call_id":"x","content":"1"}]',
+    )
     put(
         "nonl.jsonl",
         b'{"messages":[{"role":"user","content":"a"}]}\n'

@@ -16,6 +16,7 @@ from histnorm.rules import BY_CODE
 from histnorm.settings import Scope, Settings, TailMode
 
 CALL = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+NEUTRAL = "meai"  # a profile under which the blank text in BROKEN is a defect (HN004)
 BROKEN = [
     {"role": "user", "content": "go"},
     {"role": "assistant", "content": " ", "tool_calls": [CALL]},
@@ -30,12 +31,14 @@ def codes(diagnostics):
 
 
 def test_lint_finds_every_defect_sorted_by_position():
-    assert codes(histnorm.lint(BROKEN)) == ["HN004", "HN008", "HN002"]
+    assert codes(histnorm.lint(BROKEN, profile=NEUTRAL)) == ["HN004", "HN008", "HN002"]
 
 
 def test_select_and_ignore_by_code_or_name():
-    assert codes(histnorm.lint(BROKEN, select=("empty-text", "HN002"))) == ["HN004", "HN002"]
-    assert codes(histnorm.lint(BROKEN, ignore=("hn004", "displaced-tool-result"))) == ["HN002"]
+    chosen = histnorm.lint(BROKEN, select=("empty-text", "HN002"), profile=NEUTRAL)
+    assert codes(chosen) == ["HN004", "HN002"]
+    ignored = histnorm.lint(BROKEN, ignore=("hn004", "displaced-tool-result"), profile=NEUTRAL)
+    assert codes(ignored) == ["HN002"]
 
 
 def test_unknown_rule_names_are_errors():
@@ -56,7 +59,7 @@ def test_severity_override():
 
 
 def test_fix_repairs_everything_in_fix_order():
-    result = histnorm.fix(BROKEN)
+    result = histnorm.fix(BROKEN, profile=NEUTRAL)
     assert dict(result.applied) == {"HN008": 1, "HN002": 1, "HN004": 1}
     assert result.remaining == ()
     assert histnorm.encode(result.transcript) == [

@@ -5,6 +5,7 @@ from __future__ import annotations
 import orjson
 
 from histnorm.errors import HistnormError
+from histnorm.profiles import evidence_for
 from histnorm.rule import Rule
 from histnorm.rules import ALL_RULES, resolve
 
@@ -44,6 +45,10 @@ def describe(code_or_name: str) -> str | None:
         return None
     head = f"# {rule.code} {rule.name}\n\nSeverity: {rule.severity.value}. Fix: {_fix(rule)}.\n\n"
     parts = [head + rule.doc.strip() + "\n"]
+    evidence = evidence_for(rule.code)
+    if evidence:
+        parts.append("\n## Evidence by profile\n\n")
+        parts += [f"- `{name}` {constraint}: {text}\n" for name, constraint, text in evidence]
     for example in rule.examples:
         parts.append(
             f"\n### Example ({example.format}): {example.title}\n\nBefore:\n\n" + _json(example.bad)

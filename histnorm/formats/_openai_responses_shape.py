@@ -5,7 +5,8 @@ only: each item is one step. `message` items (full or easy form) with non-blank
 `input_text`/`output_text` parts or string content keep their role; `reasoning` items
 are assistant reasoning; `function_call` items are assistant calls by `call_id`;
 `function_call_output` items are tool results. Anything else gives None (see
-`histnorm.shape`).
+`histnorm.shape`), and so does a message without an `id` right after a reasoning item
+with one (HN103 reports it: the server cannot match the message to the reasoning).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ def shape(data: Any) -> Shape | None:
     steps: list[Step] = []
     append = steps.append
     new = tuple.__new__  # Step(...) without the NamedTuple's Python-level __new__
+    reasoning_id = False  # the previous item is reasoning with an id
     for item in items:
         if type(item) is not dict:
             return None
@@ -43,6 +45,7 @@ def shape(data: Any) -> Shape | None:
         if item_id is not None and type(item_id) is not str:
             return None
         kind = get("type")
+        after_reasoning_id, reasoning_id = reasoning_id, False
         if kind == "function_call":
             call_id, name = get("call_id"), get("name")
             if type(call_id) is not str or not call_id or type(name) is not str:
@@ -62,9 +65,12 @@ def shape(data: Any) -> Shape | None:
             if summary is not None and type(summary) is not list:
                 return None
             append(_REASONING)
+            reasoning_id = item_id is not None
         elif kind == "message" or (kind is None and "role" in item):
             role = get("role")
             if type(role) is not str or role not in _ROLES:
+                return None
+            if after_reasoning_id and item_id is None:
                 return None
             content = get("content")
             if type(content) is str:

@@ -12,7 +12,10 @@ with the calls: `An assistant message with 'tool_calls' must be followed by tool
 messages responding to each 'tool_call_id'.`; Anthropic needs the results at the start of
 the very next message (`tool_use ids were found without tool_result blocks immediately
 after`); Gemini needs the response turn right after the call turn. The OpenAI Responses
-API pairs by call id anywhere, so there it is only a matter of style.
+API pairs by call id anywhere, so there it is only a matter of style. Anthropic and
+Gemini merge consecutive messages of one role (profile `merges_same_role`): there calls
+in back-to-back assistant messages answered together by the message after them are in
+place, and are not reported.
 
 ## Example
 `assistant(call) → user("By the way…") → tool(result)`, the shape Microsoft.Extensions.AI
@@ -39,11 +42,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.edit import rewrite, turn_end
+from histnorm.edit import is_result_only, rewrite, turn_end
 from histnorm.model import Message, Part, Transcript
 from histnorm.pairing import Position, pair_transcript
 from histnorm.rule import Example, Rule
-from histnorm.rules._common import describe, part_at
+from histnorm.rules._common import describe, part_at, profile
 from histnorm.settings import Settings
 
 
@@ -59,9 +62,31 @@ def displaced(transcript: Transcript) -> list[tuple[Position, Position]]:
     return found
 
 
+def _run_end(transcript: Transcript, index: int) -> int:
+    """The last message of the run of same-role messages that message `index` is in."""
+    messages, end = transcript.messages, index
+    while end + 1 < len(messages) and messages[end + 1].role_is(messages[index].role):
+        end += 1
+    return end
+
+
+def merged_in_place(transcript: Transcript, result: Position, call: Position) -> bool:
+    """Whether `result` sits in the message after its call once same-role neighbours are
+    merged into one message, as Anthropic and Gemini do: in the run of messages right
+    after the call's run, with only result messages before it in that run."""
+    messages = transcript.messages
+    start = _run_end(transcript, call[0]) + 1
+    if start >= len(messages) or not start <= result[0] <= _run_end(transcript, start):
+        return False
+    return all(is_result_only(messages[i]) for i in range(start, result[0]))
+
+
 def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
     """Report every result that does not sit in the result block after its call."""
+    merges = profile(transcript, settings).merges_same_role
     for result, call in displaced(transcript):
+        if merges and merged_in_place(transcript, result, call):
+            continue
         between = result[0] - turn_end(transcript, call[0]) - 1
         yield RULE.diagnostic(
             f"{describe(part_at(transcript, result))} answers a call in message {call[0]}, "

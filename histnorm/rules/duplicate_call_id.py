@@ -2,14 +2,16 @@
 
 ## What it does
 Under profiles whose target requires call ids to be unique across the whole request
-(`anthropic`, `openai-responses`, `bedrock-converse`, `portable`), finds a call reusing
-the id of an earlier, answered call. The core rules accept such reuse (llama.cpp returns
-one id for every call; Gemini-style providers use the function name as the id), so this
-is purely a target constraint.
+(`openai-responses`, `bedrock-converse`, `portable`), finds a call reusing the id of an
+earlier, answered call. The core rules accept such reuse (llama.cpp returns one id for
+every call; Gemini-style providers use the function name as the id), so this is purely a
+target constraint. Anthropic accepts an id reused after its result (a recorded 200): an
+id pending twice, which it rejects, is HN006 or HN007 under every profile.
 
 ## Why it breaks a replay
-Anthropic: `messages.N.content.M: tool_use ids must be unique`; Responses API:
-`Duplicate item found with id …. Remove duplicate items from your input and try again.`
+Responses API: `Duplicate item found with id …. Remove duplicate items from your input
+and try again.`; Bedrock carries Anthropic's `messages.N.content.M: tool_use ids must be
+unique`.
 
 ## Example
 Three rounds of `step` calls that all used the id `call_0`.
@@ -24,6 +26,7 @@ Safe: every pairing is kept and nothing is added or removed.
 ## References
 - formats.md validity matrix, "Duplicate call IDs"; behaviours.md §0.2 "Provider rules
   are a separate question".
+- `histnorm.profiles`: the evidence of each profile's `unique_call_ids`.
 """
 
 from __future__ import annotations
@@ -91,7 +94,7 @@ _MEAI: Any = [
 RULE = Rule(
     code="HN105",
     name="duplicate-call-id",
-    summary="a call id is reused where the target needs unique ids (profiles: anthropic, "
+    summary="a call id is reused where the target needs unique ids (profiles: "
     "openai-responses, bedrock, portable)",
     severity=Severity.ERROR,
     applicability=Applicability.SAFE,
@@ -115,8 +118,8 @@ RULE = Rule(
                 },
             ],
             format="meai",
-            settings=Settings(profile="anthropic"),
-            title="a constant id from llama.cpp, replayed to Anthropic",
+            settings=Settings(profile="bedrock-converse"),
+            title="a constant id from llama.cpp, replayed to Bedrock",
         ),
     ),
 )

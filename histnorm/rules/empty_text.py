@@ -2,14 +2,20 @@
 
 ## What it does
 Finds text parts whose text is empty, or (by default, setting `whitespace-is-empty`) only
-whitespace. Tool results are never reported, however empty: removing one would orphan its
-call. The text of other parts is never trimmed.
+whitespace, where the profile's target rejects them (its `empty_text` constraint):
+everywhere under `anthropic`, `bedrock-converse`, `meai` and `portable`; under `gemini`
+only in a message that also holds a tool result. `openai-chat` and `openai-responses`
+accept empty text (OpenAI answered 200 to `{"role": "assistant", "content": ""}`), so
+nothing is reported there. Tool results are never reported, however empty: removing one
+would orphan its call. The text of other parts is never trimmed.
 
 ## Why it breaks a replay
 Anthropic: `messages: text content blocks must be non-empty` and `messages: text content
 blocks must contain non-whitespace text`; Bedrock: `The text field in the ContentBlock
-object at messages.N.content.0 is blank.`; Gemini rejects a blank text part beside a
-function response. Streams cut off by a cancellation often leave such fragments.
+object at messages.N.content.0 is blank.`; Gemini: `required oneof field 'data' must have
+one initialized field` for a blank text part beside a function response. Streams cut off
+by a cancellation often leave such fragments, and the Agent Framework sanitizer removes
+them before storing a turn.
 
 ## Example
 An assistant message that streamed only a newline before its tool call.
@@ -24,6 +30,7 @@ Safe: an empty text part carries nothing.
 ## References
 - behaviours.md §2.3 R-A4, §2.4 E6.
 - formats.md §3 "Empty content", the validity matrix row "Whitespace-only text".
+- `histnorm.profiles`: the evidence of each profile's `empty_text`.
 """
 
 from __future__ import annotations
@@ -31,9 +38,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.model import TextPart, Transcript
+from histnorm.model import Message, TextPart, ToolResultPart, Transcript
 from histnorm.rule import Example, Rule
-from histnorm.rules._common import remove_reported
+from histnorm.rules._common import profile, remove_reported
 from histnorm.settings import Settings
 
 
@@ -42,9 +49,20 @@ def is_empty(text: str, settings: Settings) -> bool:
     return not text or (settings.whitespace_is_empty and not text.strip())
 
 
+def _concerned(message: Message, rejected: str) -> bool:
+    if rejected == "beside-result":
+        return any(isinstance(p, ToolResultPart) for p in message.parts)
+    return rejected == "rejected"
+
+
 def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
-    """Report every empty text part."""
+    """Report every empty text part the target rejects."""
+    rejected = profile(transcript, settings).empty_text
+    if rejected == "accepted":
+        return
     for mi, message in enumerate(transcript.messages):
+        if not _concerned(message, rejected):
+            continue
         for pi, part in enumerate(message.parts):
             if isinstance(part, TextPart) and is_empty(part.text, settings):
                 what = "empty" if not part.text else "whitespace-only"
@@ -89,7 +107,8 @@ RULE = Rule(
                 _BAD[2],
                 {"role": "assistant", "content": [{"type": "text", "text": "One file: a.txt"}]},
             ],
-            title="empty fragments are removed, the rest is untouched",
+            settings=Settings(profile="anthropic"),
+            title="empty fragments are removed before a replay to Anthropic",
         ),
         Example(
             bad=_MEAI_BAD,

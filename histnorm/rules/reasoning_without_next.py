@@ -4,7 +4,12 @@
 Under profiles whose target ties reasoning to the output that follows it
 (`openai-responses`, `portable`), finds a message holding only reasoning that is the
 last message, or is followed by something other than the assistant output it produced.
-Cancelled streams and trimmed histories leave these behind.
+Cancelled streams and trimmed histories leave these behind. In formats that store each
+item as its own message (Responses input items), a reasoning item that carries an `id`
+followed by an assistant message without one is reported too: the server looks the
+reasoning up by its id and cannot match the message to the item it produced, as happens
+when a history processor rewrites the answer text (a recorded 400). A function call
+without an id after such reasoning is not reported: no verdict shows it rejected.
 
 ## Why it breaks a replay
 Responses API: `Item 'rs_…' of type 'reasoning' was provided without its required
@@ -23,6 +28,7 @@ Safe: a reasoning item without its following item can never be replayed.
 ## References
 - formats.md §2, "Reasoning must be followed by the item it produced".
 - behaviours.md §2.3 R-A5, §5.15.
+- `histnorm.profiles`: the evidence of `reasoning_needs_next` (the recorded 400).
 """
 
 from __future__ import annotations
@@ -31,7 +37,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.model import Message, ReasoningPart, Transcript
+from histnorm.edit import item_style
+from histnorm.model import Message, ReasoningPart, ToolCallPart, Transcript
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import profile, remove_reported
 from histnorm.settings import Settings
@@ -41,19 +48,40 @@ def _reasoning_only(message: Message) -> bool:
     return bool(message.parts) and all(isinstance(p, ReasoningPart) for p in message.parts)
 
 
+def _unmatched(reasoning: Message, following: Message) -> bool:
+    """An item with an id followed by an output message the server cannot tie to it."""
+    return (
+        reasoning.id is not None
+        and following.id is None
+        and not any(isinstance(p, ToolCallPart) for p in following.parts)
+    )
+
+
+def _problem(message: Message, following: Message | None, items: bool) -> str | None:
+    if following is None or not following.role_is("assistant") or _reasoning_only(following):
+        return "reasoning is not followed by the assistant output it produced"
+    if items and _unmatched(message, following):
+        return (
+            f"reasoning {message.id!r} is followed by an assistant message without an id, "
+            "which the target cannot match to the item the reasoning produced"
+        )
+    return None
+
+
 def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
-    """Report reasoning-only messages not followed by assistant output."""
+    """Report reasoning-only messages not followed by the assistant output they produced."""
     if not profile(transcript, settings).reasoning_needs_next:
         return
-    messages = transcript.messages
+    messages, items = transcript.messages, item_style(transcript)
     for mi, message in enumerate(messages):
         if not _reasoning_only(message):
             continue
         following = messages[mi + 1] if mi + 1 < len(messages) else None
-        if following is None or not following.role_is("assistant") or _reasoning_only(following):
+        problem = _problem(message, following, items)
+        if problem is not None:
             for pi in range(len(message.parts)):
                 yield RULE.diagnostic(
-                    "reasoning is not followed by the assistant output it produced",
+                    problem,
                     message_index=mi,
                     part_index=pi,
                     fix_title="remove the dangling reasoning",
@@ -67,6 +95,13 @@ _MEAI_BAD: Any = [
         "contents": [{"$type": "reasoning", "text": "", "protectedData": "gAAAAB..."}],
     },
     {"role": "user", "contents": [{"$type": "text", "text": "Hello?"}]},
+]
+
+_RESPONSES_BAD: Any = [
+    {"role": "user", "content": "What is the meaning of life?"},
+    {"type": "reasoning", "id": "rs_01", "summary": [], "encrypted_content": "gAAAAB..."},
+    {"role": "assistant", "content": "42, in short."},
+    {"role": "user", "content": "Anything to add?"},
 ]
 
 RULE = Rule(
@@ -86,6 +121,12 @@ RULE = Rule(
             format="meai",
             settings=Settings(profile="openai-responses"),
             title="reasoning left behind by a dropped call",
+        ),
+        Example(
+            bad=_RESPONSES_BAD,
+            good=[_RESPONSES_BAD[0], *_RESPONSES_BAD[2:]],
+            format="openai-responses",
+            title="an answer rewritten without its item id after the reasoning",
         ),
     ),
 )

@@ -1,10 +1,14 @@
 """System text where the target does not accept it.
 
 ## What it does
-Under profiles that only take system text in a separate field (`anthropic`, `gemini`,
+Under profiles that only take system text in a separate field (`gemini`,
 `bedrock-converse`: top-level `system` / `systemInstruction`) or only at the start
 (`portable`), reports system and developer messages inside the conversation. Leading
 ones can be moved to the top-level field by a converter; later ones have no place there.
+Under `anthropic` (placement `inline`) every system message in `messages` is only
+information: current models take `role: "system"` messages anywhere (Anthropic answered
+200 to them in the middle of a conversation), older models and the Bedrock and Vertex
+clients take system text only in the top-level `system`.
 
 ## Why it breaks a replay
 Gemini: `Role must be user or model, but got system`; older Anthropic models and Bedrock
@@ -23,6 +27,7 @@ There is no fix.
 
 ## References
 - formats.md validity matrix, "System placement"; §3 "System placement"; §4.
+- `histnorm.profiles`: the evidence of each profile's `system_placement`.
 """
 
 from __future__ import annotations
@@ -47,7 +52,14 @@ def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
         is_system = message.role_is("system", "developer")
         if is_system and not any(isinstance(p, TextPart) for p in message.parts):
             continue  # e.g. Anthropic's tool_addition blocks, which only system messages take
-        if is_system and not leading:
+        if is_system and placement == "inline":
+            yield RULE.diagnostic(
+                f"a {message.role} message in the message list; only newer models of the "
+                "target take it there, older ones need the top-level system field",
+                message_index=mi,
+                severity=Severity.INFO,
+            )
+        elif is_system and not leading:
             yield RULE.diagnostic(
                 f"a {message.role} message in the middle of the conversation",
                 message_index=mi,
@@ -72,8 +84,8 @@ _BAD: Any = [
 RULE = Rule(
     code="HN108",
     name="system-placement",
-    summary="system text sits where the target does not accept it (profiles: anthropic, "
-    "gemini, bedrock, portable)",
+    summary="system text sits where the target does not accept it (profiles: gemini, "
+    "bedrock, portable; information under anthropic)",
     severity=Severity.WARNING,
     applicability=None,
     doc=__doc__ or "",
