@@ -65,11 +65,14 @@ def pending(pascal: bool) -> list[Any]:
 
 
 def answered(pascal: bool) -> list[Any]:
+    """Approved: FunctionInvokingChatClient then adds the call itself (typed) and its result."""
+    call = {"$type": "functionCall", **nested_call(pascal)}
     result = {"$type": "functionResult", **obj(pascal, callId="call_7", result="sent")}
     return [
         message(pascal, "user", text(pascal, "Email ops about the outage.")),
         message(pascal, "assistant", request(pascal)),
         message(pascal, "user", response(pascal, approved=True)),
+        message(pascal, "assistant", call),
         message(pascal, "tool", result),
         message(pascal, "assistant", text(pascal, "Sent.")),
     ]
