@@ -562,6 +562,7 @@ def test_inserting_a_synthesized_result_adds_one_line_and_re_points_one() -> Non
         "type": "user",
         "uuid": expected_uuid,
         "parentUuid": "r1",
+        "isSidechain": False,  # copied from the line of the call it answers
         "sessionId": SID,
         "message": {
             "role": "user",

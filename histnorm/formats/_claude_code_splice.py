@@ -18,7 +18,7 @@ from typing import Any
 from histnorm.formats._claude_code_block_encode import new_line
 from histnorm.formats._claude_code_tree import Session, parent_of, uuid_of
 from histnorm.formats.base import rebuild
-from histnorm.model import Message, Part, ToolResultPart
+from histnorm.model import Message, Part, ToolCallPart, ToolResultPart
 
 NAMESPACE = uuidlib.uuid5(uuidlib.NAMESPACE_URL, "https://histnorm.dev/formats/claude-code")
 """Namespace of the uuid5 values given to new lines."""
@@ -114,6 +114,19 @@ class _Splicer:
                 parents[index] = self._resolved(index, dropped)
         return parents
 
+    def _source(self, parts: list[Part], anchor: int | None) -> Any:
+        """The line a new line answers: that of the call its first result answers, else
+        the line before it on the branch (None when there is none)."""
+        wanted = next((p.call_id for p in parts if isinstance(p, ToolResultPart)), None)
+        if wanted is not None:
+            for index in self.session.message_lines():
+                if any(
+                    isinstance(p, ToolCallPart) and p.call_id == wanted
+                    for p in self.parts_of.get(index, ())
+                ):
+                    return self.lines[index]
+        return None if anchor is None else self.lines[anchor]
+
     def _assemble(
         self,
         sequence: list[int],
@@ -140,10 +153,15 @@ class _Splicer:
                 found = self.lines[index].get("sessionId")
                 current = found if isinstance(found, str) else current
                 continue
-            if current is None:
-                current = str(uuidlib.uuid5(NAMESPACE, "session\x00" + uuids[index]))
             kind, message, parts = self.specs[index]
-            objs[index] = new_line(kind, message.id, parts, uuids[index], parents[index], current)
+            source = self._source(parts, anchor)
+            found = None if source is None else source.get("sessionId")
+            session = found if isinstance(found, str) else current
+            if session is None:
+                session = current = str(uuidlib.uuid5(NAMESPACE, "session\x00" + uuids[index]))
+            objs[index] = new_line(
+                kind, message.id, parts, uuids[index], parents[index], session, source
+            )
             if index != last:
                 after.setdefault(anchor, []).append(index)
         first = next((i for i in sequence if i < len(self.lines)), None)
