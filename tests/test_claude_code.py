@@ -712,6 +712,7 @@ def test_a_recovered_line_that_opens_the_branch_does_not_pull_in_its_old_parent(
     doc = [
         line("user", "x", None, "another root"),
         line("assistant", "a1", "x", [{"type": "text", "text": "one"}], mid="m"),
+        line("user", "y", "x", "a reply on the old branch"),  # keeps the file linked
         line("user", "u", None, "go"),
         line("assistant", "a2", "u", [{"type": "text", "text": "two"}], mid="m"),
     ]
@@ -887,10 +888,10 @@ def test_bad_input_raises_histnorm_error_with_the_exact_pointer(doc: Any, pointe
 
 
 def test_off_branch_lines_are_not_checked_beyond_the_tree_keys() -> None:
-    dead = {**line("user", "d", None, "x"), "message": 42}
-    doc = [dead, line("user", "u", None, "hi")]
+    dead = {**line("user", "d", "r", "x"), "message": 42}
+    doc = [line("user", "r", None, "hi"), dead, line("user", "u", "r", "hi again")]
     transcript = CODEC.decode(doc)
-    assert [m.native["uuid"] for m in transcript.messages] == ["u"]
+    assert [m.native["uuid"] for m in transcript.messages] == ["r", "u"]
 
 
 def test_a_bad_line_in_a_session_file_is_reported_with_its_line_number() -> None:

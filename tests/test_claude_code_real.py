@@ -236,13 +236,30 @@ def test_fixing_an_unlinked_session_adds_no_links(keep_key: bool) -> None:
     assert not histnorm.fix(again, SYNTHESIZE).applied
 
 
-def test_the_unlinked_fixtures_are_read_whole() -> None:
-    for name in ("no-parents.jsonl", "null-parents.jsonl"):
-        document = read_jsonl((FORMATS / name).read_bytes())
-        (record,) = document.records
-        assert record.transcript is not None
-        roles = [m.role for m in record.transcript.messages]
-        assert len(roles) >= 4 and roles[0] == "user", name
+def test_a_result_moved_in_an_unlinked_session_moves_its_line() -> None:
+    """Without links the file order is the order: a displaced result's line is moved
+    next to its call, and no line is rewritten."""
+    lines = unlinked(True)[:3]
+    lines.insert(2, user(9, None, "Wait, which tests?"))
+    result = histnorm.fix(lines, format="claude-code")
+    assert result.applied["HN008"] == 1
+    written = histnorm.encode(result.transcript)
+    assert [orjson.dumps(line) for line in written] == [
+        orjson.dumps(lines[i]) for i in (0, 1, 3, 2)
+    ]
+
+
+def test_the_unlinked_fixture_is_read_whole() -> None:
+    document = read_jsonl((FORMATS / "no-parents.jsonl").read_bytes())
+    (record,) = document.records
+    assert record.transcript is not None
+    assert [m.role for m in record.transcript.messages] == [
+        "user",
+        "assistant",
+        "user",
+        "assistant",
+        "assistant",
+    ]
 
 
 def test_an_unlinked_session_has_no_plain_shape() -> None:

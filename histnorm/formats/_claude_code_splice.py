@@ -96,7 +96,10 @@ class _Splicer:
     ) -> dict[int, str | None]:
         """The parentUuid of every line: a line whose neighbour before it on the branch is
         unchanged keeps its parent (skipping dropped lines); any other branch line points
-        at the line now before it (`linear`: every branch line does)."""
+        at the line now before it (`linear`: every branch line does). In a session without
+        links (`Session.linked` False) no line gets one, unless `linear`."""
+        if not self.session.linked and not linear:
+            return dict.fromkeys([*range(len(self.lines)), *sequence])
         kept = [i for i in self.session.sequence if i not in dropped]
         before = {kept[k]: kept[k - 1] for k in range(1, len(kept))}
         first = self.session.sequence[:1]
@@ -177,3 +180,26 @@ class _Splicer:
         if last is not None:
             out.append(objs[last])
         return out, objs
+
+    def _in_order(self, sequence: list[int], dropped: set[int], objs: list[Any]) -> list[Any]:
+        """The lines of a session without links, with the branch lines (and the new lines
+        after each) in the slots the branch's original lines had, in the new order."""
+        runs: list[list[int]] = [[]]
+        for index in sequence:
+            if index < len(self.lines):
+                runs.append([])
+            runs[-1].append(index)
+        head, rest = runs[0], iter(runs[1:])
+        on_branch = set(sequence)
+        out: list[Any] = []
+        for index in range(len(self.lines)):
+            if index in dropped:
+                continue
+            if index not in on_branch:
+                out.append(objs[index])
+                continue
+            out.extend(objs[i] for i in head)
+            head = []
+            out.extend(objs[i] for i in next(rest))
+        out.extend(objs[i] for i in head)
+        return out
