@@ -215,3 +215,28 @@ def _group(lines: Sequence[Any], message_lines: list[int]) -> tuple[tuple[int, .
             groups.append([index])
         previous = key
     return tuple(tuple(g) for g in groups)
+
+
+def missing_parent(session: Session) -> tuple[int, str, int] | None:
+    """Where the active branch starts at a line whose `parentUuid` names no line of the
+    file although earlier message lines of the file are left off the branch: (the line,
+    the uuid it names, how many such earlier lines). None for every other session, such
+    as one that continues another file (nothing before its first line) or a compacted one
+    (the boundary's `parentUuid` is null; `logicalParentUuid` is not a link)."""
+    if not session.sequence:
+        return None
+    lines, root = session.lines, session.sequence[0]
+    parent = parent_of(lines[root])
+    if parent is None or parent in session.by_uuid:
+        return None
+    side = lines[root].get("isSidechain") is True
+    on_branch = set(session.sequence)
+    earlier = sum(
+        1
+        for index in sorted(session.by_uuid.values())
+        if index < root
+        and index not in on_branch
+        and lines[index].get("type") in MESSAGE_TYPES
+        and (lines[index].get("isSidechain") is True) == side
+    )
+    return (root, parent, earlier) if earlier else None
