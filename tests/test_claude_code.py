@@ -29,6 +29,7 @@ from strategies_claude_code import sessions
 
 import histnorm
 import histnorm.formats
+import histnorm.rules
 from histnorm.document import read_json, read_jsonl, write
 from histnorm.edit import rewrite
 from histnorm.errors import HistnormError
@@ -55,7 +56,12 @@ CODEC = ClaudeCodeCodec()
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures" / "formats" / "claude-code"
 FIXTURE_FILES = fixture_files("claude-code")
-RULE_FIXTURES = sorted((ROOT / "fixtures" / "rules").glob("*/*.claude-code.json"))
+RULE_FIXTURES = sorted(
+    path
+    for path in (ROOT / "fixtures" / "rules").glob("*/*.claude-code.json")
+    if not path.name.startswith("ok-") and histnorm.rules.resolve(path.parent.name).fix
+)
+"""The positive rule fixtures of rules that have a fix (negative ones are `ok-*`)."""
 PROPERTY = PROPERTY_SETTINGS["claude-code"]
 SID = "5e0c3b7a-6d1f-4c2e-9a83-2f4b6c8d0e17"
 

@@ -382,5 +382,15 @@ def test_a_synthesized_result_answers_from_the_line_of_its_call() -> None:
     assert added["cwd"] == "/srv/other" and added["timestamp"] == second["timestamp"]
 
 
+def test_a_synthesized_result_names_its_call_line_where_the_file_does() -> None:
+    """Newer versions name the call's line in `sourceToolAssistantUUID` on every result."""
+    lines = session()
+    lines[2]["sourceToolAssistantUUID"] = lines[1]["uuid"]
+    (added,) = synthesized_lines(lines)
+    assert added["sourceToolAssistantUUID"] == lines[4]["uuid"]
+    (older,) = synthesized_lines(session())
+    assert "sourceToolAssistantUUID" not in older
+
+
 def test_synthesized_lines_are_the_same_on_every_run() -> None:
     assert synthesized_lines(session()) == synthesized_lines(session())

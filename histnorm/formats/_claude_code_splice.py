@@ -36,6 +36,8 @@ class _Splicer:
     specs: dict[int, tuple[str, Message, list[Part]]] = field(default_factory=dict)
     order: list[int] = field(default_factory=list)
     """The message lines of the result (M'), in conversation order."""
+    _session_id: str | None = None
+    """The sessionId new lines get when the line they answer has none."""
 
     # --- the new branch and its links ---------------------------------------------------
 
@@ -117,9 +119,8 @@ class _Splicer:
                 parents[index] = self._resolved(index, dropped)
         return parents
 
-    def _source(self, parts: list[Part], anchor: int | None) -> Any:
-        """The line a new line answers: that of the call its first result answers, else
-        the line before it on the branch (None when there is none)."""
+    def _call_line(self, parts: list[Part]) -> Any:
+        """The line of the call the first result among `parts` answers, if there is one."""
         wanted = next((p.call_id for p in parts if isinstance(p, ToolResultPart)), None)
         if wanted is not None:
             for index in self.session.message_lines():
@@ -128,7 +129,24 @@ class _Splicer:
                     for p in self.parts_of.get(index, ())
                 ):
                     return self.lines[index]
-        return None if anchor is None else self.lines[anchor]
+        return None
+
+    def _new_line(self, index: int, uuid: str, parent: str | None, anchor: int | None) -> Any:
+        """A new line, with the envelope of the line it answers: that of the call its first
+        result answers, else the line before it on the branch. A result names its call's
+        line in `sourceToolAssistantUUID` when the file's own results do (newer versions)."""
+        kind, message, parts = self.specs[index]
+        call = self._call_line(parts)
+        source = call if call is not None else None if anchor is None else self.lines[anchor]
+        found = None if source is None else source.get("sessionId")
+        session = found if isinstance(found, str) else self._session_id
+        if session is None:
+            session = self._session_id = str(uuidlib.uuid5(NAMESPACE, "session\x00" + uuid))
+        line = new_line(kind, message.id, parts, uuid, parent, session, source)
+        tagged = any("sourceToolAssistantUUID" in other for other in self.lines)
+        if tagged and call is not None and isinstance(call.get("uuid"), str):
+            line["sourceToolAssistantUUID"] = call["uuid"]
+        return line
 
     def _assemble(
         self,
@@ -147,24 +165,16 @@ class _Splicer:
                 continue
             objs[index] = rebuild(objs[index], {"parentUuid": parents[index]})
         sessions = [s for s in (line.get("sessionId") for line in self.lines) if isinstance(s, str)]
-        current = sessions[0] if sessions else None
+        self._session_id = sessions[0] if sessions else None
         after: dict[int | None, list[int]] = {}
         anchor: int | None = None
         for index in sequence:
             if index < len(self.lines):
                 anchor = index
                 found = self.lines[index].get("sessionId")
-                current = found if isinstance(found, str) else current
+                self._session_id = found if isinstance(found, str) else self._session_id
                 continue
-            kind, message, parts = self.specs[index]
-            source = self._source(parts, anchor)
-            found = None if source is None else source.get("sessionId")
-            session = found if isinstance(found, str) else current
-            if session is None:
-                session = current = str(uuidlib.uuid5(NAMESPACE, "session\x00" + uuids[index]))
-            objs[index] = new_line(
-                kind, message.id, parts, uuids[index], parents[index], session, source
-            )
+            objs[index] = self._new_line(index, uuids[index], parents[index], anchor)
             if index != last:
                 after.setdefault(anchor, []).append(index)
         first = next((i for i in sequence if i < len(self.lines)), None)
