@@ -16,6 +16,7 @@ from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats import detect_format, get_codec
 from histnorm.model import Transcript
 from histnorm.records import BOM, Document, Layout, Record, split_lines
+from histnorm.torn import around_torn_lines, torn_lines
 from histnorm.writing import encode_transcript, lost_by_rewrite, write, write_line
 
 _ENVELOPE_KEYS = {"messages", "contents", "input", "conversations"}
@@ -149,31 +150,43 @@ def _read_message_lines(
 ) -> Document:
     values: list[Any] = []
     lines: list[tuple[bytes, Any]] = []
-    for number, line, _ in rows:
+    numbers: list[int] = []
+    broken: list[tuple[HistnormError, int]] = []
+    offset = 0
+    for number, line, end in rows:
+        start, offset = offset, offset + len(line) + len(end)
         if not line.strip():
             continue
         try:
             value = jsonio.loads(line)
         except HistnormError as exc:
-            record = Record(None, exc.at(line=number), number, "", data)
-            return Document(Layout.JSONL_MESSAGES, (record,), data, jsonio.COMPACT, bom)
+            broken.append((exc.at(line=number), start))
+            continue
         values.append(value)
         lines.append((line, value))
+        numbers.append(number)
     try:
-        transcript = decode_value(values, format)
+        transcript = decode_value(values, format) if values else None
     except HistnormError as exc:
-        index = _pointer_index(exc.pointer)
-        line_no = rows_for_values(rows)[index] if index is not None else None
-        error = HistnormError(exc.message, pointer=_strip_index(exc.pointer), line=line_no)
-        return Document(
-            Layout.JSONL_MESSAGES,
-            (Record(None, error, line_no, "", data),),
-            data,
-            jsonio.COMPACT,
-            bom,
-        )
-    record = Record(transcript, None, 1, "", data)
-    return Document(Layout.JSONL_MESSAGES, (record,), data, jsonio.COMPACT, bom, tuple(lines))
+        if broken:
+            transcript = None
+        else:
+            index = _pointer_index(exc.pointer)
+            line_no = numbers[index] if index is not None else None
+            error = HistnormError(exc.message, pointer=_strip_index(exc.pointer), line=line_no)
+            return _unreadable_lines(data, error, bom)
+    if not broken:
+        assert transcript is not None
+        record = Record(transcript, None, 1, "", data)
+        return Document(Layout.JSONL_MESSAGES, (record,), data, jsonio.COMPACT, bom, tuple(lines))
+    if transcript is None or transcript.format != "claude-code":
+        return _unreadable_lines(data, broken[0][0], bom)
+    return around_torn_lines(data, transcript, lines, numbers[-1], broken, bom)
+
+
+def _unreadable_lines(data: bytes, error: HistnormError, bom: bool) -> Document:
+    record = Record(None, error, error.line, "", data)
+    return Document(Layout.JSONL_MESSAGES, (record,), data, jsonio.COMPACT, bom)
 
 
 def single_value(data: bytes, jsonl: bool, mode: str = "auto") -> Any | None:
@@ -232,6 +245,7 @@ __all__ = [
     "read_value",
     "single_value",
     "split_lines",
+    "torn_lines",
     "write",
     "write_line",
 ]

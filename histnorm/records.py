@@ -36,6 +36,10 @@ class Record:
     line: int | None = None
     pointer: str = ""
     raw: bytes = b""
+    notes: tuple[HistnormError, ...] = ()
+    """Broken lines the transcript was read around (a Claude Code session's torn lines)."""
+    held: bool = False
+    """Lint only: a broken line sits between whole ones, so no fix may rewrite the file."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +52,10 @@ class Document:
     style: jsonio.Style = jsonio.COMPACT
     bom: bool = False
     lines: tuple[tuple[bytes, Any], ...] = field(default=())
+    tail: bytes = b""
+    """The broken lines at the end of a session and all after them, written back as read."""
+    tail_line: int = 0
+    """The line number the tail starts at."""
 
 
 def split_lines(data: bytes) -> Iterator[tuple[int, bytes, bytes]]:

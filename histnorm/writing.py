@@ -170,6 +170,8 @@ def _write_message_lines(document: Document, transcript: Transcript) -> bytes:
     for value in encoded:
         line = originals.get(id(value))
         out += (line if line is not None else jsonio.dumps(value)) + ending
+    if document.tail:  # a torn last line: its bytes, and what followed them, as read
+        return bytes(out + document.tail)
     if not body.endswith(b"\n") and out.endswith(ending):
         del out[len(out) - len(ending) :]
     return bytes(out)

@@ -29,6 +29,7 @@ from strategies_claude_code import sessions
 
 import histnorm
 import histnorm.formats
+import histnorm.rules
 from histnorm.document import read_json, read_jsonl, write
 from histnorm.edit import rewrite
 from histnorm.errors import HistnormError
@@ -55,7 +56,12 @@ CODEC = ClaudeCodeCodec()
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures" / "formats" / "claude-code"
 FIXTURE_FILES = fixture_files("claude-code")
-RULE_FIXTURES = sorted((ROOT / "fixtures" / "rules").glob("*/*.claude-code.json"))
+RULE_FIXTURES = sorted(
+    path
+    for path in (ROOT / "fixtures" / "rules").glob("*/*.claude-code.json")
+    if not path.name.startswith("ok-") and histnorm.rules.resolve(path.parent.name).fix
+)
+"""The positive rule fixtures of rules that have a fix (negative ones are `ok-*`)."""
 PROPERTY = PROPERTY_SETTINGS["claude-code"]
 SID = "5e0c3b7a-6d1f-4c2e-9a83-2f4b6c8d0e17"
 
@@ -562,6 +568,7 @@ def test_inserting_a_synthesized_result_adds_one_line_and_re_points_one() -> Non
         "type": "user",
         "uuid": expected_uuid,
         "parentUuid": "r1",
+        "isSidechain": False,  # copied from the line of the call it answers
         "sessionId": SID,
         "message": {
             "role": "user",
@@ -711,6 +718,7 @@ def test_a_recovered_line_that_opens_the_branch_does_not_pull_in_its_old_parent(
     doc = [
         line("user", "x", None, "another root"),
         line("assistant", "a1", "x", [{"type": "text", "text": "one"}], mid="m"),
+        line("user", "y", "x", "a reply on the old branch"),  # keeps the file linked
         line("user", "u", None, "go"),
         line("assistant", "a2", "u", [{"type": "text", "text": "two"}], mid="m"),
     ]
@@ -886,10 +894,10 @@ def test_bad_input_raises_histnorm_error_with_the_exact_pointer(doc: Any, pointe
 
 
 def test_off_branch_lines_are_not_checked_beyond_the_tree_keys() -> None:
-    dead = {**line("user", "d", None, "x"), "message": 42}
-    doc = [dead, line("user", "u", None, "hi")]
+    dead = {**line("user", "d", "r", "x"), "message": 42}
+    doc = [line("user", "r", None, "hi"), dead, line("user", "u", "r", "hi again")]
     transcript = CODEC.decode(doc)
-    assert [m.native["uuid"] for m in transcript.messages] == ["u"]
+    assert [m.native["uuid"] for m in transcript.messages] == ["r", "u"]
 
 
 def test_a_bad_line_in_a_session_file_is_reported_with_its_line_number() -> None:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import difflib
+from dataclasses import replace
 from pathlib import Path
 
-from histnorm.diagnostic import Diagnostic
-from histnorm.document import BOM, Document, Layout, pick_format, single_value, write
+from histnorm.diagnostic import Diagnostic, Severity
+from histnorm.document import BOM, Document, Layout, pick_format, single_value, torn_lines, write
 from histnorm.engine import proven_clean, unreadable
 from histnorm.linemap import lines_for
 from histnorm.model import Transcript
@@ -40,11 +41,17 @@ def run_document(document: Document, data: bytes, job: Job, outcome: Outcome) ->
             results.append(None)
             continue
         spliced = document.layout in (Layout.JSON, Layout.JSON_ARRAY)
-        fixed, diagnostics = handle(record, job, outcome, data, spliced)
+        fixed, diagnostics = handle(
+            record, replace(job, mode="lint") if record.held else job, outcome, data, spliced
+        )
         results.append(fixed)
         found.extend((index, d.at(line=record.line) if record.line else d) for d in diagnostics)
     new = write(document, results) if job.mode == "fix" else data
     outcome.changed = new != data
+    held = any(record.held for record in document.records)
+    for note in torn_lines(document, new):  # a session read around its broken lines
+        torn = unreadable(note)
+        found.append((0, torn if held else replace(torn, severity=Severity.WARNING)))
     _place(document, new, found, outcome)
     if job.mode == "fix" and job.diff and outcome.changed:
         outcome.diff = _unified(outcome.path, data, new)
@@ -79,7 +86,9 @@ def _place(
             )
         )
     if messages:
+        torn = {note.line for note in torn_lines(document, text)}
         starts = [n for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+        starts = [n for n in starts if n not in torn]
         for i, diagnostic in enumerate(placed):
             pointer = diagnostic.location.pointer or ""
             head, _, rest = pointer[1:].partition("/")

@@ -146,6 +146,22 @@ def encode_content(parts: list[Part], original: Any) -> Any:
     return [encode_block(p) for p in parts]
 
 
+ENVELOPE = (
+    "isSidechain",
+    "userType",
+    "cwd",
+    "sessionId",
+    "version",
+    "gitBranch",
+    "agentId",
+    "slug",
+    "teamName",
+    "entrypoint",
+    "sessionKind",
+)
+"""The keys a new line copies from the line it answers, in the order Claude Code writes."""
+
+
 def new_line(
     kind: str,
     message_id: str | None,
@@ -153,17 +169,24 @@ def new_line(
     uuid: str,
     parent: str | None,
     session_id: str,
+    source: Any = None,
 ) -> dict[str, Any]:
-    """A new session line of `kind` (user or assistant) holding `parts`."""
+    """A new session line of `kind` (user or assistant) holding `parts`, in the shape
+    Claude Code writes: the envelope keys and the `timestamp` of `source` (the line it
+    answers), those it lacks left out; `sessionId` always."""
     body: dict[str, Any] = {}
     if kind == "assistant" and message_id is not None:
         body["id"] = message_id
     body["role"] = kind
     body["content"] = encode_content(parts, "" if kind == "user" else None)
-    return {
-        "type": kind,
-        "uuid": uuid,
-        "parentUuid": parent,
-        "sessionId": session_id,
-        "message": body,
-    }
+    known = source if isinstance(source, dict) else {}
+    line: dict[str, Any] = {"parentUuid": parent}
+    for key in ENVELOPE:
+        if key == "sessionId":
+            line[key] = session_id
+        elif key in known:
+            line[key] = known[key]
+    line |= {"type": kind, "message": body, "uuid": uuid}
+    if isinstance(known.get("timestamp"), str):
+        line["timestamp"] = known["timestamp"]
+    return line

@@ -55,6 +55,10 @@ class _Writer(_Splicer):
         out, objs = self._assemble(sequence, dropped, uuids, parents)
         if self._reads_back(out, objs):
             return out
+        if not self.session.linked:  # no links to re-point: file order is the order
+            out = self._in_order(sequence, dropped, objs)
+            if self._reads_back(out, objs):
+                return out
         parents = self._parents(sequence, dropped, uuids, linear=True)
         out, objs = self._assemble(sequence, dropped, uuids, parents)
         if self._reads_back(out, objs) or not sequence:

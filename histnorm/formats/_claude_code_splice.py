@@ -18,7 +18,7 @@ from typing import Any
 from histnorm.formats._claude_code_block_encode import new_line
 from histnorm.formats._claude_code_tree import Session, parent_of, uuid_of
 from histnorm.formats.base import rebuild
-from histnorm.model import Message, Part, ToolResultPart
+from histnorm.model import Message, Part, ToolCallPart, ToolResultPart
 
 NAMESPACE = uuidlib.uuid5(uuidlib.NAMESPACE_URL, "https://histnorm.dev/formats/claude-code")
 """Namespace of the uuid5 values given to new lines."""
@@ -36,6 +36,8 @@ class _Splicer:
     specs: dict[int, tuple[str, Message, list[Part]]] = field(default_factory=dict)
     order: list[int] = field(default_factory=list)
     """The message lines of the result (M'), in conversation order."""
+    _session_id: str | None = None
+    """The sessionId new lines get when the line they answer has none."""
 
     # --- the new branch and its links ---------------------------------------------------
 
@@ -96,7 +98,10 @@ class _Splicer:
     ) -> dict[int, str | None]:
         """The parentUuid of every line: a line whose neighbour before it on the branch is
         unchanged keeps its parent (skipping dropped lines); any other branch line points
-        at the line now before it (`linear`: every branch line does)."""
+        at the line now before it (`linear`: every branch line does). In a session without
+        links (`Session.linked` False) no line gets one, unless `linear`."""
+        if not self.session.linked and not linear:
+            return dict.fromkeys([*range(len(self.lines)), *sequence])
         kept = [i for i in self.session.sequence if i not in dropped]
         before = {kept[k]: kept[k - 1] for k in range(1, len(kept))}
         first = self.session.sequence[:1]
@@ -113,6 +118,35 @@ class _Splicer:
             if index not in parents and index not in dropped:
                 parents[index] = self._resolved(index, dropped)
         return parents
+
+    def _call_line(self, parts: list[Part]) -> Any:
+        """The line of the call the first result among `parts` answers, if there is one."""
+        wanted = next((p.call_id for p in parts if isinstance(p, ToolResultPart)), None)
+        if wanted is not None:
+            for index in self.session.message_lines():
+                if any(
+                    isinstance(p, ToolCallPart) and p.call_id == wanted
+                    for p in self.parts_of.get(index, ())
+                ):
+                    return self.lines[index]
+        return None
+
+    def _new_line(self, index: int, uuid: str, parent: str | None, anchor: int | None) -> Any:
+        """A new line, with the envelope of the line it answers: that of the call its first
+        result answers, else the line before it on the branch. A result names its call's
+        line in `sourceToolAssistantUUID` when the file's own results do (newer versions)."""
+        kind, message, parts = self.specs[index]
+        call = self._call_line(parts)
+        source = call if call is not None else None if anchor is None else self.lines[anchor]
+        found = None if source is None else source.get("sessionId")
+        session = found if isinstance(found, str) else self._session_id
+        if session is None:
+            session = self._session_id = str(uuidlib.uuid5(NAMESPACE, "session\x00" + uuid))
+        line = new_line(kind, message.id, parts, uuid, parent, session, source)
+        tagged = any("sourceToolAssistantUUID" in other for other in self.lines)
+        if tagged and call is not None and isinstance(call.get("uuid"), str):
+            line["sourceToolAssistantUUID"] = call["uuid"]
+        return line
 
     def _assemble(
         self,
@@ -131,19 +165,16 @@ class _Splicer:
                 continue
             objs[index] = rebuild(objs[index], {"parentUuid": parents[index]})
         sessions = [s for s in (line.get("sessionId") for line in self.lines) if isinstance(s, str)]
-        current = sessions[0] if sessions else None
+        self._session_id = sessions[0] if sessions else None
         after: dict[int | None, list[int]] = {}
         anchor: int | None = None
         for index in sequence:
             if index < len(self.lines):
                 anchor = index
                 found = self.lines[index].get("sessionId")
-                current = found if isinstance(found, str) else current
+                self._session_id = found if isinstance(found, str) else self._session_id
                 continue
-            if current is None:
-                current = str(uuidlib.uuid5(NAMESPACE, "session\x00" + uuids[index]))
-            kind, message, parts = self.specs[index]
-            objs[index] = new_line(kind, message.id, parts, uuids[index], parents[index], current)
+            objs[index] = self._new_line(index, uuids[index], parents[index], anchor)
             if index != last:
                 after.setdefault(anchor, []).append(index)
         first = next((i for i in sequence if i < len(self.lines)), None)
@@ -159,3 +190,26 @@ class _Splicer:
         if last is not None:
             out.append(objs[last])
         return out, objs
+
+    def _in_order(self, sequence: list[int], dropped: set[int], objs: list[Any]) -> list[Any]:
+        """The lines of a session without links, with the branch lines (and the new lines
+        after each) in the slots the branch's original lines had, in the new order."""
+        runs: list[list[int]] = [[]]
+        for index in sequence:
+            if index < len(self.lines):
+                runs.append([])
+            runs[-1].append(index)
+        head, rest = runs[0], iter(runs[1:])
+        on_branch = set(sequence)
+        out: list[Any] = []
+        for index in range(len(self.lines)):
+            if index in dropped:
+                continue
+            if index not in on_branch:
+                out.append(objs[index])
+                continue
+            out.extend(objs[i] for i in head)
+            head = []
+            out.extend(objs[i] for i in next(rest))
+        out.extend(objs[i] for i in head)
+        return out

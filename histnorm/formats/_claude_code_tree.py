@@ -7,6 +7,8 @@ line in file order that no live line names as its parent), walks its parent chai
 to the root, and splices back the parallel-tool siblings that the single-parent walk
 misses (see `_recover`). Sidechain lines (`isSidechain: true`) are left out, unless no
 line says `isSidechain: false` (a sub-agent transcript, perhaps with lines histnorm added).
+A session with no links at all (no line has a string `parentUuid`: the key is missing or
+null everywhere, as tools that export sessions write them) is one chain in file order.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ class Session:
     """The message lines of `sequence`, grouped into canonical messages."""
     by_uuid: Mapping[str, int]
     """The live line of each uuid."""
+    linked: bool = True
+    """False: no line names a parent, and the branch is every node in file order."""
 
     def message_lines(self) -> list[int]:
         """Every line that holds (part of) a message, in conversation order."""
@@ -129,6 +133,10 @@ def analyse(lines: Sequence[Any]) -> Session:
     sidechain_only = any(m is True for m in marks) and not any(m is False for m in marks)
     main = [i for i in live if sidechain_only or lines[i].get("isSidechain") is not True]
     parents = {parent_of(lines[i]) for i in main}
+    if parents <= {None} and len(main) > 1:
+        message_lines = [i for i in main if is_message_line(lines[i], sidechain_only)]
+        groups = _group(lines, message_lines)
+        return Session(lines, tuple(main), groups, by_uuid, linked=False)
     leaf = next((i for i in reversed(main) if uuid_of(lines[i]) not in parents), None)
     if leaf is None and main:
         leaf = main[-1]  # every line has a child: the links loop; start at the newest
@@ -207,3 +215,28 @@ def _group(lines: Sequence[Any], message_lines: list[int]) -> tuple[tuple[int, .
             groups.append([index])
         previous = key
     return tuple(tuple(g) for g in groups)
+
+
+def missing_parent(session: Session) -> tuple[int, str, int] | None:
+    """Where the active branch starts at a line whose `parentUuid` names no line of the
+    file although earlier message lines of the file are left off the branch: (the line,
+    the uuid it names, how many such earlier lines). None for every other session, such
+    as one that continues another file (nothing before its first line) or a compacted one
+    (the boundary's `parentUuid` is null; `logicalParentUuid` is not a link)."""
+    if not session.sequence:
+        return None
+    lines, root = session.lines, session.sequence[0]
+    parent = parent_of(lines[root])
+    if parent is None or parent in session.by_uuid:
+        return None
+    side = lines[root].get("isSidechain") is True
+    on_branch = set(session.sequence)
+    earlier = sum(
+        1
+        for index in sorted(session.by_uuid.values())
+        if index < root
+        and index not in on_branch
+        and lines[index].get("type") in MESSAGE_TYPES
+        and (lines[index].get("isSidechain") is True) == side
+    )
+    return (root, parent, earlier) if earlier else None

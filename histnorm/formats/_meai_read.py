@@ -71,9 +71,18 @@ def _nested_call(obj: dict[str, Any], pointer: str) -> ToolCallPart | None:
     key = find_key(obj, "toolCall") or find_key(obj, "functionCall")
     if key is None or obj[key] is None:
         return None
-    part = decode_content(obj[key], join_pointer(pointer, key))
+    return decode_nested_call(obj[key], join_pointer(pointer, key))
+
+
+def decode_nested_call(obj: Any, pointer: str = "") -> ToolCallPart:
+    """Decode the call an approval request or response wraps.
+
+    Before 2026 that property was typed as `FunctionCallContent` itself, so
+    System.Text.Json wrote no `$type` for it: an object without one is a function call.
+    """
+    part = decode_content(obj, pointer, untyped="functionCall")
     if not isinstance(part, ToolCallPart):
-        raise HistnormError("expected a tool call content", pointer=join_pointer(pointer, key))
+        raise HistnormError("expected a tool call content", pointer=pointer)
     return part
 
 
@@ -82,10 +91,10 @@ def _request_id(obj: dict[str, Any], pointer: str) -> str:
     return required_str(obj.get(key), join_pointer(pointer, key), "the request id")
 
 
-def decode_content(obj: Any, pointer: str = "") -> Part:
-    """Decode one `AIContent` object."""
+def decode_content(obj: Any, pointer: str = "", untyped: str | None = None) -> Part:
+    """Decode one `AIContent` object (`untyped`: the kind of one without `$type`)."""
     content = expect_object(obj, pointer, "a content item")
-    kind = content.get(TYPE_KEY)
+    kind = content.get(TYPE_KEY, untyped)
     if not isinstance(kind, str):
         kind = None
     meta = _metadata(content, pointer)

@@ -17,7 +17,7 @@ from histnorm.formats._meai_keys import (
     _styled,
     find_key,
 )
-from histnorm.formats._meai_read import decode_content, decode_message
+from histnorm.formats._meai_read import decode_content, decode_message, decode_nested_call
 from histnorm.formats.base import (
     rebuild,
     reuse_native,
@@ -144,13 +144,24 @@ def _encode_approval(
     if isinstance(part, ApprovalResponsePart):
         head["approved"] = part.approved
     if part.tool_call is not None:
-        head["functionCall" if old else "toolCall"] = encode_content(part.tool_call, pascal)
+        head["functionCall" if old else "toolCall"] = _encode_nested_call(part.tool_call, pascal)
     if isinstance(part, ApprovalRequestPart):
         if not part.requires_confirmation or find_key(base, "requiresConfirmation"):
             head["requiresConfirmation"] = part.requires_confirmation
     elif part.reason is not None or find_key(base, "reason"):
         head["reason"] = part.reason
     return kind, {**head, **values}
+
+
+def _encode_nested_call(part: ToolCallPart, pascal: bool) -> Any:
+    """The call an approval wraps, without `$type` when it was read without one (the
+    pre-2026 shape System.Text.Json writes for a property typed as the derived class)."""
+    base = part.native if isinstance(part.native, dict) else None
+    if base is None or TYPE_KEY in base:
+        return encode_content(part, pascal)
+    if reuse_native(part, decode_nested_call):
+        return part.native
+    return {k: v for k, v in encode_content(part, pascal).items() if k != TYPE_KEY}
 
 
 def encode_message(message: Message, pascal: bool = False) -> Any:

@@ -9,6 +9,8 @@ lines that path misses: the other lines of a streamed reply on the path (same
 `message.id`) and the tool-result lines hanging off any of them, placed right after the
 reply's last line on the path, in file order (Claude Code's own reader does the same).
 Sidechain lines are skipped unless no line says `isSidechain: false` (a sub-agent file).
+A session without links (no line has a string `parentUuid`: the key is missing or null
+on every line, as exporters write sessions) is one chain: every line in file order.
 Only branch lines are read for content; other lines need only a well-typed uuid / parent.
 
 **Messages.** Only `user` and `assistant` lines on the active branch become messages,
@@ -40,15 +42,21 @@ very same object (so the file layer copies its bytes) and the parent chain intac
   and every line whose `parentUuid` was its uuid is re-pointed to its parent. A message
   left with no parts keeps its lines that were already empty, or else its first line
   with `content: []`.
-- A new message becomes one new line `{type, uuid, parentUuid, sessionId, message:
-  {role, content}}`: a tool message (or a user one) is a `user` line, e.g. a synthesized
-  result `[{"type": "tool_result", "tool_use_id": ..., "content": ..., "is_error": true}]`.
+- A new message becomes one new line `{parentUuid, <envelope>, type, message: {role,
+  content}, uuid, timestamp}`: a tool message (or a user one) is a `user` line, e.g. a
+  synthesized result `[{"type": "tool_result", "tool_use_id": ..., "content": ...,
+  "is_error": true}]`. The envelope (`isSidechain`, `userType`, `cwd`, `sessionId`,
+  `version`, `gitBranch`, `agentId`, `slug`, ...) and the `timestamp` are those of the
+  line it answers: the line of the call its first result answers, else the line before
+  it on the branch; keys that line lacks are left out (`sessionId` never is).
   Its uuid is a uuid5 of the previous branch line's uuid and the first result's
   `tool_use_id` (or the line type): never random. Its parent is the line before it on
   the branch, it sits right after that line in the file, and the next branch line is
   re-pointed to it. New parts in an existing message join the line of the part before
   them. A part moved out of its message takes its whole line along when the line holds
   nothing else (`toolUseResult` included).
+- In a session without links no line gets one: new lines have `parentUuid: null` and
+  sit after the line before them; moved messages move their lines in the file.
 - Moved messages keep their file position; the branch is re-linked in the new order:
   a line keeps its `parentUuid` when the line before it on the branch is the same as
   before (dropped lines skipped), otherwise it points at the line now before it. Lines

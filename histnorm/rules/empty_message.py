@@ -1,9 +1,11 @@
-"""A message with no parts.
+"""A message with no parts, or with only usage counts.
 
 ## What it does
 Finds messages that hold nothing: no text, no calls, no results, no media, no parts of a
 kind histnorm does not know. Such messages appear when a stream stored only a usage
-update, or when content was removed by hand.
+update, or when content was removed by hand. A message whose only content is `usage`
+(token counts, MEAI's `UsageContent`) is empty too: no provider is sent usage, so the
+replayed message has no content.
 
 ## Why it breaks a replay
 Anthropic: `messages.N: all messages must have non-empty content except for the optional
@@ -18,7 +20,9 @@ An assistant message whose content is null and which has no tool calls.
 Remove the message. The order of the other messages is unchanged.
 
 ## Fix safety
-Safe: the message carries nothing.
+Safe when the message carries nothing. Unsafe for a usage-only message: its token counts
+go with it (MEAI itself never stores usage in messages, behaviours.md §2.3 R-A7, but
+they are data the file holds), so that removal needs `--unsafe-fixes`.
 
 ## References
 - behaviours.md §2.3 R-A6, §1.4 rule 4, §2.4 E7.
@@ -31,19 +35,26 @@ from collections.abc import Iterable, Sequence
 
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import rewrite
-from histnorm.model import Transcript
+from histnorm.model import Transcript, UsagePart
 from histnorm.rule import Example, Rule
 from histnorm.settings import Settings
 
 
 def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
-    """Report every message without parts."""
+    """Report every message without parts, or with only usage parts."""
     for mi, message in enumerate(transcript.messages):
         if not message.parts:
             yield RULE.diagnostic(
                 f"{message.role} message has no content",
                 message_index=mi,
                 fix_title="remove the empty message",
+            )
+        elif all(isinstance(part, UsagePart) for part in message.parts):
+            yield RULE.diagnostic(
+                f"{message.role} message holds only usage (token counts), no content",
+                message_index=mi,
+                fix_title="remove the message and its usage counts",
+                applicability=Applicability.UNSAFE,
             )
 
 
@@ -63,6 +74,14 @@ _MEAI_BAD = [
     {"role": "user", "contents": [{"$type": "text", "text": "hi"}]},
     {"role": "assistant", "messageId": "r1", "contents": []},
 ]
+_MEAI_USAGE = [
+    _MEAI_BAD[0],
+    {
+        "role": "assistant",
+        "messageId": "r1",
+        "contents": [{"$type": "usage", "details": {"inputTokenCount": 10}}],
+    },
+]
 
 RULE = Rule(
     code="HN005",
@@ -80,6 +99,13 @@ RULE = Rule(
             good=_MEAI_BAD[:1],
             format="meai",
             title="a message left by a usage-only update",
+        ),
+        Example(
+            bad=_MEAI_USAGE,
+            good=_MEAI_USAGE[:1],
+            format="meai",
+            settings=Settings(unsafe_fixes=True),
+            title="a message holding only a usage update (removed with unsafe fixes)",
         ),
     ),
 )

@@ -1,0 +1,77 @@
+"""Claude Code sessions with broken lines: read around them, as Claude Code does.
+
+A session killed mid-write ends in a torn line; Claude Code skips any line it cannot
+parse. `histnorm.document` reads such a session without its broken lines (only when the
+rest is a Claude Code session) and records them here: as notes on the record (reported
+as HN000 at their lines), as the document's tail (written back as read), and, when one
+sits between whole lines, as a record that is linted but never fixed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from histnorm import jsonio
+from histnorm.errors import HistnormError
+from histnorm.model import Transcript
+from histnorm.records import BOM, Document, Layout, Record
+
+
+def around_torn_lines(
+    data: bytes,
+    transcript: Transcript,
+    lines: list[tuple[bytes, Any]],
+    last: int,
+    broken: list[tuple[HistnormError, int]],
+    bom: bool,
+) -> Document:
+    """A Claude Code session read without its broken lines, as Claude Code reads it.
+
+    Broken lines after the last whole one are what a write cut off leaves: they are
+    reported and kept, and a fix writes them back, as read, at the end. A broken line
+    between whole ones may have held a call, a result or a link, so the session is
+    linted but never fixed (`Record.held`).
+    """
+    held = any((error.line or 0) < last for error, _ in broken)
+    notes = tuple(_torn_note(error, held, (error.line or 0) < last) for error, _ in broken)
+    record = Record(transcript, None, 1, "", data, notes=notes, held=held)
+    body = data[len(BOM) :] if bom else data
+    tail = [(error.line or 0, start) for error, start in broken if (error.line or 0) > last]
+    tail_line, start = tail[0] if tail else (0, len(body))
+    return Document(
+        Layout.JSONL_MESSAGES,
+        (record,),
+        data,
+        jsonio.COMPACT,
+        bom,
+        tuple(lines),
+        tail=body[start:],
+        tail_line=tail_line,
+    )
+
+
+def _torn_note(error: HistnormError, held: bool, inside: bool) -> HistnormError:
+    if inside:
+        why = (
+            "a broken line between whole ones; skipped when reading, as Claude Code skips "
+            "it, and the session is not fixed: the line may have held a call, a result or "
+            "a link"
+        )
+    else:
+        why = (
+            "a torn last line, as a write cut off when Claude Code was stopped leaves; "
+            "skipped, as Claude Code skips it, and kept as it is"
+        )
+        if held:
+            why += " (the session is not fixed: a broken line sits between whole ones)"
+    return HistnormError(f"{error.message}: {why}", line=error.line, column=error.column)
+
+
+def torn_lines(document: Document, text: bytes) -> list[HistnormError]:
+    """The broken lines a session was read around, at their line numbers in `text` (the
+    document as read, or as written by a fix, which puts its tail at the very end)."""
+    notes = [note for record in document.records for note in record.notes]
+    if not document.tail or text == document.raw:
+        return notes
+    shift = text[: len(text) - len(document.tail)].count(b"\n") + 1 - document.tail_line
+    return [note.at(line=(note.line or 0) + shift) for note in notes]
