@@ -10,6 +10,7 @@ from histnorm.diagnostic import Applicability, Diagnostic, Location, Severity
 from histnorm.edit import is_result_only
 from histnorm.errors import HistnormError
 from histnorm.formats import get_codec
+from histnorm.guard import blocks, guard, keeps
 from histnorm.model import JsonValue, Transcript
 from histnorm.profiles import profile_for
 from histnorm.rule import Rule
@@ -102,12 +103,24 @@ def check_rule(rule: Rule, transcript: Transcript, settings: Settings) -> list[D
     return found
 
 
+def guarded(
+    rule: Rule, transcript: Transcript, settings: Settings, found: list[Diagnostic]
+) -> list[Diagnostic]:
+    """`found` (diagnostics of `rule`) with the fixes unknown content forbids held back
+    (`histnorm.guard`)."""
+    fix = rule.fix
+    if fix is None:
+        return found
+    return guard(transcript, found, lambda d: fix(transcript, [d], settings))
+
+
 def lint(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> tuple[Diagnostic, ...]:
-    """Every diagnostic the selected rules report, located and sorted."""
+    """Every diagnostic the selected rules report, located and sorted; fixes that unknown
+    content forbids are held back (`histnorm.guard`)."""
     found = [
         _locate(transcript, d)
         for rule in selected_rules(settings)
-        for d in check_rule(rule, transcript, settings)
+        for d in guarded(rule, transcript, settings, check_rule(rule, transcript, settings))
     ]
     return tuple(sorted(found, key=Diagnostic.sort_key))
 
@@ -130,7 +143,10 @@ def fix_allowed(diagnostic: Diagnostic, settings: Settings) -> bool:
 
 
 def fix(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> FixResult:
-    """Apply allowed fixes one rule at a time, in fix order, until nothing changes."""
+    """Apply allowed fixes one rule at a time, in fix order, until nothing changes.
+
+    A fix that unknown content forbids is never applied (`histnorm.guard`); a rule whose
+    fixes together would still touch a turn holding unknown content is skipped."""
     chosen = {rule.code for rule in selected_rules(settings)}
     rules = [rule for rule in FIX_ORDER if rule.code in chosen and rule.fix is not None]
     applied: dict[str, int] = {}
@@ -138,13 +154,16 @@ def fix(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> FixRes
     for _ in range(MAX_PASSES):
         changed = False
         for rule in rules:
-            wanted = [d for d in check_rule(rule, transcript, settings) if fix_allowed(d, settings)]
+            found = guarded(rule, transcript, settings, check_rule(rule, transcript, settings))
+            wanted = [d for d in found if fix_allowed(d, settings)]
             if not wanted:
                 continue
             assert rule.fix is not None
             fixed = rule.fix(transcript, wanted, settings)
             if not isinstance(fixed, Transcript):
                 raise FixDidNotConverge(f"{rule.code} returned {type(fixed).__name__}")
+            if keeps(transcript, fixed, blocks(transcript)) is not None:
+                continue
             if fixed != transcript:
                 transcript, changed = fixed, True
                 applied[rule.code] = applied.get(rule.code, 0) + len(wanted)

@@ -37,6 +37,16 @@ class Codec(ABC):
     items_are_messages: ClassVar[bool] = False
     """True when each call and result is its own message (OpenAI Responses items), so a
     batch of parallel calls spans several messages."""
+    known_roles: ClassVar[frozenset[str] | None] = None
+    """The message roles (casefolded, as decoded) the format defines; any other role is
+    unknown content (HN013). None: roles come from a closed set of types, never free text."""
+    read_call_keys: ClassVar[frozenset[str] | None] = None
+    """The message keys of `CALL_KEYS` this codec reads; the others, when a native message
+    carries them, hold calls or results it cannot see (HN013). None: its native messages
+    are not flat objects where such keys could sit, so nothing is checked."""
+    verbatim_types: ClassVar[frozenset[str]] = frozenset()
+    """`UnknownPart` types the codec recognises and keeps verbatim on purpose: content that
+    is no client tool call or result (server-side items, bookkeeping blocks)."""
 
     @abstractmethod
     def sniff(self, data: JsonValue) -> float:
@@ -86,6 +96,26 @@ class MessageListCodec(Codec):
         """`/N` for a bare list, `/<envelope_key>/N` inside an object."""
         base = "/" + self.envelope_key if isinstance(transcript.native, dict) else ""
         return join_pointer(base, message_index)
+
+
+CALL_KEYS: Final = frozenset({"toolcalls", "toolcallid", "functioncall"})
+"""Message keys (lowercase, without `_`) that carry tool calls or results in some format:
+OpenAI's `tool_calls`, `tool_call_id` and `function_call`, in any spelling."""
+
+
+def unread_call_keys(codec: Codec, native: Any) -> list[str]:
+    """The keys of the native message `native` that carry calls or results in some format
+    (`CALL_KEYS`, with a value that is not null or empty) and that `codec` does not read."""
+    read = codec.read_call_keys
+    if read is None or not isinstance(native, dict):
+        return []
+    return [
+        key
+        for key, value in native.items()
+        if key not in read
+        and key.replace("_", "").casefold() in CALL_KEYS
+        and value not in (None, "", [], {})
+    ]
 
 
 def rebuild(native: Mapping[str, Any], updates: Mapping[str, Any]) -> dict[str, Any]:
