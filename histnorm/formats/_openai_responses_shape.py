@@ -4,7 +4,8 @@ Mirrors `decode_item` (`histnorm.formats._openai_responses_items`) for the plain
 only: each item is one step. `message` items (full or easy form) with non-blank
 `input_text`/`output_text` parts or string content keep their role; `reasoning` items
 are assistant reasoning; `function_call` items are assistant calls by `call_id`;
-`function_call_output` items are tool results. Anything else gives None (see
+`function_call_output` items are tool results. Anything else (another format's
+`tool_calls` keys included) gives None (see
 `histnorm.shape`).
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from histnorm.call_keys import unread_call_keys
 from histnorm.formats._openai_responses_items import HANDOFF_PREFIX
 from histnorm.shape import Shape, Step
 
@@ -66,6 +68,8 @@ def shape(data: Any) -> Shape | None:
             role = get("role")
             if type(role) is not str or role not in _ROLES:
                 return None
+            if len(item) > 2 and unread_call_keys(item):
+                return None  # another format's calls or results, which the codec does not read
             content = get("content")
             if type(content) is str:
                 if not content or content.isspace():

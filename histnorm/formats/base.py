@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from pydantic import BaseModel
 
+from histnorm import call_keys
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.model import JsonValue, Message, Transcript
 
@@ -41,7 +42,7 @@ class Codec(ABC):
     """The message roles (casefolded, as decoded) the format defines; any other role is
     unknown content (HN013). None: roles come from a closed set of types, never free text."""
     read_call_keys: ClassVar[frozenset[str] | None] = None
-    """The message keys of `CALL_KEYS` this codec reads; the others, when a native message
+    """The message keys of `histnorm.call_keys.CALL_KEYS` this codec reads; the others, when a native message
     carries them, hold calls or results it cannot see (HN013). None: its native messages
     are not flat objects where such keys could sit, so nothing is checked."""
     verbatim_types: ClassVar[frozenset[str]] = frozenset()
@@ -98,24 +99,12 @@ class MessageListCodec(Codec):
         return join_pointer(base, message_index)
 
 
-CALL_KEYS: Final = frozenset({"toolcalls", "toolcallid", "functioncall"})
-"""Message keys (lowercase, without `_`) that carry tool calls or results in some format:
-OpenAI's `tool_calls`, `tool_call_id` and `function_call`, in any spelling."""
-
-
 def unread_call_keys(codec: Codec, native: Any) -> list[str]:
     """The keys of the native message `native` that carry calls or results in some format
-    (`CALL_KEYS`, with a value that is not null or empty) and that `codec` does not read."""
-    read = codec.read_call_keys
-    if read is None or not isinstance(native, dict):
+    (`histnorm.call_keys`) and that `codec` does not read."""
+    if codec.read_call_keys is None:
         return []
-    return [
-        key
-        for key, value in native.items()
-        if key not in read
-        and key.replace("_", "").casefold() in CALL_KEYS
-        and value not in (None, "", [], {})
-    ]
+    return call_keys.unread_call_keys(native, codec.read_call_keys)
 
 
 def rebuild(native: Mapping[str, Any], updates: Mapping[str, Any]) -> dict[str, Any]:

@@ -84,6 +84,10 @@ class Unknown:
     """It concerns the whole history (mostly unknown parts), not one turn."""
 
 
+def _a(role: str) -> str:
+    return f"an {role}" if role[:1].casefold() in ("a", "e", "i", "o", "u") else f"a {role}"
+
+
 def _type_of(part: UnknownPart) -> str:
     return repr(part.type) if part.type else "(untyped)"
 
@@ -177,7 +181,7 @@ def _parts(
                 mi,
                 pi,
                 pointer,
-                f"part of unknown type {_type_of(part)} in a {message.role} message may be a "
+                f"part of unknown type {_type_of(part)} in {_a(message.role)} message may be a "
                 "tool call or result histnorm cannot see",
                 Severity.ERROR,
             )
@@ -190,7 +194,7 @@ def _parts(
                 mi,
                 pi,
                 pointer,
-                f"part of unknown type {_type_of(part)} in a {message.role} message that "
+                f"part of unknown type {_type_of(part)} in {_a(message.role)} message that "
                 "takes part in tool pairing",
                 Severity.WARNING,
             )
