@@ -108,10 +108,13 @@ def held(diagnostic: Diagnostic, block: Block) -> Diagnostic:
 
 
 def guard(
-    transcript: Transcript, diagnostics: Sequence[Diagnostic], trial: TrialFix
+    transcript: Transcript,
+    diagnostics: Sequence[Diagnostic],
+    trial: TrialFix,
+    found: Sequence[Block],
 ) -> list[Diagnostic]:
-    """`diagnostics` with the fixes that unknown content forbids held back."""
-    found = blocks(transcript)
+    """`diagnostics` with the fixes that unknown content (`found`, the `blocks` of
+    `transcript`) forbids held back."""
     if not found:
         return list(diagnostics)
     out = []

@@ -157,7 +157,10 @@ def test_unknown_roles_are_reported_in_every_format(fmt: str, doc: Any, pointer:
 
 
 def test_native_roles_of_each_format_are_known() -> None:
-    gemini = [{"role": "user", "parts": [{"text": "hi"}]}, {"role": "model", "parts": [{"text": "yo"}]}]
+    gemini = [
+        {"role": "user", "parts": [{"text": "hi"}]},
+        {"role": "model", "parts": [{"text": "yo"}]},
+    ]
     assert not unknown(histnorm.lint(gemini, format="gemini"))
     legacy = [{"role": "function", "name": "f", "content": "1"}]
     assert not unknown(histnorm.lint(legacy, format="openai-chat"))
@@ -169,9 +172,11 @@ def test_unknown_role_holds_back_the_fixes_of_its_turn() -> None:
         {"role": "assistant", "content": None, "tool_calls": [CALL]},
         {"role": "tool_response", "content": "sunny"},
     ]
-    result = histnorm.fix(history, tail="close", unsafe_fixes=True)
-    assert not result.changed
-    assert "HN011" in codes(held(result.remaining)) or "HN001" in codes(held(result.remaining))
+    for options in ({}, {"tail": "close", "unsafe_fixes": True}):
+        result = histnorm.fix(history, **options)
+        assert not result.changed
+        (call,) = held(result.remaining)
+        assert call.code == "HN001" and call.message.endswith("unknown content at /2/role")
 
 
 # --- unknown parts and items ------------------------------------------------------------
@@ -217,7 +222,10 @@ def test_unknown_parts_far_from_tools_stay_quiet() -> None:
     assert histnorm.lint(plain, format="anthropic") == ()
     verbatim = [
         {"role": "user", "content": [{"type": "container_upload", "file_id": "f"}]},
-        {"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "w", "input": {}}]},
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": "t", "name": "w", "input": {}}],
+        },
         {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t"}]},
     ]
     assert not unknown(histnorm.lint(verbatim, format="anthropic"))
@@ -251,7 +259,7 @@ def test_mostly_unknown_history_is_one_error_and_nothing_is_fixed() -> None:
     found = histnorm.lint(dump, format="gemini")
     (whole,) = unknown(found)
     assert whole.severity is histnorm.Severity.ERROR
-    assert "3 of the 5 parts of this history" in whole.message
+    assert "cannot read 3 of the 5 parts of this history" in whole.message
     assert whole.location.pointer == "/0/parts/0"
     result = histnorm.fix(dump, format="gemini", tail="close", unsafe_fixes=True)
     assert not result.changed
@@ -283,7 +291,16 @@ SHAPE_CASES = [
     ("openai-responses", [{"role": "assistant", "content": "Checking.", "tool_calls": [CALL]}]),
     ("openai-responses", [{"type": "message", "role": "assitant", "content": "hi"}]),
     ("openai-responses", [{"type": "delegated_call", "id": "x"}]),
-    ("meai", [{"role": "assistant", "contents": [{"$type": "text", "text": "hi"}], "tool_calls": [CALL]}]),
+    (
+        "meai",
+        [
+            {
+                "role": "assistant",
+                "contents": [{"$type": "text", "text": "hi"}],
+                "tool_calls": [CALL],
+            }
+        ],
+    ),
     ("meai", [{"role": "assitant", "contents": [{"$type": "text", "text": "hi"}]}]),
     ("meai", [{"role": "user", "contents": [{"$type": "sparkle"}]}]),
 ]
@@ -294,8 +311,7 @@ def test_no_shape_claims_unknown_content_plain(fmt: str, doc: Any) -> None:
     codec = CODECS[fmt]
     shape = codec.shape(doc)
     assert not any(
-        is_plain(shape, profile, codec.items_are_messages)
-        for profile in PROFILES.values()
+        is_plain(shape, profile, codec.items_are_messages) for profile in PROFILES.values()
     )
     assert not histnorm.engine.proven_clean(doc, fmt)
 
@@ -379,15 +395,15 @@ def test_fix_deletes_nothing_it_holds_back(data: st.DataObject, fmt: str) -> Non
         for d in histnorm.lint(transcript, config)
         if d.fix is not None and d.location.message_index is not None
     ]
-    near = sorted({i for m in damaged for i in (m - 1, m, m + 1)} & set(range(len(transcript.messages))))
+    near = sorted(
+        {i for m in damaged for i in (m - 1, m, m + 1)} & set(range(len(transcript.messages)))
+    )
     index = data.draw(st.sampled_from(near or list(range(len(transcript.messages)))), label="at")
     injected = _inject(transcript, index, data.draw(st.integers(0, 2), label="how"))
     found = histnorm.lint(injected, config)
     assume(held(found))
     moving = {
-        (d.location.message_index, d.location.part_index)
-        for d in found
-        if fix_allowed(d, config)
+        (d.location.message_index, d.location.part_index) for d in found if fix_allowed(d, config)
     }
     result = histnorm.fix(injected, config)
     kept = Counter(_identity(p) for m in result.transcript.messages for p in m.parts)

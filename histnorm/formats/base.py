@@ -42,9 +42,9 @@ class Codec(ABC):
     """The message roles (casefolded, as decoded) the format defines; any other role is
     unknown content (HN013). None: roles come from a closed set of types, never free text."""
     read_call_keys: ClassVar[frozenset[str] | None] = None
-    """The message keys of `histnorm.call_keys.CALL_KEYS` this codec reads; the others, when a native message
-    carries them, hold calls or results it cannot see (HN013). None: its native messages
-    are not flat objects where such keys could sit, so nothing is checked."""
+    """The keys of `histnorm.call_keys.CALL_KEYS` this codec reads; the others, when a
+    native message carries them, hold calls or results it cannot see (HN013). None: its
+    native messages are not flat objects where such keys could sit (nothing is checked)."""
     verbatim_types: ClassVar[frozenset[str]] = frozenset()
     """`UnknownPart` types the codec recognises and keeps verbatim on purpose: content that
     is no client tool call or result (server-side items, bookkeeping blocks)."""

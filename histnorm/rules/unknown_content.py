@@ -125,13 +125,14 @@ def findings(transcript: Transcript) -> tuple[Unknown, ...]:
             and message.role.casefold() not in roles
         ):
             native = message.native
-            key = "role" if isinstance(native, dict) and "role" in native else None
             pointer = at(transcript, mi)
+            if isinstance(native, dict) and "role" in native:
+                pointer = join_pointer(pointer, "role")
             found.append(
                 Unknown(
                     mi,
                     None,
-                    join_pointer(pointer, key) if key else pointer,
+                    pointer,
                     f"unknown role {message.role!r}: histnorm does not know what this message "
                     "is, so it may hold tool calls or results it cannot pair",
                     Severity.ERROR,
@@ -149,9 +150,9 @@ def findings(transcript: Transcript) -> tuple[Unknown, ...]:
                 mi,
                 pi,
                 codec.part_pointer(transcript, mi, pi),
-                f"{len(unknown)} of the {total} parts of this history are of types histnorm "
-                f"does not model ({', '.join(kinds[:5])}): it cannot check it (is this file "
-                "in another format?)",
+                f"histnorm cannot read {len(unknown)} of the {total} parts of this history "
+                f"(types {', '.join(kinds[:5])}), so it cannot check it (is this file in "
+                "another format?)",
                 Severity.ERROR,
                 whole=True,
             )
