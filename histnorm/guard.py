@@ -8,8 +8,8 @@ trusted, so a fix is *held back* (its diagnostic loses its fix and says why) whe
   response at or after the start of such a turn (an unseen call could own it);
 - its subject lies in such a turn, or it has no position at all;
 - applied alone, it would change, remove or insert anything inside such a turn.
-A turn runs from one plain user message (no results, no unknown parts) to the message
-before the next; a history that is mostly unknown content is one turn. The guard runs
+A turn runs from the message after a plain user message (no results, no unknown parts)
+to the message before the next; a history that is mostly unknown content is one turn. The guard runs
 whatever rules are selected: ignoring HN013 hides its report, never the protection.
 """
 
@@ -59,7 +59,7 @@ def blocks(transcript: Transcript) -> tuple[Block, ...]:
             out.append(Block(0, len(messages) - 1, found.pointer))
             continue
         start = end = found.message_index
-        while start > 0 and not _opens_turn(messages[start]):
+        while start > 0 and not _opens_turn(messages[start - 1]):
             start -= 1
         while end + 1 < len(messages) and not _opens_turn(messages[end + 1]):
             end += 1

@@ -147,7 +147,7 @@ def test_misspelt_role_is_an_error_at_its_pointer() -> None:
         ("anthropic", [{"role": "bot", "content": "hi"}], "/0/role"),
         ("gemini", [{"role": "modle", "parts": [{"text": "hi"}]}], "/0/role"),
         ("meai", [{"role": "bot", "contents": [{"$type": "text", "text": "hi"}]}], "/0/role"),
-        ("sharegpt", {"conversations": [{"from": "bing", "value": "hi"}]}, "/conversations/0"),
+        ("sharegpt", {"conversations": [{"from": "bing", "value": "hi"}]}, "/conversations/0/from"),
         ("chat-template", [{"role": "ipython", "content": "42"}], "/0/role"),
     ],
 )

@@ -66,7 +66,8 @@ from histnorm.rule import Example, Rule
 from histnorm.settings import Settings
 
 MODELLED_ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
-"""The roles every rule understands, whatever the format."""
+"""The roles every rule understands; with the native roles of every codec (Gemini's
+`model`, OpenAI's legacy `function`, ...), the roles that are not unknown content."""
 _CALLISH = re.compile(r"tool|function|call|result|observation")
 _PAIRING = (ToolCallPart, ToolResultPart, ApprovalRequestPart, ApprovalResponsePart)
 
@@ -100,7 +101,7 @@ def findings(transcript: Transcript) -> tuple[Unknown, ...]:
     codec = CODECS.get(transcript.format or "")
     if codec is None:
         return ()
-    roles = MODELLED_ROLES | (codec.known_roles or frozenset())
+    roles = MODELLED_ROLES.union(*(c.known_roles or () for c in CODECS.values()))
     at = codec.message_pointer
     found: list[Unknown] = []
     unknown: list[tuple[int, int]] = []
@@ -126,8 +127,11 @@ def findings(transcript: Transcript) -> tuple[Unknown, ...]:
         ):
             native = message.native
             pointer = at(transcript, mi)
-            if isinstance(native, dict) and "role" in native:
-                pointer = join_pointer(pointer, "role")
+            key = next(
+                (k for k in ("role", "from") if isinstance(native, dict) and k in native), None
+            )
+            if key is not None:
+                pointer = join_pointer(pointer, key)
             found.append(
                 Unknown(
                     mi,
