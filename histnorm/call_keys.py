@@ -9,21 +9,31 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-CALL_KEYS: Final = frozenset({"toolcalls", "toolcallid", "functioncall"})
-"""The keys, lowercase and without `_`: OpenAI's `tool_calls`, `tool_call_id` and
-`function_call` in any spelling."""
+CALL_KEYS: Final = ("tool_calls", "tool_call_id", "function_call")
+"""OpenAI's keys for calls and results, which other formats' readers do not read."""
+
+
+SPELLINGS: Final = frozenset(
+    (
+        *("tool_calls", "TOOL_CALLS", "toolcalls", "toolCalls", "ToolCalls"),
+        *("tool_call_id", "TOOL_CALL_ID", "toolcallid", "toolCallId", "ToolCallId"),
+        *("function_call", "FUNCTION_CALL", "functioncall", "functionCall", "FunctionCall"),
+    )
+)
+"""The spellings of `CALL_KEYS` looked for: snake_case, UPPER_CASE, flatcase, camelCase
+and PascalCase (a set, so that a message without any is passed over at C speed)."""
 
 
 def unread_call_keys(native: Any, read: frozenset[str] = frozenset()) -> list[str]:
-    """The keys of the native message `native` in `CALL_KEYS` (any spelling) that hold
-    something (not null or empty) and are not among the exact keys `read`."""
-    if type(native) is not dict:
+    """The keys of the native message `native` spelled as one of `CALL_KEYS`
+    (`SPELLINGS`) that hold something (not null or empty) and are not among the exact
+    keys `read`."""
+    if type(native) is not dict or native.keys().isdisjoint(SPELLINGS):
         return []
     return [
         key
         for key, value in native.items()
-        if type(key) is str
-        and key.replace("_", "").casefold() in CALL_KEYS
+        if key in SPELLINGS
         and key not in read
         and value is not None
         and value != ""

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from pydantic import BaseModel
 
-from histnorm import call_keys
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.model import JsonValue, Message, Transcript
 
@@ -97,14 +96,6 @@ class MessageListCodec(Codec):
         """`/N` for a bare list, `/<envelope_key>/N` inside an object."""
         base = "/" + self.envelope_key if isinstance(transcript.native, dict) else ""
         return join_pointer(base, message_index)
-
-
-def unread_call_keys(codec: Codec, native: Any) -> list[str]:
-    """The keys of the native message `native` that carry calls or results in some format
-    (`histnorm.call_keys`) and that `codec` does not read."""
-    if codec.read_call_keys is None:
-        return []
-    return call_keys.unread_call_keys(native, codec.read_call_keys)
 
 
 def rebuild(native: Mapping[str, Any], updates: Mapping[str, Any]) -> dict[str, Any]:

@@ -48,9 +48,11 @@ No fix is offered. The guard keeps the file as it is wherever histnorm cannot se
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 
+from histnorm.call_keys import unread_call_keys
 from histnorm.diagnostic import Diagnostic, Severity
 from histnorm.errors import join_pointer
 from histnorm.model import (
@@ -85,6 +87,14 @@ class Unknown:
     """It concerns the whole history (mostly unknown parts), not one turn."""
 
 
+@cache
+def _known_roles() -> frozenset[str]:
+    """`MODELLED_ROLES` and the native roles of every codec."""
+    from histnorm.formats import CODECS
+
+    return MODELLED_ROLES.union(*(c.known_roles or () for c in CODECS.values()))
+
+
 def _a(role: str) -> str:
     return f"an {role}" if role[:1].casefold() in ("a", "e", "i", "o", "u") else f"a {role}"
 
@@ -93,22 +103,35 @@ def _type_of(part: UnknownPart) -> str:
     return repr(part.type) if part.type else "(untyped)"
 
 
+_last: list[tuple[Transcript, tuple[Unknown, ...]]] = []
+"""The last transcript `findings` answered for, and its answer: lint asks twice (the
+rule and the guard), and a transcript is immutable."""
+
+
 def findings(transcript: Transcript) -> tuple[Unknown, ...]:
     """Every unknown content finding of `transcript`, in message order."""
+    last = _last[0] if _last else None
+    if last is not None and last[0] is transcript:
+        return last[1]
+    answer = _findings(transcript)
+    _last[:] = [(transcript, answer)]
+    return answer
+
+
+def _findings(transcript: Transcript) -> tuple[Unknown, ...]:
     from histnorm.formats import CODECS
-    from histnorm.formats.base import unread_call_keys
 
     codec = CODECS.get(transcript.format or "")
     if codec is None:
         return ()
-    roles = MODELLED_ROLES.union(*(c.known_roles or () for c in CODECS.values()))
+    roles = _known_roles()
     at = codec.message_pointer
     found: list[Unknown] = []
     unknown: list[tuple[int, int]] = []
     total = 0
-    tools = any(isinstance(p, _PAIRING) for m in transcript.messages for p in m.parts)
+    read = codec.read_call_keys
     for mi, message in enumerate(transcript.messages):
-        for key in unread_call_keys(codec, message.native):
+        for key in unread_call_keys(message.native, read) if read is not None else ():
             found.append(
                 Unknown(
                     mi,
@@ -121,17 +144,17 @@ def findings(transcript: Transcript) -> tuple[Unknown, ...]:
                 )
             )
         if (
-            codec.known_roles is not None
+            message.role.casefold() not in roles
+            and codec.known_roles is not None
             and message.native is not None
-            and message.role.casefold() not in roles
         ):
             native = message.native
             pointer = at(transcript, mi)
-            key = next(
+            role_key = next(
                 (k for k in ("role", "from") if isinstance(native, dict) and k in native), None
             )
-            if key is not None:
-                pointer = join_pointer(pointer, key)
+            if role_key is not None:
+                pointer = join_pointer(pointer, role_key)
             found.append(
                 Unknown(
                     mi,
@@ -162,7 +185,7 @@ def findings(transcript: Transcript) -> tuple[Unknown, ...]:
             )
         )
     else:
-        found.extend(_parts(transcript, unknown, tools))
+        found.extend(_parts(transcript, unknown))
     return tuple(sorted(found, key=lambda u: (u.message_index, u.part_index or -1)))
 
 
@@ -170,12 +193,13 @@ def _unknown(message: Message) -> Iterator[UnknownPart]:
     return (p for p in message.parts if isinstance(p, UnknownPart))
 
 
-def _parts(
-    transcript: Transcript, positions: Iterable[tuple[int, int]], tools: bool
-) -> Iterator[Unknown]:
+def _parts(transcript: Transcript, positions: Sequence[tuple[int, int]]) -> Iterator[Unknown]:
     from histnorm.formats import get_codec
 
+    if not positions:
+        return
     codec = get_codec(transcript.format or "")
+    tools = any(isinstance(p, _PAIRING) for m in transcript.messages for p in m.parts)
     for mi, pi in positions:
         message = transcript.messages[mi]
         part = message.parts[pi]
