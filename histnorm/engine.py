@@ -10,6 +10,7 @@ from histnorm.diagnostic import Applicability, Diagnostic, Location, Severity
 from histnorm.edit import dropped_answers, is_result_only
 from histnorm.errors import HistnormError
 from histnorm.formats import get_codec
+from histnorm.guard import Block, blocks, guard, keeps
 from histnorm.model import JsonValue, Transcript
 from histnorm.profiles import profile_for
 from histnorm.rule import Rule
@@ -102,12 +103,31 @@ def check_rule(rule: Rule, transcript: Transcript, settings: Settings) -> list[D
     return found
 
 
+def guarded(
+    rule: Rule,
+    transcript: Transcript,
+    settings: Settings,
+    found: list[Diagnostic],
+    unknown: Sequence[Block],
+) -> list[Diagnostic]:
+    """`found` (diagnostics of `rule`) with the fixes that the unknown content of
+    `transcript` (its `blocks`) forbids held back (`histnorm.guard`)."""
+    fix = rule.fix
+    if fix is None or not unknown:
+        return found
+    return guard(transcript, found, lambda d: fix(transcript, [d], settings), unknown)
+
+
 def lint(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> tuple[Diagnostic, ...]:
-    """Every diagnostic the selected rules report, located and sorted."""
+    """Every diagnostic the selected rules report, located and sorted; fixes that unknown
+    content forbids are held back (`histnorm.guard`)."""
+    unknown = blocks(transcript)
     found = [
         _locate(transcript, d)
         for rule in selected_rules(settings)
-        for d in check_rule(rule, transcript, settings)
+        for d in guarded(
+            rule, transcript, settings, check_rule(rule, transcript, settings), unknown
+        )
     ]
     return tuple(sorted(found, key=Diagnostic.sort_key))
 
@@ -130,23 +150,32 @@ def fix_allowed(diagnostic: Diagnostic, settings: Settings) -> bool:
 
 
 def fix(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> FixResult:
-    """Apply allowed fixes one rule at a time, in fix order, until nothing changes."""
+    """Apply allowed fixes one rule at a time, in fix order, until nothing changes.
+
+    A fix that unknown content forbids is never applied (`histnorm.guard`); a rule whose
+    fixes together would still touch a turn holding unknown content is skipped."""
     chosen = {rule.code for rule in selected_rules(settings)}
     rules = [rule for rule in FIX_ORDER if rule.code in chosen and rule.fix is not None]
     applied: dict[str, int] = {}
     seen = [transcript]
+    unknown = blocks(transcript)
     for _ in range(MAX_PASSES):
         changed = False
         for rule in rules:
-            wanted = [d for d in check_rule(rule, transcript, settings) if fix_allowed(d, settings)]
+            found = check_rule(rule, transcript, settings)
+            found = guarded(rule, transcript, settings, found, unknown)
+            wanted = [d for d in found if fix_allowed(d, settings)]
             if not wanted:
                 continue
             assert rule.fix is not None
             fixed = rule.fix(transcript, wanted, settings)
             if not isinstance(fixed, Transcript):
                 raise FixDidNotConverge(f"{rule.code} returned {type(fixed).__name__}")
+            if keeps(transcript, fixed, unknown) is not None:
+                continue
             if fixed != transcript:
                 transcript, changed = fixed, True
+                unknown = blocks(transcript)
                 applied[rule.code] = applied.get(rule.code, 0) + len(wanted)
         if not changed:
             problem = post_condition(seen[0], transcript)

@@ -45,6 +45,7 @@ def test_public_contract_codes_and_names():
         "HN010": "duplicate-tool-result",
         "HN011": "open-tool-call-at-end",
         "HN012": "repeated-partial-turn",
+        "HN013": "unknown-content",
         "HN014": "missing-parent",
         "HN101": "results-not-first",
         "HN102": "split-result-turn",

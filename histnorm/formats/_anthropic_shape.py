@@ -4,13 +4,15 @@ It mirrors `decode_message` and `decode_block` for the plain subset only: `user`
 `assistant` and `system` messages whose content is a non-blank string or an array of
 non-blank `text`, `thinking`, `redacted_thinking`, `tool_use` (an id, not a handoff) and
 `tool_result` (an id) blocks. Anything else (server and MCP tools, media, unknown
-blocks, blank text, empty content, wrong types) gives None.
+blocks, blank text, empty content, wrong types, another format's `tool_calls`,
+`tool_call_id` or `function_call` keys) gives None.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from histnorm.call_keys import unread_call_keys
 from histnorm.formats._anthropic_blocks import HANDOFF_PREFIX
 from histnorm.shape import Shape, Step
 
@@ -39,6 +41,8 @@ def shape(data: Any) -> Shape | None:
         role = get("role")
         if role != "user" and role != "assistant" and role != "system":
             return None  # roles are kept as written: only the lowercase ones are plain
+        if len(message) > 2 and unread_call_keys(message):
+            return None  # calls or results of another format, which the codec does not read
         message_id = get("id")
         if message_id is not None and type(message_id) is not str:
             return None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from histnorm.call_keys import unread_call_keys
 from histnorm.formats._meai_keys import _CALLS, _KNOWN, _RESULTS, HANDOFF_PREFIX, TYPE_KEY
 from histnorm.model import PARTIAL_RESPONSE_KEY, ToolFamily
 from histnorm.shape import Shape, Step
@@ -74,6 +75,8 @@ def shape(data: Any) -> Shape | None:
         if type(role) is not str or type(contents) is not list or not contents:
             return None
         if len(msg) != 2:
+            if unread_call_keys(msg):
+                return None  # another format's calls or results, which MEAI does not read
             found = 2
             if type(msg.get("authorName") or msg.get("AuthorName")) is str:
                 found += 1

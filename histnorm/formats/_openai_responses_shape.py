@@ -4,15 +4,17 @@ Mirrors `decode_item` (`histnorm.formats._openai_responses_items`) for the plain
 only: each item is one step. `message` items (full or easy form) with non-blank
 `input_text`/`output_text` parts or string content keep their role; `reasoning` items
 are assistant reasoning; `function_call` items are assistant calls by `call_id`;
-`function_call_output` items are tool results. Anything else gives None (see
-`histnorm.shape`), and so does a message without an `id` right after a reasoning item
-with one (HN103 reports it: the server cannot match the message to the reasoning).
+`function_call_output` items are tool results. Anything else (another format's
+`tool_calls` keys included) gives None (see `histnorm.shape`), and so does a message
+without an `id` right after a reasoning item with one (HN103 reports it: the server
+cannot match the message to the reasoning).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from histnorm.call_keys import unread_call_keys
 from histnorm.formats._openai_responses_items import HANDOFF_PREFIX
 from histnorm.shape import Shape, Step
 
@@ -72,6 +74,8 @@ def shape(data: Any) -> Shape | None:
                 return None
             if after_reasoning_id and item_id is None:
                 return None
+            if len(item) > 2 and unread_call_keys(item):
+                return None  # another format's calls or results, which the codec does not read
             content = get("content")
             if type(content) is str:
                 if not content or content.isspace():

@@ -116,6 +116,8 @@ class AgentFrameworkCodec(MessageListCodec):
     name = "agent-framework"
     summary = "Microsoft Agent Framework Python Message.to_dict lists (snake_case contents)"
     message_noun = "Agent Framework messages"
+    known_roles = frozenset({"system", "user", "assistant", "tool"})
+    read_call_keys = frozenset[str]()
 
     def read_message(self, obj: Any, pointer: str) -> Message:
         """Decode one native message."""

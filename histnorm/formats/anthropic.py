@@ -188,6 +188,11 @@ class AnthropicCodec(MessageListCodec):
 
     name = "anthropic"
     summary = "Anthropic Messages API messages and request bodies (top-level system kept)"
+    known_roles = frozenset({"user", "assistant", "system"})
+    read_call_keys = frozenset[str]()
+    verbatim_types = frozenset(
+        {"container_upload", "mid_conv_system", "compaction", "tool_addition", "tool_removal"}
+    )
 
     def read_message(self, obj: Any, pointer: str) -> Message:
         """Decode one native message."""

@@ -37,6 +37,16 @@ class Codec(ABC):
     items_are_messages: ClassVar[bool] = False
     """True when each call and result is its own message (OpenAI Responses items), so a
     batch of parallel calls spans several messages."""
+    known_roles: ClassVar[frozenset[str] | None] = None
+    """The message roles (casefolded, as decoded) the format defines; any other role is
+    unknown content (HN013). None: roles come from a closed set of types, never free text."""
+    read_call_keys: ClassVar[frozenset[str] | None] = None
+    """The keys of `histnorm.call_keys.CALL_KEYS` this codec reads; the others, when a
+    native message carries them, hold calls or results it cannot see (HN013). None: its
+    native messages are not flat objects where such keys could sit (nothing is checked)."""
+    verbatim_types: ClassVar[frozenset[str]] = frozenset()
+    """`UnknownPart` types the codec recognises and keeps verbatim on purpose: content that
+    is no client tool call or result (server-side items, bookkeeping blocks)."""
 
     @abstractmethod
     def sniff(self, data: JsonValue) -> float:

@@ -250,6 +250,8 @@ class ChatTemplateCodec(MessageListCodec):
     name = "chat-template"
     needs_call_ids = False
     summary = "Hugging Face chat-template datasets (messages with object tool arguments)"
+    known_roles = frozenset({"system", "developer", "user", "assistant", "tool"})
+    read_call_keys = frozenset({"tool_calls", "tool_call_id"})
 
     def read_message(self, obj: Any, pointer: str) -> Message:
         """Decode one native message."""

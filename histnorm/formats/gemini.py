@@ -139,6 +139,8 @@ class GeminiCodec(Codec):
     name = "gemini"
     needs_call_ids = False
     summary = "Google Gemini contents (Content objects) and generateContent request bodies"
+    known_roles = frozenset({"user", "model", "function", "tool"})
+    read_call_keys = frozenset[str]()
 
     def sniff(self, data: JsonValue) -> float:
         """Likely when items are `{role?, parts}` (roles user, model, tool or function) with

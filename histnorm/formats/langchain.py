@@ -44,6 +44,8 @@ class LangChainCodec(Codec):
 
     name = "langchain"
     summary = "LangChain messages_to_dict / dumpd message lists"
+    known_roles = frozenset({"user", "assistant", "system", "tool", "function", "remove"})
+    verbatim_types = frozenset({"remove"})
 
     def sniff(self, data: JsonValue) -> float:
         """Likely when every message is a `{type, data}` or a `dumpd` constructor item."""

@@ -38,6 +38,8 @@ class MeaiCodec(MessageListCodec):
     name = "meai"
     summary = "Microsoft.Extensions.AI ChatMessage JSON as stored by Agent Framework"
     message_noun = "ChatMessage objects"
+    known_roles = frozenset({"system", "user", "assistant", "tool"})
+    read_call_keys = frozenset[str]()
 
     def read_message(self, obj: Any, pointer: str) -> Message:
         """Decode one native message."""

@@ -41,6 +41,8 @@ class OpenAIChatCodec(MessageListCodec):
 
     name = "openai-chat"
     summary = "OpenAI Chat Completions messages, fine-tuning JSONL lines and request bodies"
+    known_roles = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
+    read_call_keys = frozenset({"tool_calls", "tool_call_id", "function_call"})
 
     def read_message(self, obj: Any, pointer: str) -> Message:
         """Decode one native message."""

@@ -38,8 +38,10 @@ from histnorm.formats._openai_responses_items import (
     CALLS,
     CONTENT_SLOTS,
     CONTENT_TYPES,
+    HOSTED,
     ITEM_SLOT,
     ITEM_TYPES,
+    OTHER_ITEMS,
     OUTPUT_OF,
     RESULTS,
     decode_item,
@@ -216,6 +218,10 @@ class OpenAIResponsesCodec(Codec):
     name = "openai-responses"
     summary = "OpenAI Responses API input items, bare or in a request body's `input`"
     items_are_messages = True
+    items_are_messages = True
+    known_roles = frozenset({"system", "developer", "user", "assistant", "tool"})
+    read_call_keys = frozenset[str]()
+    verbatim_types = frozenset(HOSTED | OTHER_ITEMS)
 
     def sniff(self, data: JsonValue) -> float:
         """Likely when items carry a known `type`, or messages carry Responses content parts."""

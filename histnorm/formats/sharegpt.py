@@ -243,6 +243,8 @@ class ShareGPTCodec(Codec):
     name = "sharegpt"
     needs_call_ids = False
     summary = "ShareGPT dataset records (LLaMA-Factory convention) with function_call turns"
+    known_roles = frozenset({"system", "user", "assistant", "tool"})
+    read_call_keys = frozenset[str]()
 
     def sniff(self, data: JsonValue) -> float:
         """Likely when `conversations` (or a bare list) holds `{from, value}` turns."""

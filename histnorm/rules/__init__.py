@@ -29,6 +29,7 @@ from histnorm.rules import (
     results_not_first,
     split_result_turn,
     system_placement,
+    unknown_content,
     unreadable_transcript,
 )
 
@@ -46,6 +47,7 @@ ALL_RULES: tuple[Rule, ...] = (
     duplicate_tool_result.RULE,
     open_tool_call_at_end.RULE,
     repeated_partial_turn.RULE,
+    unknown_content.RULE,
     missing_parent.RULE,
     results_not_first.RULE,
     split_result_turn.RULE,
