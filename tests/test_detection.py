@@ -181,7 +181,7 @@ def test_a_sharegpt_record_is_still_sharegpt() -> None:
         "tools": "[]",
     }
     assert detect_format(record) == "sharegpt"
-    assert detect_format([record["conversations"]]) != "openai-responses"
+    assert detect_format(record["conversations"]) == "sharegpt"
 
 
 def test_an_anthropic_body_with_text_blocks_is_anthropic_by_its_envelope() -> None:
