@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TextIO
 
 from histnorm.diagnostic import Diagnostic, Severity
+from histnorm_cli.job import Skip
 
 
 @dataclass
@@ -25,6 +26,10 @@ class Summary:
     unsafe_fixable: int = 0
     fixed: Counter[str] = field(default_factory=Counter)
     changed_files: int = 0
+    skipped_files: int = 0
+    """Files that hold no transcript at all (skipped: no error)."""
+    skipped_records: int = 0
+    """Records that are no transcript in files that hold transcripts too."""
     errors: int = 0
     check: bool = False
 
@@ -53,6 +58,10 @@ class Reporter:
 
     def file(self, diagnostics: list[Diagnostic]) -> None:
         """Report the diagnostics of one file."""
+
+    def skipped(self, path: str, items: Sequence[Skip], *, whole: bool) -> None:
+        """Report what was skipped in one file (`whole`: the file itself) as no transcript;
+        only machine-readable formats list them, the summary counts them."""
 
     def finish(self, summary: Summary) -> None:
         """Report the end of the run."""
