@@ -142,7 +142,10 @@ def test_anthropic_sdk_block_objects_are_read_as_anthropic() -> None:
 def test_tool_use_and_tool_result_blocks_never_pass_as_openai_chat() -> None:
     history: list[Any] = [
         {"role": "user", "content": "Weather?"},
-        {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "w", "input": {}}]},
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": "t1", "name": "w", "input": {}}],
+        },
         {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "4"}]},
     ]
     assert detect_format(history) == "anthropic"
@@ -162,7 +165,10 @@ def test_marks_of_two_formats_are_an_error_naming_no_guess() -> None:
     history: list[Any] = [
         {"role": "user", "content": "Weather?"},
         {"role": "assistant", "content": None, "tool_calls": [{"id": "c", "type": "function"}]},
-        {"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "w", "input": {}}]},
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": "t", "name": "w", "input": {}}],
+        },
     ]
     with pytest.raises(HistnormError) as caught:
         detect_format(history)

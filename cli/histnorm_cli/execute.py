@@ -220,8 +220,7 @@ def _record(outcome: Outcome, report: Any, summary: Summary, settings: Settings)
         summary.skipped_files += 1
     else:
         summary.skipped_records += len(outcome.skipped)
-    if outcome.skipped:
-        report.skipped(outcome.path, outcome.skipped, whole=outcome.skipped_file)
+
     if outcome.error is not None:
         print(f"histnorm: error: {outcome.error}", file=sys.stderr)
         summary.errors += 1
@@ -233,8 +232,8 @@ def _record(outcome: Outcome, report: Any, summary: Summary, settings: Settings)
         summary.changed_files += 1
     if outcome.diff:
         sys.stdout.write(outcome.diff)
-    elif diagnostics:
-        report.file(diagnostics)
+    elif diagnostics or outcome.skipped:
+        report.report(diagnostics, outcome.path, outcome.skipped, outcome.skipped_file)
     if outcome.stdout is not None:
         sys.stdout.buffer.write(outcome.stdout)
         sys.stdout.flush()

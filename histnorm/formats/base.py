@@ -243,5 +243,9 @@ def anthropic_envelope(data: JsonValue) -> bool:
 
 def has_role(messages: list[Any], roles: frozenset[str]) -> bool:
     """Whether some message (an object) has one of `roles`: a format's own positive mark.
-    Other roles are tolerated beside it (the rules see them), never enough alone."""
-    return any(isinstance(m, dict) and isinstance(m.get("role"), str) and m["role"] in roles for m in messages[:50])
+    Other roles are tolerated beside it (the rules see them), never enough alone; case
+    is ignored (readers that care say so)."""
+    return any(
+        isinstance(m, dict) and isinstance(m.get("role"), str) and m["role"].casefold() in roles
+        for m in messages[:50]
+    )

@@ -59,9 +59,14 @@ class Reporter:
     def file(self, diagnostics: list[Diagnostic]) -> None:
         """Report the diagnostics of one file."""
 
-    def skipped(self, path: str, items: Sequence[Skip], *, whole: bool) -> None:
-        """Report what was skipped in one file (`whole`: the file itself) as no transcript;
-        only machine-readable formats list them, the summary counts them."""
+    def report(
+        self, diagnostics: list[Diagnostic], path: str, skipped: Sequence[Skip], whole: bool
+    ) -> None:
+        """Report one file: its diagnostics, and what in it was skipped as no transcript
+        (`whole`: the file itself). Only machine-readable formats list what was skipped;
+        the summary counts it."""
+        if diagnostics:
+            self.file(diagnostics)
 
     def finish(self, summary: Summary) -> None:
         """Report the end of the run."""

@@ -13,11 +13,21 @@ from histnorm_cli.job import Skip
 from histnorm_cli.reporters import Reporter, Summary
 
 
-def skipped_records(path: str, items: Sequence[Skip], whole: bool) -> list[dict[str, Any]]:
-    """One record for a skipped file, or one per skipped record of a file."""
+def file_records(
+    diagnostics: list[Diagnostic], path: str, items: Sequence[Skip], whole: bool
+) -> list[dict[str, Any]]:
+    """The records of one file: one for a skipped file, else its diagnostics and one per
+    skipped record, in line order."""
     if whole:
         return [skipped(path, items[0].message)]
-    return [skipped(path, s.message, s.line, s.pointer, s.transcript_index) for s in items]
+    found = [record(d) for d in diagnostics]
+    found += [skipped(path, s.message, s.line, s.pointer, s.transcript_index) for s in items]
+    return sorted(found, key=_line) if items else found
+
+
+def _line(found: dict[str, Any]) -> tuple[int, int]:
+    location = found["location"]
+    return (location["line"] or 0, location["transcript_index"] or 0)
 
 
 class JsonReporter(Reporter):
@@ -31,9 +41,11 @@ class JsonReporter(Reporter):
         """Collect the records of one file."""
         self.records.extend(record(d) for d in diagnostics)
 
-    def skipped(self, path: str, items: Sequence[Skip], *, whole: bool) -> None:
-        """Collect the records of what was skipped."""
-        self.records.extend(skipped_records(path, items, whole))
+    def report(
+        self, diagnostics: list[Diagnostic], path: str, skipped: Sequence[Skip], whole: bool
+    ) -> None:
+        """Collect the records of one file, what was skipped included."""
+        self.records.extend(file_records(diagnostics, path, skipped, whole))
 
     def finish(self, summary: Summary) -> None:
         """Print the array."""
@@ -48,7 +60,9 @@ class JsonLinesReporter(Reporter):
         for d in diagnostics:
             self.out.write(orjson.dumps(record(d)).decode() + "\n")
 
-    def skipped(self, path: str, items: Sequence[Skip], *, whole: bool) -> None:
-        """Print the records of what was skipped."""
-        for item in skipped_records(path, items, whole):
+    def report(
+        self, diagnostics: list[Diagnostic], path: str, skipped: Sequence[Skip], whole: bool
+    ) -> None:
+        """Print the records of one file, what was skipped included."""
+        for item in file_records(diagnostics, path, skipped, whole):
             self.out.write(orjson.dumps(item).decode() + "\n")
