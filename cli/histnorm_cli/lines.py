@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import BinaryIO
 
@@ -14,9 +14,9 @@ from histnorm.document import (
     parse_line,
     pick_format,
     read_value,
-    settle_format,
     write_line,
 )
+from histnorm.formats import claims, common_format
 from histnorm.engine import proven_clean, unreadable
 from histnorm.errors import HistnormError, NotATranscript
 from histnorm_cli.files import STDIN, LazyWriter
@@ -34,19 +34,22 @@ def head_format(stream: BinaryIO, job: Job) -> str | None:
     if job.format is not None or job.detect != "file":
         return None
     start = stream.tell()
-    values, read = [], 0
+    found: list[Mapping[str, float]] = []
+    read = 0
     for raw in stream:
         read += len(raw)
         body = raw.strip().removeprefix(BOM)
         if body:
             try:
-                values.append(jsonio.loads_typed(body))
+                claimed = claims(jsonio.loads_typed(body))  # the claims alone are kept
             except HistnormError:
-                pass
-        if len(values) >= WINDOW or read >= HEAD_BYTES:
+                claimed = {}
+            if claimed:
+                found.append(claimed)
+        if len(found) >= WINDOW or read >= HEAD_BYTES:
             break
     stream.seek(start)
-    return settle_format(values)
+    return common_format(found)
 
 
 def run_file_lines(stream: BinaryIO, job: Job, outcome: Outcome) -> None:

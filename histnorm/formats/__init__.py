@@ -78,6 +78,12 @@ def pick(found: Mapping[str, float], data: JsonValue) -> str:
     """The format `found` (the claims on `data`) settles on; raise as `detect_format`."""
     if not found:
         _explain(data)
+        if _one_message(data):
+            raise HistnormError(
+                "this is one message (or session event), not a transcript; a JSONL file "
+                "of messages is one transcript (--jsonl-mode message)",
+                pointer="",
+            )
         if _looks_like_messages(data):
             raise HistnormError(
                 "could not tell the transcript format: the messages carry no format's "
@@ -134,11 +140,21 @@ def in_file_format(data: JsonValue, file_format: str) -> str:
 _ENVELOPES = ("messages", "contents", "input", "conversations")
 
 
+def _one_message(data: JsonValue) -> bool:
+    """Whether `data` is a single message object (a role) or session event (a uuid)."""
+    return isinstance(data, dict) and bool(
+        {"role", "parentuuid", "uuid"} & {k.casefold() for k in data if isinstance(k, str)}
+    )
+
+
 def _looks_like_messages(data: JsonValue) -> bool:
-    """Whether `data` holds a list of objects with a role (or turn, or event) key: a
-    transcript no codec could read, rather than JSON of another kind."""
+    """Whether `data` holds a list of objects with a role (or turn, or event) key, or
+    objects under `messages`: a transcript no codec could read, not JSON of another kind."""
     lists = [data] if isinstance(data, list) else []
     if isinstance(data, dict):
+        messages = data.get("messages")
+        if isinstance(messages, list) and any(isinstance(m, dict) for m in messages):
+            return True
         lists = [data[k] for k in _ENVELOPES if isinstance(data.get(k), list)]
     return any(
         isinstance(m, dict) and _MESSAGE_KEYS & {k.casefold() for k in m}
@@ -170,7 +186,7 @@ def _explain(data: JsonValue) -> None:
             _explain_turns(turns, "/conversations", ("from", "value"))
         return
     messages = messages_sniff(data, "messages")
-    if not messages or not _looks_like_messages(messages):
+    if not messages or not _looks_like_messages(data):
         return
     base = "/messages" if isinstance(data, dict) else ""
     role_based = not any(  # LangChain dumps carry "type" and "data" / "kwargs" instead
