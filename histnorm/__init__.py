@@ -24,7 +24,6 @@ from histnorm.behaviours import (
 from histnorm.convert import convert
 from histnorm.diagnostic import Applicability, Diagnostic, FixInfo, Location, Severity
 from histnorm.engine import FixDidNotConverge, FixResult
-from histnorm.document import native_json
 from histnorm.errors import HistnormError, NotATranscript
 from histnorm.formats import CODECS, detect_format, get_codec
 from histnorm.jsonio import Style
@@ -45,6 +44,7 @@ from histnorm.model import (
     UnknownPart,
     UsagePart,
 )
+from histnorm.native import native_json
 from histnorm.rules import ALL_RULES as RULES
 from histnorm.settings import (
     ApprovalPolicy,
@@ -163,8 +163,8 @@ __all__ = [
     "JsonValue",
     "Location",
     "MediaPart",
-    "NotATranscript",
     "Message",
+    "NotATranscript",
     "OrphanCallPolicy",
     "Part",
     "ReasoningPart",

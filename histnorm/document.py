@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from pydantic import BaseModel
-
 from histnorm import jsonio
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats import (
@@ -22,7 +20,6 @@ from histnorm.formats import (
     get_codec,
     in_file_format,
 )
-from histnorm.formats.base import type_name
 from histnorm.model import Transcript
 from histnorm.records import BOM, Document, Layout, Record, split_lines
 from histnorm.writing import encode_transcript, lost_by_rewrite, write, write_line
@@ -37,39 +34,6 @@ each transcript of a JSONL file or JSON array is detected on its own."""
 
 WINDOW = 256
 """How many of a file's first transcripts settle its format."""
-
-
-def native_json(value: Any) -> Any:
-    """A private copy of a caller's native value as plain JSON data: pydantic models (SDK
-    block objects such as `anthropic.types.ToolUseBlock`) become the objects their SDK
-    sends (`model_dump(mode="json", by_alias=True, exclude_unset=True)`), tuples become
-    arrays; anything else that is no JSON value raises `HistnormError` at its pointer."""
-    root: list[Any] = [None]
-    stack: list[tuple[Any, Any, Any, str]] = [(value, root, 0, "")]
-    while stack:
-        item, holder, key, at = stack.pop()
-        if isinstance(item, BaseModel):
-            exclude = getattr(item, "__api_exclude__", None)
-            item = item.model_dump(mode="json", by_alias=True, exclude_unset=True, exclude=exclude)
-        if isinstance(item, dict):
-            new: Any = dict.fromkeys(item)
-            for k, v in item.items():
-                if not isinstance(k, str):
-                    raise HistnormError(f"expected a string key, got {type_name(k)}", pointer=at)
-                stack.append((v, new, k, join_pointer(at, k)))
-        elif isinstance(item, list | tuple):
-            new = [None] * len(item)
-            stack.extend((v, new, i, join_pointer(at, i)) for i, v in enumerate(item))
-        elif item is None or isinstance(item, str | int | float):
-            new = item
-        else:
-            raise HistnormError(
-                f"expected JSON data (an object, array, string, number, boolean or null), "
-                f"got a {type(item).__name__} object",
-                pointer=at,
-            )
-        holder[key] = new
-    return root[0]
 
 
 def decode_value(
@@ -148,7 +112,14 @@ def read_json(data: bytes, format: str | None = None, detect: str = "file") -> D
     if _is_transcript_array(value):
         file_format = _formats(value, format, detect)
         records = tuple(
-            _record(item, format, line=None, pointer=join_pointer("", i), raw=b"", file_format=file_format)
+            _record(
+                item,
+                format,
+                line=None,
+                pointer=join_pointer("", i),
+                raw=b"",
+                file_format=file_format,
+            )
             for i, item in enumerate(value)
         )
         return Document(Layout.JSON_ARRAY, records, data, style, bom)

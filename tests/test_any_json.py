@@ -3,8 +3,9 @@
 Whatever a line of a file holds (odd types where strings belong, lists where objects
 belong, deep nesting), every codec's `sniff` answers between 0 and 1, `shape` answers
 None or a shape, `detect_format` and `decode` raise nothing but `HistnormError`, and
-`histnorm.lint` answers with diagnostics (or raises `NotATranscript`, as detection does). Values are drawn near real transcripts: objects
-with the keys codecs look at, holding any JSON value.
+`histnorm.lint` answers with diagnostics (or raises `NotATranscript`, as detection
+does). Values are drawn near real transcripts: objects with the keys codecs look at,
+holding any JSON value.
 """
 
 from __future__ import annotations

@@ -16,12 +16,11 @@ from histnorm.document import (
     read_value,
     write_line,
 )
-from histnorm.formats import claims, common_format
 from histnorm.engine import proven_clean, unreadable
 from histnorm.errors import HistnormError, NotATranscript
+from histnorm.formats import claims, common_format
 from histnorm_cli.files import STDIN, LazyWriter
 from histnorm_cli.job import Hunk, Job, Outcome, Sink, handle
-
 
 HEAD_BYTES = 64 << 20
 """At most this much of a JSONL file is read ahead to settle its format."""
@@ -121,8 +120,10 @@ def _run_line(content: bytes, number: int, job: Job, outcome: Outcome) -> bytes:
         record = parse_line(content, number)  # the exact reader says what is wrong
     else:
         format = pick_format(value, job.format, outcome.detected, job.detect)
-        if format is not None and job.format is None and (
-            job.detect == "per-line" or outcome.detected is None
+        if (
+            format is not None
+            and job.format is None
+            and (job.detect == "per-line" or outcome.detected is None)
         ):
             outcome.detected = format  # per line: tried first on the next; else the file's
         if format is not None and proven_clean(value, format, job.settings):

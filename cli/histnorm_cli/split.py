@@ -139,7 +139,12 @@ def _merge(outcome: Outcome, job: Job, shares: list[Outcome], files: list[str]) 
         offset += share.lines
     outcome.lines = offset
     outcome.diff = render_hunks(outcome.path, outcome.hunks)
-    if job.mode == "fix" and job.write and (outcome.changed or job.output) and not outcome.skipped_file:
+    if (
+        job.mode == "fix"
+        and job.write
+        and (outcome.changed or job.output)
+        and not outcome.skipped_file
+    ):
         with AtomicWriter(Path(job.output or outcome.path)) as writer:
             for name in files:
                 with open(name, "rb") as share_file:

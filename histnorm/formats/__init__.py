@@ -115,9 +115,7 @@ def common_format(found: Iterable[Mapping[str, float]]) -> str | None:
             first.setdefault(name, index)
             surest[name] = max(surest[name], score)
     order = {name: i for i, name in enumerate(CODECS)}
-    best = max(
-        CODECS, key=lambda n: (count[n], -first.get(n, len(order)), surest[n], -order[n])
-    )
+    best = max(CODECS, key=lambda n: (count[n], -first.get(n, len(order)), surest[n], -order[n]))
     return best if count[best] else None
 
 
@@ -169,12 +167,15 @@ _MESSAGE_KEYS = {"role", "from", "parentuuid", "lc"}
 def _not_a_transcript(data: JsonValue) -> str:
     items = data if isinstance(data, list) else []
     first = items[0] if items else data
-    if isinstance(first, dict) and first.get("kind") in ("request", "response"):
-        if isinstance(first.get("parts"), list):
-            return (
-                "not a transcript histnorm reads: a Pydantic AI message dump "
-                "(ModelMessagesTypeAdapter), a format histnorm does not read"
-            )
+    if (
+        isinstance(first, dict)
+        and first.get("kind") in ("request", "response")
+        and isinstance(first.get("parts"), list)
+    ):
+        return (
+            "not a transcript histnorm reads: a Pydantic AI message dump "
+            "(ModelMessagesTypeAdapter), a format histnorm does not read"
+        )
     return "not a transcript: no messages in the shape of any format histnorm reads"
 
 
