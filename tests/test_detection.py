@@ -400,3 +400,28 @@ def test_hn000_points_at_the_broken_line_of_a_jsonl_file(tmp_path: Path) -> None
     messages.write_bytes("\n".join(rows).encode("latin-1") + b"\n")
     result = cli("lint", "--output-format", "json", str(messages))
     assert [(r["code"], r["location"]["line"]) for r in report(result)] == [("HN000", 13)]
+
+
+def test_per_line_detection_from_the_configuration(tmp_path: Path) -> None:
+    path = tmp_path / "two-formats.jsonl"
+    shutil.copy(DETECTION / "two-formats.jsonl", path)
+    config = tmp_path / "pyproject.toml"
+    config.write_text('[tool.histnorm]\ndetect = "per-line"\n')
+    result = cli("lint", "--config", str(config), "--output-format", "json", str(path))
+    assert [(r["code"], r["location"]["line"]) for r in report(result)] == [("HN001", 2)]
+    config.write_text('[tool.histnorm]\ndetect = "never"\n')
+    assert cli("lint", "--config", str(config), str(path)).exit_code == 2
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("alpaca.json", "instruction"),
+        ("preference-pairs.json", "preference"),
+        ("dataset-registry.json", "no messages"),
+    ],
+)
+def test_the_skip_says_what_the_file_looks_like(name: str, words: str) -> None:
+    (value,) = values(name)
+    with pytest.raises(NotATranscript, match=words):
+        detect_format(value)

@@ -176,6 +176,10 @@ def _not_a_transcript(data: JsonValue) -> str:
             "not a transcript histnorm reads: a Pydantic AI message dump "
             "(ModelMessagesTypeAdapter), a format histnorm does not read"
         )
+    if isinstance(first, dict) and {"prompt", "chosen", "rejected"} <= first.keys():
+        return "not a transcript: a preference pair (prompt, chosen, rejected)"
+    if isinstance(first, dict) and "instruction" in first and "output" in first:
+        return "not a transcript: an instruction dataset record (Alpaca: instruction, output)"
     return "not a transcript: no messages in the shape of any format histnorm reads"
 
 

@@ -63,7 +63,8 @@ from histnorm.model import (
 
 REASONING_KEYS = ("reasoning_content", "thinking", "reasoning")
 _CONTENT_SLOTS = {"content", "content[]"}
-_ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
+_ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "ipython"})
+"""Roles that mark a chat-template transcript (`ipython`: Llama 3's tool output)."""
 
 
 def _result(msg: dict[str, Any], pointer: str) -> ToolResultPart:
