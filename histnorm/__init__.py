@@ -24,7 +24,7 @@ from histnorm.behaviours import (
 from histnorm.convert import convert
 from histnorm.diagnostic import Applicability, Diagnostic, FixInfo, Location, Severity
 from histnorm.engine import FixDidNotConverge, FixResult
-from histnorm.errors import HistnormError
+from histnorm.errors import HistnormError, NotATranscript
 from histnorm.formats import CODECS, detect_format, get_codec
 from histnorm.jsonio import Style
 from histnorm.model import (
@@ -44,6 +44,7 @@ from histnorm.model import (
     UnknownPart,
     UsagePart,
 )
+from histnorm.native import native_json
 from histnorm.rules import ALL_RULES as RULES
 from histnorm.settings import (
     ApprovalPolicy,
@@ -57,10 +58,11 @@ __version__ = "0.1.0"
 
 
 def _native(data: bytes | str | JsonValue) -> tuple[JsonValue, bool]:
-    """The parsed value of `data`, and whether it is private (parsed here, not the caller's)."""
+    """The parsed value of `data`, and whether it is private (parsed here, not the caller's).
+    A caller's value holding SDK objects (pydantic models) is read as the JSON they dump to."""
     if isinstance(data, bytes | bytearray | memoryview | str):
         return jsonio.loads(bytes(data) if not isinstance(data, str) else data), True
-    return data, False
+    return native_json(data), True
 
 
 def load(data: bytes | str | JsonValue, format: str | None = None) -> Transcript:
@@ -68,7 +70,9 @@ def load(data: bytes | str | JsonValue, format: str | None = None) -> Transcript
 
     `format` names the codec (see `CODECS`); by default it is detected from the content.
     A parsed value is copied first, so later changes to it do not reach the transcript.
-    Raises `HistnormError` (with a JSON Pointer and, for syntax errors, a line) on bad input.
+    Raises `HistnormError` (with a JSON Pointer and, for syntax errors, a line) on bad input,
+    and its subclass `NotATranscript` for valid JSON that holds no transcript (without
+    `format`).
     """
     value, private = _native(data)
     return _decode(value if private else jsonio.copy(value), format)
@@ -108,7 +112,8 @@ def lint(
     """Diagnose a transcript (or JSON bytes, text or value holding one).
 
     `options` override fields of `settings`, e.g. `lint(data, select=("HN001",))`.
-    Unreadable input gives a single HN000 diagnostic instead of an exception.
+    Unreadable input gives a single HN000 diagnostic instead of an exception; valid JSON
+    that holds no transcript raises `NotATranscript` (without `format`: it is no error).
     """
     chosen = _settings(settings, options)
     if not isinstance(data, Transcript):
@@ -118,6 +123,8 @@ def lint(
             if engine.proven_clean(value, chosen_format, chosen):
                 return ()  # a plain shape: no model needed (histnorm.shape)
             data = _decode(value if private else jsonio.copy(value), chosen_format)
+        except NotATranscript:
+            raise
         except HistnormError as error:
             return (engine.unreadable(error),)
     return engine.lint(data, chosen)
@@ -157,6 +164,7 @@ __all__ = [
     "Location",
     "MediaPart",
     "Message",
+    "NotATranscript",
     "OrphanCallPolicy",
     "Part",
     "ReasoningPart",

@@ -13,7 +13,13 @@ from typing import Any
 
 from histnorm import jsonio
 from histnorm.errors import HistnormError, join_pointer
-from histnorm.formats import detect_format, get_codec
+from histnorm.formats import (
+    claims,
+    common_format,
+    detect_format,
+    get_codec,
+    in_file_format,
+)
 from histnorm.model import Transcript
 from histnorm.records import BOM, Document, Layout, Record, split_lines
 from histnorm.torn import around_torn_lines, torn_lines
@@ -23,17 +29,58 @@ _ENVELOPE_KEYS = {"messages", "contents", "input", "conversations"}
 """Keys that hold the message list of a request body or dataset record."""
 
 
-def decode_value(value: Any, format: str | None = None) -> Transcript:
-    """Decode a parsed native value with `format`, or the detected one."""
-    codec = get_codec(format if format is not None else detect_format(value))
-    return codec.decode(value)
+DETECT_MODES = ("file", "per-line")
+"""`file`: one format per file, settled by its first transcripts (`WINDOW`); `per-line`:
+each transcript of a JSONL file or JSON array is detected on its own."""
+
+WINDOW = 256
+"""How many of a file's first transcripts settle its format."""
+
+
+def decode_value(
+    value: Any, format: str | None = None, file_format: str | None = None
+) -> Transcript:
+    """Decode a parsed native value with `format`, or in the file's format `file_format`
+    (raising if another format or none claims it), or in the detected one. Raises
+    `NotATranscript` for valid JSON that holds no transcript (only without `format`)."""
+    if format is None:
+        format = detect_format(value) if file_format is None else in_file_format(value, file_format)
+    return get_codec(format).decode(value)
+
+
+def settle_format(values: Iterable[Any]) -> str | None:
+    """The format of a file from (up to `WINDOW` of) its transcripts' values; None when
+    none of them is claimed by any codec."""
+    found = []
+    for value in values:
+        claimed = claims(value)
+        if claimed:
+            found.append(claimed)
+            if len(found) >= WINDOW:
+                break
+    return common_format(found)
+
+
+def _formats(values: list[Any], format: str | None, detect: str) -> str | None:
+    """The file format records are held to, or None (explicit format, or per-line)."""
+    if detect not in DETECT_MODES:
+        raise HistnormError(f"unknown detection {detect!r}; expected {' or '.join(DETECT_MODES)}")
+    if format is not None or detect == "per-line":
+        return None
+    return settle_format(values)
 
 
 def _record(
-    value: Any, format: str | None, *, line: int | None, pointer: str, raw: bytes
+    value: Any,
+    format: str | None,
+    *,
+    line: int | None,
+    pointer: str,
+    raw: bytes,
+    file_format: str | None = None,
 ) -> Record:
     try:
-        transcript = decode_value(value, format)
+        transcript = decode_value(value, format, file_format)
     except HistnormError as exc:
         return Record(None, exc.at(line=line, prefix=pointer), line, pointer, raw)
     return Record(transcript, None, line, pointer, raw)
@@ -53,8 +100,9 @@ def _is_transcript_array(value: Any) -> bool:
     )
 
 
-def read_json(data: bytes, format: str | None = None) -> Document:
-    """Read a JSON document holding one transcript or an array of transcripts."""
+def read_json(data: bytes, format: str | None = None, detect: str = "file") -> Document:
+    """Read a JSON document holding one transcript or an array of transcripts (read in one
+    format unless `detect="per-line"`)."""
     bom = data.startswith(BOM)
     body = data[len(BOM) :] if bom else data
     style = jsonio.detect_style(body)
@@ -63,8 +111,16 @@ def read_json(data: bytes, format: str | None = None) -> Document:
     except HistnormError as exc:
         return Document(Layout.JSON, (Record(None, exc, exc.line, "", data),), data, style, bom)
     if _is_transcript_array(value):
+        file_format = _formats(value, format, detect)
         records = tuple(
-            _record(item, format, line=None, pointer=join_pointer("", i), raw=b"")
+            _record(
+                item,
+                format,
+                line=None,
+                pointer=join_pointer("", i),
+                raw=b"",
+                file_format=file_format,
+            )
             for i, item in enumerate(value)
         )
         return Document(Layout.JSON_ARRAY, records, data, style, bom)
@@ -85,14 +141,22 @@ def looks_like_message(value: Any) -> bool:
     return any(key.casefold() == "role" for key in value)
 
 
-def pick_format(value: Any, format: str | None = None, likely: str | None = None) -> str | None:
-    """The format to read `value` with: `format` if given, else `likely` (the format of the
-    previous line) when its codec is sure of `value`, else the detected one; None when
-    nothing matches (decoding then reports why)."""
+def pick_format(
+    value: Any, format: str | None = None, likely: str | None = None, detect: str = "file"
+) -> str | None:
+    """The format to read `value` with: `format` if given; else, in one-format-per-file
+    detection, `likely` (the file's format) when its codec claims `value` (None when it
+    does not: decoding says why); else the detected one (per line, `likely` is the
+    previous line's format, tried first when its codec is sure); None when nothing
+    matches (decoding then reports why)."""
     if format is not None:
         return format
-    if likely is not None and get_codec(likely).sniff(value) >= 0.9:
-        return likely
+    if likely is not None:
+        sure = 0.9 if detect == "per-line" else 0.0
+        if get_codec(likely).sniff(value) > sure:
+            return likely
+        if detect != "per-line":
+            return None
     try:
         return detect_format(value)
     except HistnormError:
@@ -107,27 +171,30 @@ def parse_line(line: bytes, number: int) -> Any | Record:
         return Record(None, exc.at(line=number), number, "", line)
 
 
-def read_value(value: Any, number: int, format: str | None, raw: bytes) -> Record:
-    """The record of one line's parsed `value` (see `pick_format` for `format`)."""
-    return _record(value, format, line=number, pointer="", raw=raw)
+def read_value(
+    value: Any, number: int, format: str | None, raw: bytes, file_format: str | None = None
+) -> Record:
+    """The record of one line's parsed `value` (see `pick_format` for `format`), held to
+    the file's format `file_format` when `format` is None."""
+    return _record(value, format, line=number, pointer="", raw=raw, file_format=file_format)
 
 
 def read_line(
-    line: bytes, number: int, format: str | None = None, likely: str | None = None
+    line: bytes, number: int, format: str | None = None, file_format: str | None = None
 ) -> Record:
-    """Read one JSONL line holding one transcript.
-
-    `likely` (the format of the previous line) is tried first when its codec is sure of
-    the line, which spares detecting the format of every line of a large file.
-    """
+    """Read one JSONL line holding one transcript, in the file's format `file_format`
+    (when known and no `format` is given), else in the format detected for the line."""
     value = parse_line(line, number)
     if isinstance(value, Record):
         return value
-    return read_value(value, number, pick_format(value, format, likely), line)
+    return read_value(value, number, format, line, file_format)
 
 
-def read_jsonl(data: bytes, format: str | None = None, mode: str = "auto") -> Document:
-    """Read JSONL: one transcript per line, or (`mode="message"`) one message per line."""
+def read_jsonl(
+    data: bytes, format: str | None = None, mode: str = "auto", detect: str = "file"
+) -> Document:
+    """Read JSONL: one transcript per line (in one format unless `detect="per-line"`), or
+    (`mode="message"`) one message per line."""
     bom = data.startswith(BOM)
     body = data[len(BOM) :] if bom else data
     rows = [(n, line, end) for n, line, end in split_lines(body)]
@@ -138,7 +205,13 @@ def read_jsonl(data: bytes, format: str | None = None, mode: str = "auto") -> Do
         except HistnormError:
             mode = "transcript"
     if mode == "transcript":
-        records = tuple(read_line(line, n, format) for n, line, _ in rows if line.strip())
+        parsed = [(n, line, parse_line(line, n)) for n, line, _ in rows if line.strip()]
+        good = [v for _, _, v in parsed if not isinstance(v, Record)]
+        file_format = _formats(good, format, detect)
+        records = tuple(
+            value if isinstance(value, Record) else read_value(value, n, format, line, file_format)
+            for n, line, value in parsed
+        )
         return Document(Layout.JSONL, records, data, jsonio.COMPACT, bom)
     if mode != "message":
         raise HistnormError(f"unknown JSONL mode {mode!r}; expected auto, transcript or message")
@@ -230,6 +303,7 @@ def _strip_index(pointer: str | None) -> str | None:
 
 __all__ = [
     "BOM",
+    "DETECT_MODES",
     "Document",
     "Layout",
     "Record",
@@ -243,6 +317,7 @@ __all__ = [
     "read_jsonl",
     "read_line",
     "read_value",
+    "settle_format",
     "single_value",
     "split_lines",
     "torn_lines",

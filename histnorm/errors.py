@@ -1,4 +1,4 @@
-"""The one exception type histnorm raises for bad input."""
+"""The exception types histnorm raises for bad input (and for input that is no transcript)."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ class HistnormError(ValueError):
     def at(self, *, line: int | None = None, prefix: str = "") -> HistnormError:
         """Return a copy located at `line`, with `prefix` prepended to the pointer."""
         pointer = None if self.pointer is None else prefix + self.pointer
-        return HistnormError(
+        return type(self)(
             self.message,
             pointer=pointer,
             line=self.line if line is None else line,
@@ -56,3 +56,9 @@ class HistnormError(ValueError):
         if self.pointer is not None:
             where.append(f"at {self.pointer or '/'}" if self.pointer else "at the document root")
         return f"{', '.join(where)}: {self.message}" if where else self.message
+
+
+class NotATranscript(HistnormError):
+    """Valid JSON that holds no transcript of a format histnorm reads: an Alpaca dataset,
+    a dataset registry, preference pairs, a package.json. Found without an explicit
+    format, readers skip it (it is no error); with one, it is reported like bad input."""

@@ -44,7 +44,21 @@ def loads_typed(raw: bytes) -> Any:
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
+        if "UTF-8" in exc.msg:  # orjson places these at the start: find the bad byte
+            raise _utf8_error(exc.msg, raw) from None
         raise _syntax_error(exc.msg, exc.lineno, exc.colno) from None
+
+
+def _utf8_error(msg: str, raw: bytes | bytearray | memoryview) -> HistnormError:
+    """The error of invalid UTF-8 in `raw`, at the line and column of its first bad byte."""
+    data = bytes(raw)
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        return _syntax_error(f"invalid UTF-8: {exc.reason}", line, column)
+    return _syntax_error(msg, 1, 1)  # valid bytes: a lone surrogate escape, say
 
 
 def loads(data: bytes | str) -> Any:
@@ -56,8 +70,8 @@ def loads(data: bytes | str) -> Any:
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
         return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
-    except UnicodeDecodeError as exc:
-        raise HistnormError(f"invalid UTF-8: {exc.reason}") from None
+    except UnicodeDecodeError:
+        raise _utf8_error("invalid UTF-8", raw) from None
     except json.JSONDecodeError as exc:
         raise _syntax_error(exc.msg, exc.lineno, exc.colno) from None
     except ValueError as exc:

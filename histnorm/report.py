@@ -1,4 +1,5 @@
-"""The machine-readable report record: one JSON object per diagnostic.
+"""The machine-readable report records: one JSON object per diagnostic, and one per file
+or record skipped because it is no transcript.
 
 `schemas/report.schema.json` is generated from `Record`, so the shape `--output-format
 json` and `jsonl` print is a committed, drift-tested contract.
@@ -46,6 +47,40 @@ class Record(_Strict):
     fix: RecordFix | None
 
 
+class SkippedLocation(_Strict):
+    """Where the skipped value is: line (JSONL), JSON Pointer and transcript index (a
+    record of a JSON array); all null for a whole file."""
+
+    line: int | None
+    pointer: str | None
+    transcript_index: int | None
+
+
+class Skipped(_Strict):
+    """A file or record skipped: valid JSON that holds no transcript (no error)."""
+
+    skipped: Literal["not-a-transcript"]
+    message: str
+    filename: str | None
+    location: SkippedLocation
+
+
+def skipped(
+    filename: str | None,
+    message: str,
+    line: int | None = None,
+    pointer: str | None = None,
+    transcript_index: int | None = None,
+) -> dict[str, Any]:
+    """The report record of a skipped file (no location) or record, as plain JSON data."""
+    return {
+        "skipped": "not-a-transcript",
+        "message": message,
+        "filename": filename,
+        "location": {"line": line, "pointer": pointer, "transcript_index": transcript_index},
+    }
+
+
 def record(diagnostic: Diagnostic) -> dict[str, Any]:
     """The report record of `diagnostic`, as plain JSON-ready data."""
     loc = diagnostic.location
@@ -71,7 +106,10 @@ def record(diagnostic: Diagnostic) -> dict[str, Any]:
 
 def report_schema() -> dict[str, Any]:
     """The JSON Schema of the `--output-format json` report (an array of records)."""
-    schema = TypeAdapter(list[Record]).json_schema()
+    schema = TypeAdapter(list[Record | Skipped]).json_schema()
     schema["title"] = "histnorm report"
-    schema["description"] = "Diagnostics printed by `histnorm lint --output-format json`."
+    schema["description"] = (
+        "Diagnostics printed by `histnorm lint --output-format json`, and the files or "
+        "records skipped because they hold no transcript."
+    )
     return schema

@@ -229,8 +229,12 @@ TOOLS = [
 
 @st.composite
 def transcripts(draw: st.DrawFn, min_messages: int = 1, max_messages: int = 7) -> Any:
-    """A native chat-template document: a bare list or a record with `messages`."""
+    """A native chat-template document: a bare list or a record with `messages`. Unknown
+    roles alone are no mark of the format (positive detection), so a document of only
+    those starts with a user message."""
     body = draw(messages(min_messages, max_messages))
+    if all(m.get("role") in ("observer",) for m in body):
+        body = [{"role": "user", "content": "Weather in Oslo?"}, *body]
     if draw(st.integers(0, 2)) == 0:
         return body
     fields: dict[str, Any] = {"messages": body}

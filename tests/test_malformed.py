@@ -6,6 +6,8 @@ case, whatever histnorm cannot read is reported as HN000 (with the line for JSON
 syntax errors, and a JSON Pointer when the document parsed), is never rewritten (a bad
 JSONL line is copied byte for byte while the good lines around it are still fixed), and
 never produces a traceback or exit code 2: bad data is exit 1, not a histnorm failure.
+Valid JSON that is no transcript (`42`, `"hello"`, an object without messages) is
+skipped instead: listed in the json report, never rewritten, no change to the exit code.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from typer.testing import CliRunner, Result
 
 import histnorm
 from histnorm.document import Document, Layout, read_json, read_jsonl, split_lines, write
-from histnorm.errors import HistnormError
+from histnorm.errors import HistnormError, NotATranscript
 
 ROOT = Path(__file__).resolve().parent.parent
 MALFORMED = ROOT / "fixtures" / "malformed"
@@ -70,6 +72,25 @@ class _AnyLine:
 
 ANY_LINE: Any = _AnyLine()
 
+SKIPPED = "skipped"
+"""Stands in for a code: the record (or file) is valid JSON but no transcript."""
+
+
+class _AnyPointer:
+    """The pointer of a whole skipped file (none in the report, the root in the library)."""
+
+    def __eq__(self, other: object) -> bool:
+        return other is None or other == ""
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __repr__(self) -> str:
+        return "ANY_POINTER"
+
+
+ROOT_OR_NONE: Any = _AnyPointer()
+
 EXPECTED: dict[str, list[tuple[Any, str, str | None]]] = {
     # (line, code, pointer) of every diagnostic `histnorm lint` gives, in order.
     "empty.json": [(1, "HN000", None)],
@@ -83,14 +104,14 @@ EXPECTED: dict[str, list[tuple[Any, str, str | None]]] = {
     "truncated-last-line.jsonl": [(1, "HN001", ORPHAN), (3, "HN000", None)],
     "invalid-utf8.json": [(1, "HN000", None)],
     "invalid-utf8.jsonl": [(1, "HN001", ORPHAN), (2, "HN000", None), (3, "HN001", ORPHAN)],
-    "not-a-transcript-number.json": [(ANY_LINE, "HN000", "")],
-    "not-a-transcript-string.json": [(ANY_LINE, "HN000", "")],
-    "not-a-transcript-object.json": [(ANY_LINE, "HN000", "")],
+    "not-a-transcript-number.json": [(ANY_LINE, SKIPPED, ROOT_OR_NONE)],
+    "not-a-transcript-string.json": [(ANY_LINE, SKIPPED, ROOT_OR_NONE)],
+    "not-a-transcript-object.json": [(ANY_LINE, SKIPPED, ROOT_OR_NONE)],
     "not-a-transcript.jsonl": [
-        (1, "HN000", ""),
-        (2, "HN000", ""),
-        (3, "HN000", ""),
-        (4, "HN000", ""),
+        (1, SKIPPED, ""),
+        (2, SKIPPED, ""),
+        (3, SKIPPED, ""),
+        (4, SKIPPED, ""),
         (5, "HN001", ORPHAN),
     ],
     "missing-role.json": [(ANY_LINE, "HN000", "/messages/2/role")],
@@ -128,7 +149,7 @@ EXPECTED: dict[str, list[tuple[Any, str, str | None]]] = {
     "mixed.jsonl": [
         (2, "HN001", ORPHAN),
         (3, "HN000", None),
-        (5, "HN000", ""),
+        (5, SKIPPED, ""),
         (6, "HN000", "/messages/2/role"),
         (8, "HN001", ORPHAN),
     ],
@@ -199,7 +220,8 @@ def located(result: Result, name: str) -> list[tuple[Any, str, str | None]]:
     for record in records(result):
         assert record["filename"] == name
         location = record["location"]
-        found.append((location["line"], record["code"], location["pointer"]))
+        code = SKIPPED if "skipped" in record else record["code"]
+        found.append((location["line"], code, location["pointer"]))
     return found
 
 
@@ -216,6 +238,12 @@ def library_lint(name: str, data: bytes) -> list[tuple[Any, str, str | None]]:
     document = read(name, data)
     found: list[tuple[Any, str, str | None]] = []
     for record in document.records:
+        if isinstance(record.error, NotATranscript):
+            found.append((record.line, SKIPPED, record.error.pointer))
+            if document.layout is Layout.JSONL:
+                with pytest.raises(NotATranscript):
+                    histnorm.lint(record.raw)
+            continue
         if record.error is not None:
             assert record.transcript is None
             line = record.error.line if record.error.line is not None else record.line
@@ -272,13 +300,13 @@ def assert_fixed_as_expected(
 ) -> None:
     """Unreadable records keep their bytes; fixable ones change; clean ones do not."""
     expected = EXPECTED[name] if expected is None else expected
-    bad = {line for line, code, _ in expected if code == "HN000"}
+    bad = {line for line, code, _ in expected if code in ("HN000", SKIPPED)}
     refused = REFUSED.get(name, [])
     if refused and is_jsonl(name):
         bad |= {line for line, _, _ in refused}
     elif refused:
         bad |= {"whole file"}
-    fixable = {line for line, code, _ in expected if code != "HN000"}
+    fixable = {line for line, code, _ in expected if code not in ("HN000", SKIPPED)}
     whole_file = not is_jsonl(name) or read_jsonl(before).layout is Layout.JSONL_MESSAGES
     if whole_file:
         if bad or not fixable:
@@ -296,7 +324,9 @@ def assert_fixed_as_expected(
         else:
             assert new[number][0] != line, f"line {number} was not fixed"
     kept = {line for line, _, _ in refused}
-    assert [f for f in library_lint(name, after) if f[1] != "HN000" and f[0] not in kept] == []
+    assert [
+        f for f in library_lint(name, after) if f[1] not in ("HN000", SKIPPED) and f[0] not in kept
+    ] == []
 
 
 # --- the corpus, file by file -----------------------------------------------------------
@@ -319,6 +349,12 @@ def test_library_lint(name):
 def test_library_lint_and_fix_of_the_whole_document(name):
     data = (MALFORMED / name).read_bytes()
     data = data.removeprefix(b"\xef\xbb\xbf")  # the document reader's business; see below
+    if [code for _, code, _ in EXPECTED[name]] == [SKIPPED]:
+        with pytest.raises(NotATranscript):
+            histnorm.lint(data)
+        with pytest.raises(NotATranscript):
+            histnorm.fix(data)
+        return
     found = [(d.code, d.location.pointer) for d in histnorm.lint(data)]
     assert found == [(code, pointer) for _, code, pointer in EXPECTED[name]]
     if any(code == "HN000" for _, code, _ in EXPECTED[name]):
@@ -340,11 +376,15 @@ def test_cli_lint(name):
     result = invoke("lint", "--output-format", "json", name)
     assert_clean_exit(result)
     assert located(result, name) == EXPECTED[name]
-    errors = [code for _, code, _ in EXPECTED[name]]
+    errors = [code for _, code, _ in EXPECTED[name] if code != SKIPPED]
     assert result.exit_code == (1 if errors else 0)
     text = invoke("lint", name)
     assert_clean_exit(text)
+    if len(errors) < len(EXPECTED[name]):
+        assert "skipped: not a transcript" in text.stdout
     for line, code, _ in EXPECTED[name]:
+        if code == SKIPPED:
+            continue
         where = f"{name}:{line}: " if isinstance(line, int) else f"{name}"
         assert any(row.startswith(where) and f" {code} " in row for row in text.stdout.splitlines())
 
@@ -551,7 +591,12 @@ def check_deep_fix(out: bytes, levels: int) -> None:
 
 
 def test_deep_nesting_in_jsonl():
-    deep_arguments = b'"arguments":' + orjson.dumps(nested(10_000))
+    deep_string = orjson.dumps(nested(10_000))  # one format per file: Anthropic throughout
+    deep_text = b'{"type":"text","text":' + deep_string + b"},"
+    with_text = deep_line(300).replace(
+        b'"content":[{"type":"tool_use","id":"a"',
+        b'"content":[' + deep_text + b'{"type":"tool_use","id":"a"',
+    )
     lines = [
         deep_line(300),
         deep_line(900),
@@ -559,9 +604,7 @@ def test_deep_nesting_in_jsonl():
         deep_line(900, ',"seed":' + BIG.decode()),
         deep_line(10_000, ',"seed":' + BIG.decode()),
         # 10,000 levels inside a string are just a string
-        FIXABLE.replace(
-            b'"name":"weather","arguments":"{}"', b'"name":"weather",' + deep_arguments
-        ),
+        with_text,
     ]
     data = b"\n".join(lines) + b"\n"
     expected = [
@@ -570,7 +613,7 @@ def test_deep_nesting_in_jsonl():
         (3, "HN000", None),
         (4, "HN001", "/messages/1/content/1"),
         (5, "HN000", None),
-        (6, "HN001", ORPHAN),
+        (6, "HN001", "/messages/1/content/2"),
     ]
     assert library_lint("deep.jsonl", data) == expected
     library_out = library_fix("deep.jsonl", data)
@@ -590,9 +633,7 @@ def test_deep_nesting_in_jsonl():
     assert b'"seed":' + BIG + b"}" in out[3]
     assert json.loads(out[3])["messages"][1]["seed"] == int(BIG)
     assert out[2] == lines[2] and out[4] == lines[4]
-    assert out[5] == FIXED.replace(
-        b'"name":"weather","arguments":"{}"', b'"name":"weather",' + deep_arguments
-    )
+    assert out[5] == with_text.replace(b',{"type":"tool_use","id":"b","name":"g","input":{}}', b"")
 
 
 @pytest.mark.parametrize("levels", [300, 900])

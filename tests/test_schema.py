@@ -17,6 +17,8 @@ FIXTURES = sorted(
     for p in (ROOT / "fixtures").rglob("*")
     if p.suffix in (".json", ".jsonl")
     and "malformed" not in p.parts
+    and "not-transcripts" not in p.parts  # valid JSON, no transcript: tests/test_detection.py
+    and "detection" not in p.parts
     and "bad" not in p.stem
     and not p.name.endswith(".settings.json")
 )

@@ -88,6 +88,14 @@ JsonlMode = Annotated[
         "--jsonl-mode", help="auto, transcript (one per line) or message (one message per line)."
     ),
 ]
+Detect = Annotated[
+    str | None,
+    typer.Option(
+        "--detect",
+        help="file: one format per file, settled by its first transcripts (default); "
+        "per-line: detect each line of a JSONL file (or item of a JSON array) on its own.",
+    ),
+]
 Include = Annotated[
     list[str] | None,
     typer.Option("--include", help="Glob of files to take from folders (default *.json, *.jsonl)."),
@@ -149,6 +157,7 @@ def lint(
     profile: Profile = None,
     policy: Policy = None,
     jsonl_mode: JsonlMode = None,
+    detect: Detect = None,
     include: Include = None,
     exclude: Exclude = None,
     exit_zero: ExitZero = False,
@@ -174,6 +183,7 @@ def fix(
     profile: Profile = None,
     policy: Policy = None,
     jsonl_mode: JsonlMode = None,
+    detect: Detect = None,
     include: Include = None,
     exclude: Exclude = None,
     exit_zero: ExitZero = False,

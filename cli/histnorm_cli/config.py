@@ -46,6 +46,7 @@ class FileConfig(BaseModel):
     output_format: str | None = None
     format: str | None = None
     jsonl_mode: str | None = None
+    detect: str | None = None
     include: list[str] | None = None
     exclude: list[str] = []
     root: str | None = None

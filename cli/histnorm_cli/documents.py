@@ -9,6 +9,7 @@ from pathlib import Path
 from histnorm.diagnostic import Diagnostic, Severity
 from histnorm.document import BOM, Document, Layout, pick_format, single_value, torn_lines, write
 from histnorm.engine import proven_clean, unreadable
+from histnorm.errors import NotATranscript
 from histnorm.linemap import lines_for
 from histnorm.model import Transcript
 from histnorm_cli.files import STDIN, write_atomically
@@ -32,7 +33,12 @@ def plain_document(data: bytes, job: Job, outcome: Outcome) -> bool:
 def run_document(document: Document, data: bytes, job: Job, outcome: Outcome) -> None:
     results: list[Transcript | None] = []
     found: list[tuple[int, Diagnostic]] = []
+    array = document.layout is Layout.JSON_ARRAY
     for index, record in enumerate(document.records):
+        if isinstance(record.error, NotATranscript):
+            outcome.skip(record.error, record.line, index if array else None)
+            results.append(None)  # never written: its bytes are kept
+            continue
         outcome.transcripts += 1
         if record.transcript is None:
             assert record.error is not None
@@ -46,7 +52,7 @@ def run_document(document: Document, data: bytes, job: Job, outcome: Outcome) ->
         )
         results.append(fixed)
         found.extend((index, d.at(line=record.line) if record.line else d) for d in diagnostics)
-    new = write(document, results) if job.mode == "fix" else data
+    new = write(document, results) if job.mode == "fix" and not outcome.skipped_file else data
     outcome.changed = new != data
     held = any(record.held for record in document.records)
     for note in torn_lines(document, new):  # a session read around its broken lines
@@ -62,6 +68,8 @@ def _deliver(new: bytes, job: Job, outcome: Outcome) -> None:
     """Write a fix's result where it goes: standard output, the output path, or the file
     itself (only when it changed)."""
     to_stdout = outcome.path == STDIN or job.output == STDIN
+    if outcome.skipped_file and not to_stdout:
+        return  # no transcript: never written (standard output still gets the input back)
     if job.mode == "fix" and job.write and (outcome.changed or job.output or to_stdout):
         if to_stdout:
             outcome.stdout = new

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Literal, TextIO
 
 from histnorm.diagnostic import Severity
+from histnorm.document import DETECT_MODES
 from histnorm.engine import fix_allowed
 from histnorm.formats import CODECS
 from histnorm.settings import Settings
@@ -42,6 +43,7 @@ class Request:
     output_format: str | None = None
     format: str | None = None
     jsonl_mode: str | None = None
+    detect: str | None = None
     include: list[str] | None = None
     exclude: list[str] | None = None
     exit_zero: bool = False
@@ -86,6 +88,9 @@ def _check_choices(request: Request, config: FileConfig) -> None:
     mode = request.jsonl_mode or config.jsonl_mode
     if mode is not None and mode not in JSONL_MODES:
         raise ConfigError(f"jsonl-mode: unknown mode {mode!r}; known: {', '.join(JSONL_MODES)}")
+    detect = request.detect or config.detect
+    if detect is not None and detect not in DETECT_MODES:
+        raise ConfigError(f"detect: unknown mode {detect!r}; known: {', '.join(DETECT_MODES)}")
 
 
 JSONL_MODES = ("auto", "transcript", "message")
@@ -176,6 +181,7 @@ def execute(request: Request) -> int:
         settings=settings,
         format=request.format or config.format,
         jsonl_mode=request.jsonl_mode or config.jsonl_mode or "auto",
+        detect=request.detect or config.detect or "file",
         write=request.mode == "fix" and not (request.check or request.diff),
         diff=request.diff,
         output=request.output,
@@ -210,6 +216,11 @@ def _job_for(base: Job, config: FileConfig, settings: Settings, path: str) -> Jo
 def _record(outcome: Outcome, report: Any, summary: Summary, settings: Settings) -> None:
     summary.files += 1
     summary.transcripts += outcome.transcripts
+    if outcome.skipped_file:
+        summary.skipped_files += 1
+    else:
+        summary.skipped_records += len(outcome.skipped)
+
     if outcome.error is not None:
         print(f"histnorm: error: {outcome.error}", file=sys.stderr)
         summary.errors += 1
@@ -221,8 +232,8 @@ def _record(outcome: Outcome, report: Any, summary: Summary, settings: Settings)
         summary.changed_files += 1
     if outcome.diff:
         sys.stdout.write(outcome.diff)
-    elif diagnostics:
-        report.file(diagnostics)
+    elif diagnostics or outcome.skipped:
+        report.report(diagnostics, outcome.path, outcome.skipped, outcome.skipped_file)
     if outcome.stdout is not None:
         sys.stdout.buffer.write(outcome.stdout)
         sys.stdout.flush()

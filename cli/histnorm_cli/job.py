@@ -29,10 +29,24 @@ class Job:
     settings: Settings
     format: str | None = None
     jsonl_mode: str = "auto"
+    detect: str = "file"
+    """`file` (one format per file) or `per-line` (see `histnorm.document.DETECT_MODES`)."""
+    file_format: str | None = None
+    """The file's format, settled before a share of a large JSONL file is read."""
     write: bool = False
     diff: bool = False
     output: str | None = None
     backup: bool = False
+
+
+@dataclass(frozen=True)
+class Skip:
+    """A record (or a whole file) skipped: valid JSON that holds no transcript."""
+
+    message: str
+    line: int | None = None
+    pointer: str | None = None
+    transcript_index: int | None = None
 
 
 Hunk = tuple[int, bytes, bytes, bytes]
@@ -53,13 +67,24 @@ class Outcome:
     stdout: bytes | None = None
     transcripts: int = 0
     detected: str | None = None
-    """The format of the last line read, tried first on the next line of a JSONL file."""
+    """The file's format (per-line detection: the last line's, tried first on the next)."""
+    skipped: list[Skip] = field(default_factory=list)
+    """Records that are no transcript (not read, never written)."""
     lines: int = 0
     """Lines read (JSONL read line by line)."""
     hunks: list[Hunk] = field(default_factory=list)
     """Changed lines (number, old, new, line ending), for `--diff` of JSONL read by line."""
     part_file: str | None = None
     """Where a worker wrote its share of a split file's new content."""
+
+    @property
+    def skipped_file(self) -> bool:
+        """Whether the whole file is no transcript: every record in it was skipped."""
+        return bool(self.skipped) and self.transcripts == 0 and self.error is None
+
+    def skip(self, error: HistnormError, line: int | None = None, index: int | None = None) -> None:
+        """Count one record that is no transcript."""
+        self.skipped.append(Skip(error.message, line, error.pointer, index))
 
 
 def is_jsonl(path: str, data: bytes | None) -> bool:

@@ -2,19 +2,57 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import BinaryIO
 
 from histnorm import jsonio
-from histnorm.document import BOM, Record, parse_line, pick_format, read_value, write_line
+from histnorm.document import (
+    BOM,
+    WINDOW,
+    Record,
+    parse_line,
+    pick_format,
+    read_value,
+    write_line,
+)
 from histnorm.engine import proven_clean, unreadable
-from histnorm.errors import HistnormError
+from histnorm.errors import HistnormError, NotATranscript
+from histnorm.formats import claims, common_format
 from histnorm_cli.files import STDIN, LazyWriter
 from histnorm_cli.job import Hunk, Job, Outcome, Sink, handle
 
+HEAD_BYTES = 64 << 20
+"""At most this much of a JSONL file is read ahead to settle its format."""
+
+
+def head_format(stream: BinaryIO, job: Job) -> str | None:
+    """The format of a transcript-per-line JSONL file, settled by its first transcripts
+    (`histnorm.document.WINDOW`), read ahead from `stream`'s position, which is kept; None
+    with an explicit format, per-line detection, or no transcript in the head."""
+    if job.format is not None or job.detect != "file":
+        return None
+    start = stream.tell()
+    found: list[Mapping[str, float]] = []
+    read = 0
+    for raw in stream:
+        read += len(raw)
+        body = raw.strip().removeprefix(BOM)
+        if body:
+            try:
+                claimed = claims(jsonio.loads_typed(body))  # the claims alone are kept
+            except HistnormError:
+                claimed = {}
+            if claimed:
+                found.append(claimed)
+        if len(found) >= WINDOW or read >= HEAD_BYTES:
+            break
+    stream.seek(start)
+    return common_format(found)
+
 
 def run_file_lines(stream: BinaryIO, job: Job, outcome: Outcome) -> None:
+    outcome.detected = head_format(stream, job)
     writer = None
     target = Path(job.output) if job.output and job.output != STDIN else Path(outcome.path)
     if job.mode == "fix" and job.write and outcome.path != STDIN and job.output != STDIN:
@@ -52,6 +90,8 @@ def run_lines(
     """Lint or fix each line of a transcript-per-line JSONL file (or of a byte range of
     one, numbered from 1; `file_start` says whether it starts the file, where a BOM may
     be), passing each line's new bytes to `sink`, and whether they are the line as read."""
+    if outcome.detected is None:
+        outcome.detected = job.file_format  # a share of a file: settled before it was cut
     for number, raw in enumerate(lines, start=1):
         body = raw.rstrip(b"\r\n")
         ending = raw[len(body) :]
@@ -79,14 +119,27 @@ def _run_line(content: bytes, number: int, job: Job, outcome: Outcome) -> bytes:
     except HistnormError:
         record = parse_line(content, number)  # the exact reader says what is wrong
     else:
-        format = pick_format(value, job.format, outcome.detected)
-        if format is not None and job.format is None:
-            outcome.detected = format  # tried first on the next line
+        format = pick_format(value, job.format, outcome.detected, job.detect)
+        if (
+            format is not None
+            and job.format is None
+            and (job.detect == "per-line" or outcome.detected is None)
+        ):
+            outcome.detected = format  # per line: tried first on the next; else the file's
         if format is not None and proven_clean(value, format, job.settings):
             return content  # nothing to report or fix: no models built
         if jsonio.has_long_number(content):
             value = parse_line(content, number)
-        record = value if isinstance(value, Record) else read_value(value, number, format, content)
+        file_format = outcome.detected if job.detect == "file" else None
+        record = (
+            value
+            if isinstance(value, Record)
+            else read_value(value, number, format, content, file_format)
+        )
+    if isinstance(record.error, NotATranscript):
+        outcome.transcripts -= 1  # not one: counted as skipped
+        outcome.skip(record.error, number)
+        return content
     if record.transcript is None:
         assert record.error is not None
         outcome.diagnostics.append(unreadable(record.error).at(path=outcome.path, line=number))

@@ -52,7 +52,7 @@ def _run(outcome: Outcome, job: Job, data: bytes | None) -> None:
     if plain_document(data, job, outcome):
         return
     if is_jsonl(path, data):
-        document = read_jsonl(data, job.format, job.jsonl_mode)
+        document = read_jsonl(data, job.format, job.jsonl_mode, job.detect)
     else:
-        document = read_json(data, job.format)
+        document = read_json(data, job.format, job.detect)
     run_document(document, data, job, outcome)

@@ -12,13 +12,13 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO
 
 from histnorm_cli.files import STDIN, AtomicWriter
 from histnorm_cli.job import READ_BUFFER, Job, Outcome, is_jsonl, message_line
-from histnorm_cli.lines import render_hunks, run_lines
+from histnorm_cli.lines import head_format, render_hunks, run_lines
 from histnorm_cli.runner import guarded
 
 MB = 1 << 20
@@ -60,6 +60,8 @@ def parts(path: str, job: Job, wanted: int, min_part: int | None = None) -> list
                 stream.readline()
                 if bounds[-1] < stream.tell() < size:
                     bounds.append(stream.tell())
+            stream.seek(0)
+            job = replace(job, file_format=head_format(stream, job))  # one format per file
     except OSError:
         return None  # the single-process run reports it
     bounds.append(size)
@@ -131,10 +133,18 @@ def _merge(outcome: Outcome, job: Job, shares: list[Outcome], files: list[str]) 
         outcome.applied.update(share.applied)
         outcome.changed = outcome.changed or share.changed
         outcome.transcripts += share.transcripts
+        outcome.skipped.extend(
+            replace(s, line=s.line + offset) if s.line is not None else s for s in share.skipped
+        )
         offset += share.lines
     outcome.lines = offset
     outcome.diff = render_hunks(outcome.path, outcome.hunks)
-    if job.mode == "fix" and job.write and (outcome.changed or job.output):
+    if (
+        job.mode == "fix"
+        and job.write
+        and (outcome.changed or job.output)
+        and not outcome.skipped_file
+    ):
         with AtomicWriter(Path(job.output or outcome.path)) as writer:
             for name in files:
                 with open(name, "rb") as share_file:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
-from histnorm.errors import HistnormError, join_pointer
+from histnorm.errors import HistnormError, NotATranscript, join_pointer
 from histnorm.formats.agent_framework import AgentFrameworkCodec
 from histnorm.formats.anthropic import AnthropicCodec
 from histnorm.formats.base import Codec, messages_sniff, type_name
@@ -48,30 +48,150 @@ def get_codec(name: str) -> Codec:
         raise HistnormError(f"unknown format {name!r}; known formats: {known}") from None
 
 
-def detect_format(data: JsonValue) -> str:
-    """Pick the format of a parsed native document from its content."""
-    best, best_score = None, 0.0
+STRONG = 0.9
+"""A score at or above which a codec saw marks only its format has."""
+
+
+def claims(data: JsonValue) -> dict[str, float]:
+    """The codecs that claim `data` on their format's own marks, with their scores."""
+    found = {}
     for name, codec in CODECS.items():
         score = codec.sniff(data)
-        if score > best_score:
-            best, best_score = name, score
-    if best is None:
+        if score > 0:
+            found[name] = score
+    return found
+
+
+def detect_format(data: JsonValue) -> str:
+    """Pick the format of a parsed native document from its own marks.
+
+    Raises `NotATranscript` for valid JSON that holds no transcript (no codec claims it
+    and nothing in it looks like messages), and `HistnormError` for messages no codec
+    reads (a broken message, or marks of two formats) or two sure claims (ambiguous).
+    Among weaker claims (plain text chat reads the same in several formats) the order of
+    `CODECS` decides.
+    """
+    return pick(claims(data), data)
+
+
+def pick(found: Mapping[str, float], data: JsonValue) -> str:
+    """The format `found` (the claims on `data`) settles on; raise as `detect_format`."""
+    if not found:
         _explain(data)
+        if _one_message(data):
+            raise HistnormError(
+                "this is one message (or session event), not a transcript; a JSONL file "
+                "of messages is one transcript (--jsonl-mode message)",
+                pointer="",
+            )
+        if _looks_like_messages(data):
+            raise HistnormError(
+                "could not tell the transcript format: the messages carry no format's "
+                "marks, or the marks of more than one; pass --format to read them as one "
+                "of: " + ", ".join(CODECS),
+                pointer="",
+            )
+        raise NotATranscript(_not_a_transcript(data), pointer="")
+    best = max(found.values())
+    top = [name for name, score in found.items() if score == best]
+    if len(top) > 1 and best >= STRONG:
         raise HistnormError(
-            "could not tell the transcript format; expected a list of messages or an object "
-            'with "messages" in one of: ' + ", ".join(CODECS),
+            f"ambiguous transcript: it reads as {' and as '.join(top)}; pass --format",
             pointer="",
         )
-    return best
+    return top[0]
+
+
+def common_format(found: Iterable[Mapping[str, float]]) -> str | None:
+    """The one format of a file whose transcripts have the claims `found`: the codec that
+    claims the most of them (ties: the one claiming an earlier transcript, then the
+    surer claim, then `CODECS` order); None when no transcript is claimed at all."""
+    count: dict[str, int] = dict.fromkeys(CODECS, 0)
+    first: dict[str, int] = {}
+    surest: dict[str, float] = dict.fromkeys(CODECS, 0.0)
+    for index, claimed in enumerate(found):
+        for name, score in claimed.items():
+            count[name] += 1
+            first.setdefault(name, index)
+            surest[name] = max(surest[name], score)
+    order = {name: i for i, name in enumerate(CODECS)}
+    best = max(CODECS, key=lambda n: (count[n], -first.get(n, len(order)), surest[n], -order[n]))
+    return best if count[best] else None
+
+
+def in_file_format(data: JsonValue, file_format: str) -> str:
+    """`file_format` when its codec claims `data`; otherwise raise: `NotATranscript` when
+    no codec does, `HistnormError` naming the formats `data` reads as when others do."""
+    if CODECS[file_format].sniff(data) > 0:
+        return file_format
+    found = claims(data)
+    if not found:
+        return pick(found, data)  # raises
+    raise HistnormError(
+        f"this transcript reads as {', '.join(found)}, not as {file_format} like the "
+        "file's other transcripts; histnorm reads one format per file (pass --format, or "
+        "--detect per-line to detect each line on its own)",
+        pointer="",
+    )
+
+
+_ENVELOPES = ("messages", "contents", "input", "conversations")
+
+
+def _one_message(data: JsonValue) -> bool:
+    """Whether `data` is a single message object (a role) or session event (a uuid)."""
+    return isinstance(data, dict) and bool(
+        {"role", "parentuuid", "uuid"} & {k.casefold() for k in data if isinstance(k, str)}
+    )
+
+
+def _looks_like_messages(data: JsonValue) -> bool:
+    """Whether `data` holds a list of objects with a role (or turn, or event) key, or
+    objects under `messages`: a transcript no codec could read, not JSON of another kind."""
+    lists = [data] if isinstance(data, list) else []
+    if isinstance(data, dict):
+        messages = data.get("messages")
+        if isinstance(messages, list) and any(isinstance(m, dict) for m in messages):
+            return True
+        lists = [data[k] for k in _ENVELOPES if isinstance(data.get(k), list)]
+    return any(
+        isinstance(m, dict) and _MESSAGE_KEYS & {k.casefold() for k in m}
+        for items in lists
+        for m in items[:50]
+    )
+
+
+_MESSAGE_KEYS = {"role", "from", "parentuuid", "lc"}
+
+
+def _not_a_transcript(data: JsonValue) -> str:
+    items = data if isinstance(data, list) else []
+    first = items[0] if items else data
+    if (
+        isinstance(first, dict)
+        and first.get("kind") in ("request", "response")
+        and isinstance(first.get("parts"), list)
+    ):
+        return (
+            "not a transcript histnorm reads: a Pydantic AI message dump "
+            "(ModelMessagesTypeAdapter), a format histnorm does not read"
+        )
+    if isinstance(first, dict) and {"prompt", "chosen", "rejected"} <= first.keys():
+        return "not a transcript: a preference pair (prompt, chosen, rejected)"
+    if isinstance(first, dict) and "instruction" in first and "output" in first:
+        return "not a transcript: an instruction dataset record (Alpaca: instruction, output)"
+    return "not a transcript: no messages in the shape of any format histnorm reads"
 
 
 def _explain(data: JsonValue) -> None:
     """Raise a located error for the first message that keeps every codec from reading `data`."""
     if isinstance(data, dict) and isinstance(data.get("conversations"), list):
-        _explain_turns(data["conversations"], "/conversations", ("from", "value"))
+        turns = data["conversations"]
+        if any(isinstance(t, dict) and "from" in t for t in turns):
+            _explain_turns(turns, "/conversations", ("from", "value"))
         return
     messages = messages_sniff(data, "messages")
-    if not messages:
+    if not messages or not _looks_like_messages(data):
         return
     base = "/messages" if isinstance(data, dict) else ""
     role_based = not any(  # LangChain dumps carry "type" and "data" / "kwargs" instead
@@ -98,4 +218,14 @@ def _explain_turns(turns: list[JsonValue], base: str, keys: tuple[str, ...]) -> 
                 raise HistnormError(f'the turn has no "{key}"', pointer=join_pointer(at, key))
 
 
-__all__ = ["CODECS", "Codec", "detect_format", "get_codec"]
+__all__ = [
+    "CODECS",
+    "STRONG",
+    "Codec",
+    "claims",
+    "common_format",
+    "detect_format",
+    "get_codec",
+    "in_file_format",
+    "pick",
+]

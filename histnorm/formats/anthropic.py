@@ -38,6 +38,7 @@ from histnorm.formats._anthropic_shape import shape as plain_shape
 from histnorm.formats.base import (
     MISSING,
     MessageListCodec,
+    anthropic_envelope,
     expect_object,
     first_index,
     join_envelope,
@@ -201,7 +202,7 @@ class AnthropicCodec(MessageListCodec):
     def sniff(self, data: JsonValue) -> float:
         """Sure on Anthropic blocks or a top-level `system`; weak on plain user/assistant text."""
         messages = messages_sniff(data, "messages")
-        envelope = isinstance(data, dict) and "system" in data and messages is not None
+        envelope = anthropic_envelope(data) and messages is not None
         if not messages:
             return 0.9 if envelope else 0.0
         marked = system = False

@@ -298,3 +298,30 @@ def changed_type(codec: Codec, original: Transcript, fixed: Transcript) -> str |
             if problem is not None:
                 return problem
     return None
+
+
+ANTHROPIC_ENVELOPE_KEYS = frozenset({"stop_sequences", "anthropic_version", "anthropic_beta"})
+"""Request-body keys only the Anthropic Messages API uses (detection marks)."""
+
+
+def anthropic_envelope(data: JsonValue) -> bool:
+    """Whether `data` is a request body carrying Anthropic's own keys: a top-level `system`,
+    `stop_sequences`, or a `thinking` object with `budget_tokens`."""
+    if not isinstance(data, dict):
+        return False
+    thinking = data.get("thinking")
+    return (
+        "system" in data
+        or bool(ANTHROPIC_ENVELOPE_KEYS & data.keys())
+        or (isinstance(thinking, dict) and "budget_tokens" in thinking)
+    )
+
+
+def has_role(messages: list[Any], roles: frozenset[str]) -> bool:
+    """Whether some message (an object) has one of `roles`: a format's own positive mark.
+    Other roles are tolerated beside it (the rules see them), never enough alone; case
+    is ignored (readers that care say so)."""
+    return any(
+        isinstance(m, dict) and isinstance(m.get("role"), str) and m["role"].casefold() in roles
+        for m in messages[:50]
+    )

@@ -54,6 +54,7 @@ from histnorm.formats.base import (
     MessageListCodec,
     expect_object,
     first_index,
+    has_role,
     join_envelope,
     messages_sniff,
     optional_str,
@@ -78,6 +79,8 @@ from histnorm.model import (
 
 REASONING_KEYS = ("reasoning_content", "thinking", "reasoning")
 _CONTENT_SLOTS = {"content", "content[]"}
+_ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "ipython"})
+"""Roles that mark a chat-template transcript (`ipython`: Llama 3's tool output)."""
 
 
 def _result(msg: dict[str, Any], pointer: str) -> ToolResultPart:
@@ -268,7 +271,7 @@ class ChatTemplateCodec(MessageListCodec):
         if isinstance(data, dict) and "model" in data:
             return 0.0
         seen = {sniff_message(m) for m in messages[:50]}
-        if "foreign" in seen:
+        if "foreign" in seen or not has_role(messages, _ROLES):
             return 0.0
         if "distinctive" in seen:
             return 0.95

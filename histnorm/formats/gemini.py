@@ -143,8 +143,9 @@ class GeminiCodec(Codec):
     read_call_keys = frozenset[str]()
 
     def sniff(self, data: JsonValue) -> float:
-        """Likely when items are `{role?, parts}` (roles user, model, tool or function) with
-        Gemini part fields, or sit under `contents`."""
+        """Likely when items are `{role?, parts}` with Gemini part fields (`text`,
+        `functionCall`...) or a Gemini role (`model`...), or sit under `contents`; parts
+        with none of Gemini's fields are no mark (a Pydantic AI dump has `parts` too)."""
         if isinstance(data, dict):
             items = data.get(ENVELOPE_KEY)
             if not isinstance(items, list) or "role" in data:
@@ -170,7 +171,7 @@ class GeminiCodec(Codec):
             marked = any(
                 isinstance(p, dict) and any(norm(k) in GEMINI_PART_KEYS for k in p) for p in parts
             )
-            score = max(score, 0.95 if marked else 0.6)
+            score = max(score, 0.95 if marked else 0.6 if role is not None else 0.0)
         return max(score, floor)
 
     def decode(self, data: JsonValue) -> Transcript:

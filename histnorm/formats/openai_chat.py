@@ -21,9 +21,28 @@ from histnorm.formats._openai_chat_read import (
 )
 from histnorm.formats._openai_chat_shape import shape as plain_shape
 from histnorm.formats._openai_chat_write import encode_message
-from histnorm.formats.base import MessageListCodec, first_index, join_envelope, messages_sniff
+from histnorm.formats.base import (
+    MessageListCodec,
+    anthropic_envelope,
+    first_index,
+    has_role,
+    join_envelope,
+    messages_sniff,
+)
 from histnorm.model import JsonValue, Message, Transcript
 from histnorm.shape import Shape
+
+_ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
+
+
+def _object_arguments(calls: Any) -> bool:
+    """Whether a tool call carries object `arguments` (chat-template's; OpenAI's are strings)."""
+    for call in calls if isinstance(calls, list) else ():
+        body = call.get("function") if isinstance(call, dict) else None
+        if isinstance(body, dict) and isinstance(body.get("arguments"), dict):
+            return True
+    return False
+
 
 __all__ = [
     "HANDOFF_PREFIX",
@@ -49,11 +68,13 @@ class OpenAIChatCodec(MessageListCodec):
         return decode_message(obj, pointer)
 
     def sniff(self, data: JsonValue) -> float:
-        """Likely when messages have `role` and Chat-style `content`, `tool_calls` or ids."""
+        """Likely when messages have Chat roles and Chat-style `content`, `tool_calls` or ids;
+        0 on another format's marks (Anthropic blocks or body keys, object arguments or a
+        tool message without `tool_call_id`, which are chat-template's)."""
         messages = messages_sniff(data, "messages")
         if not messages or not all(isinstance(m, dict) for m in messages):
             return 0.0
-        if isinstance(data, dict) and "system" in data:
+        if anthropic_envelope(data):
             return 0.0  # a top-level system prompt is Anthropic's request shape
         score = 0.0
         for msg in messages[:50]:
@@ -61,14 +82,18 @@ class OpenAIChatCodec(MessageListCodec):
                 return 0.0
             content = msg.get("content")
             if isinstance(content, list) and any(
-                isinstance(c, dict) and _foreign_part(c.get("type")) for c in content
+                not isinstance(c, dict) or _foreign_part(c.get("type")) for c in content
             ):
+                return 0.0
+            if msg["role"] == "tool" and "tool_call_id" not in msg:
+                return 0.0
+            if _object_arguments(msg.get("tool_calls")):
                 return 0.0
             if "tool_calls" in msg or "tool_call_id" in msg or "function_call" in msg:
                 score = max(score, 0.9)
             else:
                 score = max(score, 0.5)
-        return score
+        return score if has_role(messages, _ROLES) else 0.0
 
     def shape(self, data: JsonValue) -> Shape | None:
         """The plain shape of the messages (`histnorm.shape`), or None."""

@@ -90,6 +90,38 @@ _FOREIGN_KEYS = {"contents", "parts", "tool_calls", "tool_call_id", "function_ca
 _FOREIGN_CONTENT = {"text", "image_url", "tool_use", "tool_result", "thinking", "image", "file"}
 
 
+_BODY_KEYS = frozenset(
+    {
+        "model",
+        "instructions",
+        "previous_response_id",
+        "conversation",
+        "store",
+        "reasoning",
+        "tools",
+        "tool_choice",
+        "parallel_tool_calls",
+        "include",
+        "max_output_tokens",
+        "truncation",
+        "background",
+        "prompt_cache_key",
+        "safety_identifier",
+        "service_tier",
+    }
+)
+"""Keys of a Responses request body (`ResponseCreateParams`): the marks a string `input`
+needs before the object counts as one."""
+
+
+def _body_marks(data: dict[str, Any]) -> bool:
+    """Whether a body with a string `input` is a Responses request and no dataset record
+    (an Alpaca record's `instruction` and string `output` say it is one)."""
+    if "instruction" in data or isinstance(data.get("output"), str):
+        return False
+    return bool(_BODY_KEYS & data.keys())
+
+
 def decode_string_input(text: str) -> Message:
     """The single user message of an `input` string."""
     return Message(
@@ -224,11 +256,13 @@ class OpenAIResponsesCodec(Codec):
     verbatim_types = frozenset(HOSTED | OTHER_ITEMS)
 
     def sniff(self, data: JsonValue) -> float:
-        """Likely when items carry a known `type`, or messages carry Responses content parts."""
+        """Likely when items carry a known `type`, or messages carry Responses content parts;
+        a string `input` only in a body with Responses keys (`model`, `instructions`...),
+        never alone (an Alpaca record has a string `input` too)."""
         if isinstance(data, dict):
             items = data.get(ENVELOPE_KEY)
             if isinstance(items, str):
-                return 0.2
+                return 0.2 if _body_marks(data) else 0.0
             if not isinstance(items, list):
                 return 0.0
             score = 0.6
@@ -242,6 +276,8 @@ class OpenAIResponsesCodec(Codec):
             if _FOREIGN_KEYS & item.keys():
                 return 0.0
             kind = item.get("type")
+            if not isinstance(kind, str) and "role" not in item:
+                return 0.0  # neither an item nor a message
             if isinstance(kind, str) and kind in ITEM_TYPES:
                 score = max(score, 0.95)
             content = item.get("content")

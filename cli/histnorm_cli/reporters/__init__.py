@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TextIO
 
 from histnorm.diagnostic import Diagnostic, Severity
+from histnorm_cli.job import Skip
 
 
 @dataclass
@@ -25,6 +26,10 @@ class Summary:
     unsafe_fixable: int = 0
     fixed: Counter[str] = field(default_factory=Counter)
     changed_files: int = 0
+    skipped_files: int = 0
+    """Files that hold no transcript at all (skipped: no error)."""
+    skipped_records: int = 0
+    """Records that are no transcript in files that hold transcripts too."""
     errors: int = 0
     check: bool = False
 
@@ -53,6 +58,15 @@ class Reporter:
 
     def file(self, diagnostics: list[Diagnostic]) -> None:
         """Report the diagnostics of one file."""
+
+    def report(
+        self, diagnostics: list[Diagnostic], path: str, skipped: Sequence[Skip], whole: bool
+    ) -> None:
+        """Report one file: its diagnostics, and what in it was skipped as no transcript
+        (`whole`: the file itself). Only machine-readable formats list what was skipped;
+        the summary counts it."""
+        if diagnostics:
+            self.file(diagnostics)
 
     def finish(self, summary: Summary) -> None:
         """Report the end of the run."""

@@ -65,6 +65,9 @@ def summary_lines(summary: Summary) -> list[str]:
             lines.append(f"[*] {summary.fixable} fixable with `histnorm fix`.")
         if summary.unsafe_fixable:
             lines.append(f"{summary.unsafe_fixable} more fixable with `--unsafe-fixes`.")
+    for count, what in ((summary.skipped_files, "file"), (summary.skipped_records, "record")):
+        if count:
+            lines.append(f"{count} {what}{'s' if count != 1 else ''} skipped: not a transcript.")
     if summary.errors:
         lines.append(
             f"{summary.errors} path{'s' if summary.errors != 1 else ''} could not be processed."
