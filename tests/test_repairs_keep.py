@@ -221,14 +221,18 @@ def test_sharegpt_fix_that_restores_alternation_applies() -> None:
 
 
 def test_responses_string_input_never_becomes_an_array() -> None:
+    # The Responses API takes empty text; a portable target does not, so its HN004 fix is
+    # tried, and refused because it would turn the string into an array.
     body = {"model": "gpt-4.1", "input": ""}
-    result = histnorm.fix(body, format="openai-responses")
+    result = histnorm.fix(body, format="openai-responses", profile="portable")
+    assert result.remaining
     assert histnorm.encode(result.transcript) == body
     assert all(d.fix is None for d in result.remaining)
 
 
 def test_responses_refusal_names_the_key_and_both_types() -> None:
-    (left,) = histnorm.fix({"model": "gpt-4.1", "input": ""}, format="openai-responses").remaining
+    body = {"model": "gpt-4.1", "input": ""}
+    (left,) = histnorm.fix(body, format="openai-responses", profile="portable").remaining
     assert '"input" would change from a string to an array' in left.message
 
 
