@@ -185,7 +185,7 @@ def test_unknown_role_holds_back_the_fixes_of_its_turn() -> None:
 def test_call_like_unknown_part_is_an_error_and_saves_its_result() -> None:
     history = [
         {"role": "user", "content": "Weather?"},
-        {"role": "assistant", "content": [{"type": "tool_call", "value": '{"name": "w"}'}]},
+        {"role": "assistant", "content": [{"type": "tool_invocation", "payload": {"name": "w"}}]},
         {"role": "user", "content": "Thanks."},
         {"role": "tool", "tool_call_id": "t1", "content": "sunny"},
     ]
