@@ -79,6 +79,8 @@ class Codec(ABC):
         `fix` calls this after repairing `original` and refuses the repair when it returns
         a problem. The default refuses a change of JSON type (`changed_type`) of a top-level
         key of the envelope or of a message that is kept."""
+        from histnorm.formats._fixed_types import changed_type  # needs Codec: no cycle
+
         return changed_type(self, original, fixed)
 
 
@@ -240,64 +242,6 @@ def messages_sniff(data: JsonValue, key: str) -> list[Any] | None:
 def first_index(message: Message, part_index: int, slot: str | None) -> int:
     """The index of part `part_index` among the parts of `message` that share its slot."""
     return sum(1 for part in message.parts[:part_index] if part.slot == slot)
-
-
-def _kind(value: Any) -> str:
-    return (
-        "number"
-        if isinstance(value, int | float) and not isinstance(value, bool)
-        else (type_name(value))
-    )
-
-
-def _type_change(before: Any, after: Any, where: str) -> str | None:
-    """A problem when two objects hold a key of different JSON types. Null on either side
-    is no change of type, and a string may become an array that holds several items (a
-    merge); an empty string becoming `[]` is a change."""
-    if not isinstance(before, dict) or not isinstance(after, dict):
-        return None
-    for key, old in before.items():
-        if key not in after or old is None or after[key] is None:
-            continue
-        new = after[key]
-        if _kind(old) == _kind(new) or (
-            isinstance(old, str) and isinstance(new, list) and len(new) > 1
-        ):
-            continue
-        return f'"{key}"{where} would change from {_kind(old)} to {_kind(new)}'
-    return None
-
-
-def _resolve(document: Any, pointer: str) -> Any:
-    node = document
-    for token in pointer.split("/")[1:]:
-        token = token.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return None
-    return node
-
-
-def changed_type(codec: Codec, original: Transcript, fixed: Transcript) -> str | None:
-    """The first top-level key whose JSON type the fix changed: in the native envelope, or
-    in a kept message (one that still carries the native object it was read from)."""
-    document = codec.encode(fixed)
-    if isinstance(original.native, dict):
-        if not isinstance(document, dict):
-            return f"the document would change from an object to {type_name(document)}"
-        problem = _type_change(original.native, document, "")
-        if problem is not None:
-            return problem
-    for index, message in enumerate(fixed.messages):
-        if isinstance(message.native, dict):
-            written = _resolve(document, codec.message_pointer(fixed, index))
-            problem = _type_change(message.native, written, f" of message {index}")
-            if problem is not None:
-                return problem
-    return None
 
 
 ANTHROPIC_ENVELOPE_KEYS = frozenset({"stop_sequences", "anthropic_version", "anthropic_beta"})

@@ -1,0 +1,73 @@
+"""The default post-condition of a fix: it changes no JSON type of a value it keeps.
+
+A fix may rewrite what it owns, but a key that stays must keep its JSON type (`"input": ""`
+never becomes `[]`), or the tools that load the file refuse it (`Codec.check_fixed`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from histnorm.formats.base import type_name
+from histnorm.model import Transcript
+
+if TYPE_CHECKING:
+    from histnorm.formats.base import Codec
+
+
+def _kind(value: Any) -> str:
+    return (
+        "number"
+        if isinstance(value, int | float) and not isinstance(value, bool)
+        else (type_name(value))
+    )
+
+
+def _type_change(before: Any, after: Any, where: str) -> str | None:
+    """A problem when two objects hold a key of different JSON types. Null on either side
+    is no change of type, and a string may become an array that holds several items (a
+    merge); an empty string becoming `[]` is a change."""
+    if not isinstance(before, dict) or not isinstance(after, dict):
+        return None
+    for key, old in before.items():
+        if key not in after or old is None or after[key] is None:
+            continue
+        new = after[key]
+        if _kind(old) == _kind(new) or (
+            isinstance(old, str) and isinstance(new, list) and len(new) > 1
+        ):
+            continue
+        return f'"{key}"{where} would change from {_kind(old)} to {_kind(new)}'
+    return None
+
+
+def _resolve(document: Any, pointer: str) -> Any:
+    node = document
+    for token in pointer.split("/")[1:]:
+        token = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+    return node
+
+
+def changed_type(codec: Codec, original: Transcript, fixed: Transcript) -> str | None:
+    """The first top-level key whose JSON type the fix changed: in the native envelope, or
+    in a kept message (one that still carries the native object it was read from)."""
+    document = codec.encode(fixed)
+    if isinstance(original.native, dict):
+        if not isinstance(document, dict):
+            return f"the document would change from an object to {type_name(document)}"
+        problem = _type_change(original.native, document, "")
+        if problem is not None:
+            return problem
+    for index, message in enumerate(fixed.messages):
+        if isinstance(message.native, dict):
+            written = _resolve(document, codec.message_pointer(fixed, index))
+            problem = _type_change(message.native, written, f" of message {index}")
+            if problem is not None:
+                return problem
+    return None
