@@ -37,10 +37,8 @@ from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats._openai_responses_items import (
     CALLS,
     CONTENT_SLOTS,
-    CONTENT_TYPES,
     HOSTED,
     ITEM_SLOT,
-    ITEM_TYPES,
     OTHER_ITEMS,
     OUTPUT_OF,
     RESULTS,
@@ -50,6 +48,7 @@ from histnorm.formats._openai_responses_items import (
     server_state,
 )
 from histnorm.formats._openai_responses_shape import shape as plain_shape
+from histnorm.formats._openai_responses_sniff import ENVELOPE_KEY, sniff
 from histnorm.formats._openai_responses_write import (
     encode_approval,
     encode_call,
@@ -85,52 +84,12 @@ from histnorm.model import (
 from histnorm.pairing import pair_transcript
 from histnorm.shape import Shape
 
-ENVELOPE_KEY = "input"
-_FOREIGN_KEYS = {"contents", "parts", "tool_calls", "tool_call_id", "function_call", "$type"}
-_FOREIGN_CONTENT = {"text", "image_url", "tool_use", "tool_result", "thinking", "image", "file"}
-
-
-_BODY_KEYS = frozenset(
-    {
-        "model",
-        "instructions",
-        "previous_response_id",
-        "conversation",
-        "store",
-        "reasoning",
-        "tools",
-        "tool_choice",
-        "parallel_tool_calls",
-        "include",
-        "max_output_tokens",
-        "truncation",
-        "background",
-        "prompt_cache_key",
-        "safety_identifier",
-        "service_tier",
-    }
-)
-"""Keys of a Responses request body (`ResponseCreateParams`): the marks a string `input`
-needs before the object counts as one."""
-
-
-def _body_marks(data: dict[str, Any]) -> bool:
-    """Whether a body with a string `input` is a Responses request and no dataset record
-    (an Alpaca record's `instruction` and string `output` say it is one)."""
-    if "instruction" in data or isinstance(data.get("output"), str):
-        return False
-    return bool(_BODY_KEYS & data.keys())
-
 
 def decode_string_input(text: str) -> Message:
     """The single user message of an `input` string."""
     return Message(
         role="user", parts=(TextPart(text=text, native=text, slot="input"),), native=text
     )
-
-
-def _is_str(value: Any) -> bool:
-    return isinstance(value, str)
 
 
 def _is_content(part: Part) -> bool:
@@ -259,37 +218,7 @@ class OpenAIResponsesCodec(Codec):
         """Likely when items carry a known `type`, or messages carry Responses content parts;
         a string `input` only in a body with Responses keys (`model`, `instructions`...),
         never alone (an Alpaca record has a string `input` too)."""
-        if isinstance(data, dict):
-            items = data.get(ENVELOPE_KEY)
-            if isinstance(items, str):
-                return 0.2 if _body_marks(data) else 0.0
-            if not isinstance(items, list):
-                return 0.0
-            score = 0.6
-        elif isinstance(data, list):
-            items, score = data, 0.0
-        else:
-            return 0.0
-        if not all(isinstance(item, dict) for item in items):
-            return 0.0
-        for item in items[:50]:
-            if _FOREIGN_KEYS & item.keys():
-                return 0.0
-            kind = item.get("type")
-            if not isinstance(kind, str) and "role" not in item:
-                return 0.0  # neither an item nor a message
-            if isinstance(kind, str) and kind in ITEM_TYPES:
-                score = max(score, 0.95)
-            content = item.get("content")
-            if "role" in item and isinstance(content, list):
-                kinds = {
-                    c["type"] for c in content if isinstance(c, dict) and _is_str(c.get("type"))
-                }
-                if kinds & _FOREIGN_CONTENT:
-                    return 0.0
-                if kinds & CONTENT_TYPES - {"refusal"}:
-                    score = max(score, 0.9)
-        return score
+        return sniff(data)
 
     def decode(self, data: JsonValue) -> Transcript:
         """Decode a bare item list, or an object holding `input` (items or a string)."""
