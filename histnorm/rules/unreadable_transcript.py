@@ -4,7 +4,12 @@
 Reports a file, line or document that is not JSON, is not valid UTF-8, or does not have
 the shape of any supported format: a message that is not an object, a message without a
 role, a tool call without an id, and so on. The diagnostic names the line (JSONL) and the
-JSON Pointer of the first problem. No other rule runs on that transcript.
+JSON Pointer of the first problem. No other rule runs on that transcript, with one
+exception: a Claude Code session whose last line is torn (a write killed mid-line) is read
+without that line, as Claude Code reads it, so the torn line is a warning and the rest of
+the session is linted and fixed as usual; its bytes are written back unchanged.
+Valid JSON that holds no transcript at all is not HN000 but skipped (unless a format was
+given explicitly).
 
 ## Why it breaks a replay
 A provider cannot accept what cannot be parsed; typical responses are
