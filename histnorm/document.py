@@ -19,6 +19,7 @@ from histnorm.formats import (
     detect_format,
     get_codec,
     in_file_format,
+    kin,
 )
 from histnorm.model import Transcript
 from histnorm.records import BOM, Document, Layout, Record, split_lines
@@ -33,7 +34,7 @@ DETECT_MODES = ("file", "per-line")
 """`file`: one format per file, settled by its first transcripts (`WINDOW`); `per-line`:
 each transcript of a JSONL file or JSON array is detected on its own."""
 
-WINDOW = 256
+WINDOW = 32
 """How many of a file's first transcripts settle its format."""
 
 
@@ -156,7 +157,7 @@ def pick_format(
         if get_codec(likely).sniff(value) > sure:
             return likely
         if detect != "per-line":
-            return None
+            return kin(likely, claims(value))  # None: another format (decoding says so)
     try:
         return detect_format(value)
     except HistnormError:

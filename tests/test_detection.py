@@ -20,7 +20,7 @@ from typer.testing import CliRunner, Result
 
 import histnorm
 from histnorm import jsonio
-from histnorm.document import read_json, read_jsonl
+from histnorm.document import WINDOW, read_json, read_jsonl
 from histnorm.errors import HistnormError, NotATranscript
 from histnorm.formats import detect_format
 
@@ -255,6 +255,24 @@ def test_the_file_format_is_settled_by_all_its_lines(tmp_path: Path) -> None:
     document = read_jsonl(f"{plain}\n{template}\n{plain}\n".encode())
     formats = {r.transcript.format for r in document.records if r.transcript is not None}
     assert formats == {"chat-template"}
+
+
+def test_tool_rows_after_the_settling_window_are_not_refused(tmp_path: Path) -> None:
+    # A Hugging Face dataset: plain rows first (OpenAI Chat rows, and chat-template ones),
+    # its tool rows with object arguments (chat-template only) far past the first lines.
+    plain = '{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"yo"}]}'
+    template = (
+        '{"messages":[{"role":"user","content":"w?"},{"role":"assistant","tool_calls":'
+        '[{"type":"function","function":{"name":"w","arguments":{"city":"Oslo"}}}]},'
+        '{"role":"tool","content":"4"},{"role":"assistant","content":"4 C"}]}'
+    )
+    data = (f"{plain}\n" * (WINDOW + 5) + f"{template}\n").encode()
+    last = read_jsonl(data).records[-1]
+    assert last.transcript is not None and last.transcript.format == "chat-template"
+    path = tmp_path / "dataset.jsonl"
+    path.write_bytes(data)
+    result = cli("lint", "--output-format", "json", str(path))
+    assert result.exit_code == 0 and report(result) == [], result.output
 
 
 # --- not a transcript is not an error ------------------------------------------------------

@@ -22,7 +22,7 @@ from histnorm.formats import claims, common_format
 from histnorm_cli.files import STDIN, LazyWriter
 from histnorm_cli.job import Hunk, Job, Outcome, Sink, handle
 
-HEAD_BYTES = 64 << 20
+HEAD_BYTES = 8 << 20
 """At most this much of a JSONL file is read ahead to settle its format."""
 
 

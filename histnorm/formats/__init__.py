@@ -119,14 +119,32 @@ def common_format(found: Iterable[Mapping[str, float]]) -> str | None:
     return best if count[best] else None
 
 
+FAMILIES: tuple[frozenset[str], ...] = (frozenset({"openai-chat", "chat-template"}),)
+"""Formats whose records read the same wherever both claim them, so one file may hold
+both: a Hugging Face dataset's plain rows are OpenAI Chat rows, and its tool rows (object
+`arguments`, no ids) chat-template ones. Both go to the same provider profile."""
+
+
+def kin(file_format: str, found: Mapping[str, float]) -> str | None:
+    """The surest format among the claims `found` of one transcript that shares a family
+    with the file's format `file_format`, or None."""
+    family = next((f for f in FAMILIES if file_format in f), frozenset({file_format}))
+    near = [name for name in found if name in family]
+    return max(near, key=lambda name: found[name]) if near else None
+
+
 def in_file_format(data: JsonValue, file_format: str) -> str:
-    """`file_format` when its codec claims `data`; otherwise raise: `NotATranscript` when
-    no codec does, `HistnormError` naming the formats `data` reads as when others do."""
+    """`file_format` when its codec claims `data`, else a format of its family that does
+    (`FAMILIES`); otherwise raise: `NotATranscript` when no codec claims `data`,
+    `HistnormError` naming the formats `data` reads as when others do."""
     if CODECS[file_format].sniff(data) > 0:
         return file_format
     found = claims(data)
     if not found:
         return pick(found, data)  # raises
+    near = kin(file_format, found)
+    if near is not None:
+        return near
     raise HistnormError(
         f"this transcript reads as {', '.join(found)}, not as {file_format} like the "
         "file's other transcripts; histnorm reads one format per file (pass --format, or "
@@ -227,5 +245,6 @@ __all__ = [
     "detect_format",
     "get_codec",
     "in_file_format",
+    "kin",
     "pick",
 ]
