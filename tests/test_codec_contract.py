@@ -61,6 +61,7 @@ from codec_helpers import (
 )
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies_native import DOCUMENTS
 
 from histnorm import CODECS, jsonio
 from histnorm.document import read_json, read_jsonl, write
@@ -69,19 +70,7 @@ from histnorm.model import Transcript
 
 FORMATS = list(CODECS)
 
-STRATEGIES: dict[str, st.SearchStrategy[Any]] = {
-    "openai-chat": strategies_openai_chat.transcripts(),
-    "meai": strategies_meai.transcripts(),
-    "anthropic": strategies_anthropic.transcripts(),
-    "openai-responses": strategies_openai_responses.documents(),
-    "gemini": strategies_gemini.documents(),
-    "sharegpt": strategies_sharegpt.transcripts(),
-    "chat-template": strategies_chat_template.transcripts(),
-    "langchain": strategies_langchain.transcripts(),
-    "agent-framework": strategies_agent_framework.transcripts(),
-    "claude-code": strategies_claude_code.sessions(),
-}
-"""Valid native documents of each format."""
+STRATEGIES = DOCUMENTS
 
 ROUND_TRIP_VARIANTS: dict[str, dict[str, st.SearchStrategy[Any]]] = {
     "meai": {

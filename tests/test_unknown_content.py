@@ -15,19 +15,10 @@ from typing import Any
 
 import orjson
 import pytest
-import strategies_agent_framework
-import strategies_anthropic
-import strategies_chat_template
-import strategies_claude_code
-import strategies_gemini
-import strategies_langchain
-import strategies_meai
-import strategies_openai_chat
-import strategies_openai_responses
-import strategies_sharegpt
 from histnorm_cli.app import app
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from strategies_native import DOCUMENTS
 from typer.testing import CliRunner
 
 import histnorm
@@ -330,19 +321,7 @@ def test_claude_code_shape_rejects_unknown_blocks() -> None:
 
 # --- the property: nothing is deleted where a fix is held back --------------------------
 
-NATIVE = {
-    "openai-chat": strategies_openai_chat.transcripts(),
-    "meai": strategies_meai.transcripts(),
-    "anthropic": strategies_anthropic.transcripts(),
-    "openai-responses": strategies_openai_responses.documents(),
-    "gemini": strategies_gemini.documents(),
-    "sharegpt": strategies_sharegpt.transcripts(),
-    "chat-template": strategies_chat_template.transcripts(),
-    "langchain": strategies_langchain.transcripts(),
-    "agent-framework": strategies_agent_framework.transcripts(),
-    "claude-code": strategies_claude_code.sessions(),
-}
-"""A native document strategy for every codec."""
+NATIVE = DOCUMENTS
 
 
 def _identity(part: Any) -> bytes:

@@ -21,8 +21,8 @@ import json
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from histnorm import jsonio
 from histnorm.errors import HistnormError
+from histnorm.formats._sharegpt_calls import parse_calls
 from histnorm.formats.base import rebuild, reuse_native
 from histnorm.formats.openai_chat import HANDOFF_PREFIX
 from histnorm.model import (
@@ -84,16 +84,12 @@ def writes_v1(base: dict[str, Any], dialect: Dialect) -> bool:
 
 
 def _call_body(value: Any) -> dict[str, Any] | None:
-    """The `{"name", "arguments"}` object of a `tool_call` value, or None."""
-    if not isinstance(value, str):
+    """The `{"name", "arguments"}` object of a `tool_call` value (one call object with a
+    string name, read as ShareGPT's function_call values are), or None."""
+    found = parse_calls(value)
+    if found is None or not found[0] or not isinstance(found[1][0].get("name"), str):
         return None
-    try:
-        parsed = jsonio.loads(value)
-    except HistnormError:
-        return None
-    if isinstance(parsed, dict) and isinstance(parsed.get("name"), str):
-        return parsed
-    return None
+    return found[1][0]
 
 
 def decode_v1_part(item: dict[str, Any]) -> Part:

@@ -1,0 +1,31 @@
+"""A strategy of valid native documents for every codec, by format name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import strategies_agent_framework
+import strategies_anthropic
+import strategies_chat_template
+import strategies_claude_code
+import strategies_gemini
+import strategies_langchain
+import strategies_meai
+import strategies_openai_chat
+import strategies_openai_responses
+import strategies_sharegpt
+from hypothesis import strategies as st
+
+DOCUMENTS: dict[str, st.SearchStrategy[Any]] = {
+    "openai-chat": strategies_openai_chat.transcripts(),
+    "meai": strategies_meai.transcripts(),
+    "anthropic": strategies_anthropic.transcripts(),
+    "openai-responses": strategies_openai_responses.documents(),
+    "gemini": strategies_gemini.documents(),
+    "sharegpt": strategies_sharegpt.transcripts(),
+    "chat-template": strategies_chat_template.transcripts(),
+    "langchain": strategies_langchain.transcripts(),
+    "agent-framework": strategies_agent_framework.transcripts(),
+    "claude-code": strategies_claude_code.sessions(),
+}
+"""Valid native documents of each format."""
