@@ -283,6 +283,13 @@ def test_a_parent_missing_from_the_file_is_reported() -> None:
     assert not proven_clean(lines, "claude-code", Settings())
 
 
+def test_one_line_left_behind_is_said_in_the_singular() -> None:
+    lines = session()
+    lines[1] = lines[1] | {"parentUuid": uid(77)}
+    (diagnostic,) = [d for d in histnorm.lint(lines, format="claude-code") if d.code == "HN014"]
+    assert "the 1 earlier line of the file is not part of it" in diagnostic.message
+
+
 def test_a_parent_missing_from_the_file_is_reported_at_its_line(tmp_path: Path) -> None:
     lines = session()
     lines[3] = lines[3] | {"parentUuid": uid(77)}

@@ -52,11 +52,10 @@ def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
     if found is None:
         return
     _, parent, earlier = found
-    lines = "line" if earlier == 1 else "lines"
+    lines = "line of the file is" if earlier == 1 else "lines of the file are"
     yield RULE.diagnostic(
         f"parentUuid {parent!r} names no line of this file: Claude Code reads the "
-        f"conversation from here on, so the {earlier} earlier {lines} of the file are "
-        "not part of it",
+        f"conversation from here on, so the {earlier} earlier {lines} not part of it",
         message_index=0 if transcript.messages else None,
     )
 
