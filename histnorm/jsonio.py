@@ -1,13 +1,16 @@
 """Strict JSON parsing and style-preserving serialisation.
 
-orjson does the work; integers beyond 64 bits fall back to the standard library so that
-their exact values are kept. NaN and Infinity literals are rejected (they are not JSON).
+orjson does the work; integers beyond 64 bits and lone surrogate escapes (`"\\ud800"`,
+legal JSON that orjson rejects) fall back to the standard library, so their exact values
+are kept; a lone surrogate is written back as an escape, never as invalid UTF-8. NaN and
+Infinity literals are rejected (they are not JSON).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +47,8 @@ def loads_typed(raw: bytes) -> Any:
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
+        if "surrogate" in exc.msg or ("infinity" in exc.msg and has_long_number(raw)):
+            return _loads_exact(raw)  # legal JSON orjson refuses (or a 310-digit integer)
         if "UTF-8" in exc.msg:  # orjson places these at the start: find the bad byte
             raise _utf8_error(exc.msg, raw) from None
         raise _syntax_error(exc.msg, exc.lineno, exc.colno) from None
@@ -67,8 +72,13 @@ def loads(data: bytes | str) -> Any:
     if not has_long_number(raw):
         return loads_typed(raw)
     # orjson reads integers beyond 64 bits as floats; the standard library keeps them exact.
+    return _loads_exact(raw)
+
+
+def _loads_exact(raw: bytes) -> Any:
+    """Parse with the standard library (exact big integers, lone surrogates)."""
     try:
-        text = data.decode("utf-8") if isinstance(data, bytes) else data
+        text = raw.decode("utf-8")
         return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
     except UnicodeDecodeError:
         raise _utf8_error("invalid UTF-8", raw) from None
@@ -173,7 +183,18 @@ def dumps(value: Any, style: Style = COMPACT) -> bytes:
         text = _dumps_deep(value, style)
     if style.newline != "\n":  # JSON strings hold no raw newlines, so this is layout only
         text = text.replace("\n", style.newline)
-    return text.encode("utf-8") + (style.newline.encode() if style.final_newline else b"")
+    return _utf8(text) + (style.newline.encode() if style.final_newline else b"")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _utf8(text: str) -> bytes:
+    """`text` as UTF-8, each lone surrogate (only ever inside a JSON string) escaped."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text).encode("utf-8")
 
 
 def _dumps_deep(value: Any, style: Style) -> str:

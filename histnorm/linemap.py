@@ -33,9 +33,18 @@ class _Frame:
 def spans_for(data: bytes, pointers: Iterable[str]) -> dict[str, tuple[int, int]]:
     """The (start, end) byte offsets of the value at each of `pointers` that exists."""
     wanted = set(pointers)
+    return _spans(data, wanted) if wanted else {}
+
+
+def scalar_spans(data: bytes) -> dict[str, tuple[int, int]]:
+    """The (start, end) byte offsets of every string, number, boolean and null value (not
+    keys), by pointer."""
+    return _spans(data, None)
+
+
+def _spans(data: bytes, wanted: set[str] | None) -> dict[str, tuple[int, int]]:
+    """Spans of the values at `wanted`, or (None) of every scalar value."""
     found: dict[str, tuple[int, int]] = {}
-    if not wanted:
-        return found
     stack: list[_Frame] = []
 
     def pointer_here() -> str:
@@ -55,7 +64,7 @@ def spans_for(data: bytes, pointers: Iterable[str]) -> dict[str, tuple[int, int]
             stack.append(_Frame(first == b"{", pointer_here(), match.start()))
         elif first in (b"}", b"]"):
             frame = stack.pop()
-            if frame.pointer in wanted:
+            if wanted is not None and frame.pointer in wanted:
                 found[frame.pointer] = (frame.start, match.end())
         elif first == b",":
             if stack[-1].is_object:
@@ -64,9 +73,9 @@ def spans_for(data: bytes, pointers: Iterable[str]) -> dict[str, tuple[int, int]
                 stack[-1].index += 1
         elif first != b":":
             here = pointer_here()
-            if here in wanted:
+            if wanted is None or here in wanted:
                 found[here] = (match.start(), match.end())
-        if len(found) == len(wanted):
+        if wanted is not None and len(found) == len(wanted):
             break
     return found
 

@@ -5,10 +5,15 @@ every untouched message, and of everything around the message array, are kept as
 were; new and changed messages are written in the document's style at the indentation
 of their siblings. If anything outside the message array changed, or the result would not
 parse back to the intended value, the caller falls back to a full rewrite.
+
+A re-serialised value keeps the spelling of each string and number that it holds at the
+same place, with the same value, as the text it replaces (`keep_spellings`): `-0`, `1E2`,
+`1.50`, `1e-400`, long decimals and escapes survive a rewrite of the message around them.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import replace
 from typing import Any
 
@@ -16,7 +21,7 @@ import orjson
 
 from histnorm import jsonio
 from histnorm.errors import join_pointer
-from histnorm.linemap import spans_for
+from histnorm.linemap import scalar_spans, spans_for
 
 
 def _at(value: Any, pointer: str) -> Any:
@@ -44,6 +49,56 @@ def _same(a: Any, b: Any) -> bool:
         return orjson.dumps(a) == orjson.dumps(b)
     except TypeError:  # integers beyond 64 bits
         return jsonio.dumps(a) == jsonio.dumps(b)
+
+
+def _same_scalar(old: bytes, new: bytes) -> bool:
+    """Whether two scalar tokens denote the same value as histnorm reads them."""
+    try:
+        a, b = jsonio.loads(old), jsonio.loads(new)
+    except ValueError:
+        return False
+    return type(a) is type(b) and repr(a) == repr(b)
+
+
+def keep_spellings(new: bytes, old: bytes) -> bytes:
+    """`new` with each scalar value that `old` holds at the same pointer, with the same
+    value, spelled as in `old` (both are JSON texts; keys are not respelled)."""
+    if new == old:
+        return new
+    try:
+        before = scalar_spans(old)
+    except (ValueError, IndexError):
+        return new
+    out: list[bytes] = []
+    at = 0
+    for pointer, (start, end) in scalar_spans(new).items():
+        span = before.get(pointer)
+        if span is None:
+            continue
+        token, kept = new[start:end], old[span[0] : span[1]]
+        if token != kept and _same_scalar(kept, token):
+            out += (new[at:start], kept)
+            at = end
+    return b"".join(out) + new[at:] if out else new
+
+
+def pairs(old_items: list[Any], new_items: list[Any]) -> dict[int, int]:
+    """For each new item that is not an old one, the index of an old item that was
+    dropped or replaced after the last old item kept before it (its likely original)."""
+    where = {id(item): i for i, item in enumerate(old_items)}
+    kept = {id(item) for item in new_items}
+    loose = [i for i, item in enumerate(old_items) if id(item) not in kept]
+    found: dict[int, int] = {}
+    floor = -1
+    for j, item in enumerate(new_items):
+        index = where.get(id(item))
+        if index is not None:
+            floor = index
+            continue
+        k = bisect_right(loose, floor)
+        if k < len(loose):
+            found[j] = loose.pop(k)
+    return found
 
 
 def splice_array(
@@ -83,15 +138,24 @@ def splice_array(
     flat = replace(style, indent=None, item_separator=spaced, final_newline=False)
     nested = replace(style, final_newline=False)
 
-    def render(item: Any) -> bytes:
+    old_spans = [spans[p] for p in item_pointers]
+    paired = pairs(old_items, new_items)
+
+    def render(j: int, item: Any) -> bytes:
         kept = originals.get(id(item))
         if kept is not None:
             return kept
         if multiline and style.indent is not None:
-            return jsonio.dumps(item, nested).replace(b"\n", b"\n" + prefix)
-        return jsonio.dumps(item, flat)
+            text = jsonio.dumps(item, nested).replace(b"\n", b"\n" + prefix)
+        else:
+            text = jsonio.dumps(item, flat)
+        if j in paired:
+            s, e = old_spans[paired[j]]
+            text = keep_spellings(text, body[s:e])
+        return text
 
-    array = opening + separator.join(render(i) for i in new_items) + closing if new_items else b"[]"
+    rendered = [render(j, item) for j, item in enumerate(new_items)]
+    array = opening + separator.join(rendered) + closing if new_items else b"[]"
     out = body[:start] + array + body[end:]
     try:
         if not _same(jsonio.loads(out), new):

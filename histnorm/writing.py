@@ -1,8 +1,10 @@
 """Writing documents back: original bytes for everything no rule changed.
 
 Every record and JSONL line that nothing changed keeps its bytes; in a changed JSON
-document only the changed messages are re-serialised; a record whose rewrite would drop
-the first value of a repeated key keeps its bytes too.
+document or JSONL line only the changed messages are re-serialised, and they keep the
+spelling of every string and number they still hold unchanged (`splice.keep_spellings`);
+message-per-line JSONL keeps its blank lines and line endings; a record whose rewrite
+would drop the first value of a repeated key keeps its bytes too.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from histnorm.formats import get_codec
 from histnorm.linemap import duplicate_key, duplicate_keys
 from histnorm.model import Transcript
 from histnorm.records import BOM, Document, Layout, Record, split_lines
-from histnorm.splice import splice_array
+from histnorm.splice import keep_spellings, pairs, splice_array
 
 
 def encode_transcript(transcript: Transcript) -> Any:
@@ -29,7 +31,8 @@ def encode_transcript(transcript: Transcript) -> Any:
 def write_line(
     record: Record, transcript: Transcript | None, *, repeats_checked: bool = False
 ) -> bytes:
-    """The bytes of one JSONL line: the original if nothing changed, else compact JSON.
+    """The bytes of one JSONL line: the original if nothing changed, else the original
+    with only the changed messages re-serialised (compact JSON when that cannot be done).
 
     A line with a key repeated in one object keeps its original bytes: a rewrite would
     keep only the last value (see `lost_by_rewrite`; `repeats_checked=True` says the
@@ -39,7 +42,15 @@ def write_line(
         return record.raw
     if not repeats_checked and lost_by_rewrite(record, transcript) is not None:
         return record.raw
-    return jsonio.dumps(encode_transcript(transcript))
+    new = encode_transcript(transcript)
+    if record.transcript is not None:
+        pointer = _messages_pointer(record.transcript)
+        if pointer is not None:
+            old, style = _native(record.transcript), jsonio.detect_style(record.raw)
+            spliced = splice_array(record.raw, old, new, pointer, style)
+            if spliced is not None:
+                return spliced
+    return keep_spellings(jsonio.dumps(new), record.raw)
 
 
 def lost_by_rewrite(
@@ -132,12 +143,13 @@ def _rewrite_all(document: Document, transcripts: Sequence[Transcript | None]) -
     if duplicate_key(body) is not None:
         return body  # a full rewrite would drop a repeated key's first value
     if document.layout is Layout.JSON:
-        return jsonio.dumps(encode_transcript(_only(transcripts)), document.style)
-    value = jsonio.loads(document.raw[len(BOM) :] if document.bom else document.raw)
+        new = jsonio.dumps(encode_transcript(_only(transcripts)), document.style)
+        return keep_spellings(new, body)
+    value = jsonio.loads(body)
     for i, (record, transcript) in enumerate(zip(document.records, transcripts, strict=True)):
         if transcript is not None and transcript != record.transcript:
             value[i] = encode_transcript(transcript)
-    return jsonio.dumps(value, document.style)
+    return keep_spellings(jsonio.dumps(value, document.style), body)
 
 
 def _only(transcripts: Sequence[Transcript | None]) -> Transcript:
@@ -162,16 +174,51 @@ def _write_jsonl(document: Document, transcripts: Sequence[Transcript | None]) -
 
 
 def _write_message_lines(document: Document, transcript: Transcript) -> bytes:
-    encoded = encode_transcript(transcript)
-    originals = {id(value): line for line, value in document.lines}
-    ending = _ending(document)
+    """Each kept message line as read, with the blank lines before it; new and changed
+    messages as compact JSON (keeping the spellings, blank lines and ending of the line
+    they replace)."""
     body = document.raw[len(BOM) :] if document.bom else document.raw
+    rows, after = _message_rows(document, body)
+    ending = _ending(document)
+    old_values = [value for _, value in document.lines]
+    encoded = list(encode_transcript(transcript))
+    originals = {id(value): i for i, value in enumerate(old_values)}
+    paired = pairs(old_values, encoded)
     out = bytearray()
-    for value in encoded:
-        line = originals.get(id(value))
-        out += (line if line is not None else jsonio.dumps(value)) + ending
+    for j, value in enumerate(encoded):
+        index = originals.get(id(value))
+        if out and not out.endswith(b"\n"):
+            out += ending  # the last line as read had no ending, but is no longer last
+        if index is not None:
+            out += b"".join(rows[index])
+        elif j in paired:
+            blanks, line, end = rows[paired[j]]
+            out += blanks + keep_spellings(jsonio.dumps(value), line) + (end or ending)
+        else:
+            out += jsonio.dumps(value) + ending
+    out += after
     if document.tail:  # a torn last line: its bytes, and what followed them, as read
         return bytes(out + document.tail)
     if not body.endswith(b"\n") and out.endswith(ending):
         del out[len(out) - len(ending) :]
     return bytes(out)
+
+
+def _message_rows(document: Document, body: bytes) -> tuple[list[tuple[bytes, ...]], bytes]:
+    """(blank or broken lines before it, its bytes, its ending) for each message line;
+    and the lines after the last one (up to a torn tail)."""
+    rows: list[tuple[bytes, ...]] = []
+    waiting = bytearray()
+    lines = iter(document.lines)
+    expected = next(lines, None)
+    stop = document.tail_line if document.tail else 0
+    for number, line, end in split_lines(body):
+        if stop and number >= stop:
+            break
+        if expected is not None and line == expected[0]:
+            rows.append((bytes(waiting), line, end))
+            waiting.clear()
+            expected = next(lines, None)
+        else:
+            waiting += line + end
+    return rows, bytes(waiting)

@@ -64,9 +64,9 @@ def test_jsonl_only_changed_lines_are_rewritten():
     lines = out.split(b"\n")
     assert lines[0] == b'{"messages":[{"role":"user","content":"a"}]}'
     assert lines[1] == b""
-    assert lines[2] == (
-        b'{"messages":[{"role":"user","content":"b"},{"role":"assistant","content":"B"}],'
-        b'"weight":1}\r'
+    assert lines[2] == (  # the new message spliced in, in the line's own spacing
+        b'{"messages": [{"role": "user", "content": "b"}, {"role": "assistant", "content": "B"}],'
+        b' "weight": 1}\r'
     )
     assert lines[3] == b'{"messages":[{"role":"user","content":"c"}]}'
 

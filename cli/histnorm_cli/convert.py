@@ -57,7 +57,11 @@ def convert_command(
     if len(document.records) > 1 and not jsonl:
         body = b"[" + b",".join(out) + b"]"
     if output and output != STDIN:
-        write_atomically(Path(output), body)
+        try:
+            write_atomically(Path(output), body)
+        except OSError as exc:
+            typer.echo(f"histnorm: error: {output}: {exc.strerror or exc}", err=True)
+            raise typer.Exit(ExitCode.ERROR) from None
     else:
         sys.stdout.buffer.write(body if body.endswith(b"\n") else body + b"\n")
     raise typer.Exit(status)

@@ -117,7 +117,9 @@ def _run_line(content: bytes, number: int, job: Job, outcome: Outcome) -> bytes:
     try:  # types and strings are all a plain shape needs; numbers are read exactly below
         value = jsonio.loads_typed(content)
     except HistnormError:
-        record = parse_line(content, number)  # the exact reader says what is wrong
+        value = parse_line(content, number)  # the exact reader reads it, or says why not
+    if isinstance(value, Record):
+        record = value
     else:
         format = pick_format(value, job.format, outcome.detected, job.detect)
         if (

@@ -14,6 +14,7 @@ from urllib.parse import unquote_to_bytes
 
 import orjson
 
+from histnorm import jsonio
 from histnorm.errors import HistnormError
 from histnorm.formats._gemini_parts import (
     CODE_EXECUTION,
@@ -178,7 +179,7 @@ def _result(
         failed = isinstance(outcome, str) and outcome.upper() in FAILED_OUTCOMES
         content = part.content
         if not body and not isinstance(content, str | None):
-            content = orjson.dumps(content).decode("utf-8")
+            content = jsonio.dumps(content).decode("utf-8")
         keep = bool(body) and failed == part.is_error
         values = {"outcome": outcome if keep else _outcome(part.is_error), "output": content}
     elif target == "toolResponse":

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
+from histnorm import jsonio
 from histnorm.errors import HistnormError
 from histnorm.formats._langchain_blocks import (
     _CALL_BLOCKS,
@@ -122,8 +121,8 @@ def as_args_object(arguments: Any) -> dict[str, Any] | None:
         return arguments
     if isinstance(arguments, str):
         try:
-            parsed = orjson.loads(arguments)
-        except orjson.JSONDecodeError:
+            parsed = jsonio.loads(arguments)
+        except HistnormError:
             return None
         return parsed if isinstance(parsed, dict) else None
     return None
@@ -140,7 +139,7 @@ def encode_tool_call(part: ToolCallPart, invalid: bool) -> dict[str, Any]:
     if invalid:
         args = part.arguments
         if args is not None and not isinstance(args, str):
-            args = orjson.dumps(args).decode("utf-8")
+            args = jsonio.dumps(args).decode("utf-8")
         values = {"name": part.name, "args": args, "id": part.call_id, "error": None}
         return {"type": "invalid_tool_call", **values}
     args_object = as_args_object(part.arguments)
@@ -155,7 +154,7 @@ def encode_raw_call(part: ToolCallPart, slot: str) -> dict[str, Any]:
     base = part.native if part.slot == slot and isinstance(part.native, dict) else {}
     args = part.arguments
     if args is not None and not isinstance(args, str):
-        args = orjson.dumps(args).decode("utf-8")
+        args = jsonio.dumps(args).decode("utf-8")
     if slot == AK_FUNCTION_CALL:
         return rebuild(base, {"name": part.name, "arguments": args})
     body = base.get("function")

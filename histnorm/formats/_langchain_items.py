@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
+from histnorm import jsonio
 from histnorm.errors import HistnormError
 from histnorm.formats._langchain_read import (
     CLASSES,
@@ -136,7 +135,7 @@ def _tool_content(content: Any) -> Any:
     """Tool message content is a string or a list: other values are written as JSON text."""
     if isinstance(content, str | list):
         return content
-    return "" if content is None else orjson.dumps(content).decode("utf-8")
+    return "" if content is None else jsonio.dumps(content).decode("utf-8")
 
 
 def _result_of(native: Any) -> Part:

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
+from histnorm import jsonio
 from histnorm.errors import HistnormError
 from histnorm.formats._langchain_blocks import (
     AK_FUNCTION_CALL,
@@ -290,6 +289,6 @@ def encode_message(message: Message, dumpd: bool = False) -> list[Any]:
         after = [result_item(r, None, dumpd) for r in separate[lead:]]
         out = [*before, _main_item(message, rest, dumpd), *after]
     if isinstance(message.native, dict):
-        same = orjson.dumps(message.native)
-        out = [message.native if orjson.dumps(o) == same else o for o in out]
+        same = jsonio.dumps(message.native)
+        out = [message.native if jsonio.dumps(o) == same else o for o in out]
     return out

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
+from histnorm import jsonio
 from histnorm.errors import HistnormError
 from histnorm.formats._openai_chat_read import (
     _CONTENT_SLOTS,
@@ -53,7 +52,7 @@ def _encode_content_item(part: Part) -> Any:
 def _encode_arguments(arguments: Any) -> Any:
     if arguments is None or isinstance(arguments, str):
         return arguments
-    return orjson.dumps(arguments).decode("utf-8")
+    return jsonio.dumps(arguments).decode("utf-8")
 
 
 def _encode_tool_call(part: ToolCallPart) -> dict[str, Any]:
@@ -81,7 +80,7 @@ def _result_content(part: ToolResultPart) -> Any:
     from another format) are written as their JSON text."""
     content = part.content
     if part.native is None and not isinstance(content, str | list) and content is not None:
-        return orjson.dumps(content).decode("utf-8")
+        return jsonio.dumps(content).decode("utf-8")
     return content
 
 

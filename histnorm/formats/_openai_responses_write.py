@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
+from histnorm import jsonio
 from histnorm.errors import HistnormError
 from histnorm.formats._openai_responses_items import (
     CALLS,
@@ -46,7 +45,7 @@ def _single(native: Any) -> Part | None:
 
 def json_string(value: Any) -> str:
     """`value` as the JSON string the API wants (a string is kept as it is)."""
-    return value if isinstance(value, str) else orjson.dumps(value).decode("utf-8")
+    return value if isinstance(value, str) else jsonio.dumps(value).decode("utf-8")
 
 
 def encode_content(part: Part, role: str) -> Any:

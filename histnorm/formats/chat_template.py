@@ -24,8 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import orjson
-
+from histnorm import jsonio
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats._chat_template_parts import (
     arguments,
@@ -162,7 +161,7 @@ def _encode_result(message: Message, part: ToolResultPart, dialect: Dialect) -> 
     if writes_v1(base, dialect) or is_v1_content(part.native):
         content = result_content(content, part.native)
     elif part.native is None and not isinstance(content, str | list) and content is not None:
-        content = orjson.dumps(content).decode("utf-8")  # a result read from another format
+        content = jsonio.dumps(content).decode("utf-8")  # a result read from another format
     updates = {
         "role": role,
         "content": content if content is not None else null_or_missing(base, "content"),

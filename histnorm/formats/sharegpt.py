@@ -36,8 +36,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
+from histnorm import jsonio
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats._sharegpt_calls import (
     COMPACT,
@@ -190,7 +189,7 @@ def _value(kind: str, parts: list[Part], base: dict[str, Any], style: Style) -> 
         content = first.content
         if content is None or (first.native is None and not isinstance(content, str)):
             # Observations hold text: a result read from another format becomes JSON text.
-            return "" if content is None else orjson.dumps(content).decode("utf-8")
+            return "" if content is None else jsonio.dumps(content).decode("utf-8")
         return content
     if isinstance(first, TextPart | RefusalPart):
         return first.text
