@@ -58,7 +58,7 @@ def _spans(data: bytes, wanted: set[str] | None) -> dict[str, tuple[int, int]]:
         token = match.group()
         first = token[:1]
         if stack and stack[-1].is_object and stack[-1].expect_key and first == b'"':
-            stack[-1].key = json.loads(token)
+            stack[-1].key = json.loads(token) if b"\\" in token else token[1:-1].decode()
             stack[-1].expect_key = False
         elif first in (b"{", b"["):
             stack.append(_Frame(first == b"{", pointer_here(), match.start()))

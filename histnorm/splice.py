@@ -60,9 +60,51 @@ def _same_scalar(old: bytes, new: bytes) -> bool:
     return type(a) is type(b) and repr(a) == repr(b)
 
 
-def keep_spellings(new: bytes, old: bytes) -> bytes:
-    """`new` with each scalar value that `old` holds at the same pointer, with the same
-    value, spelled as in `old` (both are JSON texts; keys are not respelled)."""
+def moved(old: Any, new: Any) -> dict[str, str]:
+    """For each object or array of `new` that is the very one of `old` at another
+    pointer, its pointer in `new` mapped to its pointer in `old`."""
+    where: dict[int, str] = {}
+    stack: list[tuple[Any, str]] = [(old, "")]
+    while stack:
+        value, pointer = stack.pop()
+        if isinstance(value, dict | list) and value:
+            where[id(value)] = pointer
+            stack.extend((v, join_pointer(pointer, k)) for k, v in _children(value))
+    found: dict[str, str] = {}
+    stack = [(new, "")]
+    while stack:
+        value, pointer = stack.pop()
+        if not isinstance(value, dict | list) or not value:
+            continue
+        origin = where.get(id(value))
+        if origin is not None:
+            if origin != pointer:
+                found[pointer] = origin
+            continue  # the same object: everything below it sits as it did
+        stack.extend((v, join_pointer(pointer, k)) for k, v in _children(value))
+    return found
+
+
+def _children(value: dict[str, Any] | list[Any]) -> list[tuple[str | int, Any]]:
+    return list(value.items()) if isinstance(value, dict) else list(enumerate(value))
+
+
+def _origin(pointer: str, moves: dict[str, str]) -> str:
+    """Where the value at `pointer` of the new text was in the old one."""
+    if not moves:
+        return pointer
+    head = pointer
+    while head:
+        if head in moves:
+            return moves[head] + pointer[len(head) :]
+        head = head.rsplit("/", 1)[0]
+    return pointer
+
+
+def keep_spellings(new: bytes, old: bytes, moves: dict[str, str] | None = None) -> bytes:
+    """`new` with each scalar value that `old` holds at the same pointer (or where `moves`
+    says it came from), with the same value, spelled as in `old` (both are JSON texts;
+    keys are not respelled)."""
     if new == old:
         return new
     try:
@@ -72,7 +114,7 @@ def keep_spellings(new: bytes, old: bytes) -> bytes:
     out: list[bytes] = []
     at = 0
     for pointer, (start, end) in scalar_spans(new).items():
-        span = before.get(pointer)
+        span = before.get(_origin(pointer, moves or {}))
         if span is None:
             continue
         token, kept = new[start:end], old[span[0] : span[1]]
@@ -151,7 +193,7 @@ def splice_array(
             text = jsonio.dumps(item, flat)
         if j in paired:
             s, e = old_spans[paired[j]]
-            text = keep_spellings(text, body[s:e])
+            text = keep_spellings(text, body[s:e], moved(old_items[paired[j]], item))
         return text
 
     rendered = [render(j, item) for j, item in enumerate(new_items)]

@@ -18,7 +18,7 @@ from histnorm.formats import get_codec
 from histnorm.linemap import duplicate_key, duplicate_keys
 from histnorm.model import Transcript
 from histnorm.records import BOM, Document, Layout, Record, split_lines
-from histnorm.splice import keep_spellings, pairs, splice_array
+from histnorm.splice import keep_spellings, moved, pairs, splice_array
 
 
 def encode_transcript(transcript: Transcript) -> Any:
@@ -43,14 +43,16 @@ def write_line(
     if not repeats_checked and lost_by_rewrite(record, transcript) is not None:
         return record.raw
     new = encode_transcript(transcript)
-    if record.transcript is not None:
-        pointer = _messages_pointer(record.transcript)
-        if pointer is not None:
-            old, style = _native(record.transcript), jsonio.detect_style(record.raw)
-            spliced = splice_array(record.raw, old, new, pointer, style)
-            if spliced is not None:
-                return spliced
-    return keep_spellings(jsonio.dumps(new), record.raw)
+    old = _native(record.transcript) if record.transcript is not None else None
+    if record.transcript is None or jsonio.dumps(old) == record.raw:
+        return jsonio.dumps(new)  # a line written as histnorm writes: nothing else to keep
+    pointer = _messages_pointer(record.transcript)
+    if pointer is not None:
+        style = jsonio.detect_style(record.raw)
+        spliced = splice_array(record.raw, old, new, pointer, style)
+        if spliced is not None:
+            return spliced
+    return keep_spellings(jsonio.dumps(new), record.raw, moved(old, new))
 
 
 def lost_by_rewrite(
@@ -143,13 +145,15 @@ def _rewrite_all(document: Document, transcripts: Sequence[Transcript | None]) -
     if duplicate_key(body) is not None:
         return body  # a full rewrite would drop a repeated key's first value
     if document.layout is Layout.JSON:
-        new = jsonio.dumps(encode_transcript(_only(transcripts)), document.style)
-        return keep_spellings(new, body)
-    value = jsonio.loads(body)
+        new = encode_transcript(_only(transcripts))
+        old = _native(document.records[0].transcript) if document.records[0].transcript else None
+        return keep_spellings(jsonio.dumps(new, document.style), body, moved(old, new))
+    value, before = jsonio.loads(body), jsonio.loads(body)
     for i, (record, transcript) in enumerate(zip(document.records, transcripts, strict=True)):
         if transcript is not None and transcript != record.transcript:
             value[i] = encode_transcript(transcript)
-    return keep_spellings(jsonio.dumps(value, document.style), body)
+            before[i] = _native(record.transcript) if record.transcript else before[i]
+    return keep_spellings(jsonio.dumps(value, document.style), body, moved(before, value))
 
 
 def _only(transcripts: Sequence[Transcript | None]) -> Transcript:
@@ -193,7 +197,8 @@ def _write_message_lines(document: Document, transcript: Transcript) -> bytes:
             out += b"".join(rows[index])
         elif j in paired:
             blanks, line, end = rows[paired[j]]
-            out += blanks + keep_spellings(jsonio.dumps(value), line) + (end or ending)
+            moves = moved(old_values[paired[j]], value)
+            out += blanks + keep_spellings(jsonio.dumps(value), line, moves) + (end or ending)
         else:
             out += jsonio.dumps(value) + ending
     out += after

@@ -295,3 +295,17 @@ def test_fix_keeps_odd_untouched_bytes_in_every_layout(meta: bytes, kind: str) -
     else:
         jsonio.loads(out.splitlines()[0] if kind == "lines" else out)
     assert _fixed(name, out) == out
+
+
+def test_spellings_follow_a_value_that_moved_within_a_rewritten_message():
+    # Dropping the call's tool_use block moves the text block after it from /content/2 to
+    # /content/1: its odd bytes are still kept (the codec keeps the very same object).
+    doc = (
+        b'[{"type":"human","data":{"content":"hi"}},{"type":"ai","data":{"content":['
+        b'{"type":"text","text":"a"},{"type":"tool_use","id":"c1","name":"f","input":{}},'
+        b'{"type":"text","text":"b","extras":' + ODD + b'}],"tool_calls":[{"name":"f",'
+        b'"args":{},"id":"c1","type":"tool_call"}]}},{"type":"human","data":{"content":"x"}}]'
+    )
+    out = _fixed("lc.json", doc)
+    assert b"tool_use" not in out
+    assert out.count(ODD) == 1
