@@ -435,3 +435,14 @@ def test_an_output_in_a_missing_folder_is_a_clear_error(name):
     assert "nowhere/out.json: cannot write: the folder nowhere does not exist" in result.output
     assert "Traceback" not in result.output
     assert not Path("nowhere").exists()
+
+
+def test_convert_reads_no_fifo_and_reports_a_missing_output_folder():
+    os.mkfifo("pipe.json")
+    completed = cli("convert", "pipe.json", "--to", "openai-chat")
+    assert completed.returncode == 2
+    assert b"pipe.json: not a regular file (a FIFO)" in completed.stderr
+    put("one.json", CLEAN)
+    result = invoke("convert", "one.json", "--to", "openai-chat", "-o", "nowhere/out.json")
+    assert result.exit_code == 2, result.output
+    assert "nowhere/out.json: cannot write: the folder nowhere does not exist" in result.output

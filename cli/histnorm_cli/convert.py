@@ -15,6 +15,7 @@ from histnorm.errors import HistnormError
 from histnorm.formats import CODECS
 from histnorm_cli.exitcodes import ExitCode
 from histnorm_cli.files import STDIN, write_atomically
+from histnorm_cli.identity import read_regular
 
 
 def convert_command(
@@ -32,7 +33,7 @@ def convert_command(
         typer.echo(f"histnorm: error: known formats: {', '.join(CODECS)}", err=True)
         raise typer.Exit(ExitCode.ERROR)
     try:
-        data = sys.stdin.buffer.read() if path == STDIN else Path(path).read_bytes()
+        data = sys.stdin.buffer.read() if path == STDIN else read_regular(path)[0]
     except OSError as exc:
         typer.echo(f"histnorm: error: {path}: {exc.strerror or exc}", err=True)
         raise typer.Exit(ExitCode.ERROR) from None
@@ -57,7 +58,12 @@ def convert_command(
     if len(document.records) > 1 and not jsonl:
         body = b"[" + b",".join(out) + b"]"
     if output and output != STDIN:
-        write_atomically(Path(output), body)
+        try:
+            write_atomically(Path(output), body)
+        except OSError as exc:
+            where = exc.filename if isinstance(exc.filename, str) else output
+            typer.echo(f"histnorm: error: {where}: {exc.strerror or exc}", err=True)
+            raise typer.Exit(ExitCode.ERROR) from None
     else:
         sys.stdout.buffer.write(body if body.endswith(b"\n") else body + b"\n")
     raise typer.Exit(status)
