@@ -125,6 +125,30 @@ def test_lines_appended_during_a_fix_are_kept(monkeypatch, name):
     assert names() == sorted([name, "other.json"])
 
 
+SESSION = Path(__file__).resolve().parent.parent / (
+    "fixtures/rules/HN006/reemitted-without-arguments.claude-code.json"
+)
+
+
+def test_a_live_claude_code_session_appended_during_a_fix_keeps_the_new_lines(monkeypatch):
+    events = orjson.loads(SESSION.read_bytes())
+    data = b"".join(orjson.dumps(event) + b"\n" for event in events)
+    path = put("session.jsonl", data)
+    assert invoke("fix", "--check", "session.jsonl").exit_code == 1  # there is a fix to make
+    extra = b"".join(orjson.dumps({**events[0], "uuid": f"u{n}"}) + b"\n" for n in range(10))
+
+    def append() -> None:
+        with open(path, "ab") as stream:
+            stream.write(extra)
+
+    during_fix(monkeypatch, append)
+    result = invoke("fix", "session.jsonl")
+    assert result.exit_code == 2, result.output
+    assert f"session.jsonl: {CHANGED}" in result.output
+    assert path.read_bytes() == data + extra
+    assert names() == ["session.jsonl"]
+
+
 @pytest.mark.parametrize("name", ["log.jsonl", "one.json"])
 def test_a_file_replaced_during_a_fix_is_left_as_the_new_version(monkeypatch, name):
     path = put(name, LOG if name.endswith(".jsonl") else ORPHAN)
@@ -446,3 +470,32 @@ def test_convert_reads_no_fifo_and_reports_a_missing_output_folder():
     result = invoke("convert", "one.json", "--to", "openai-chat", "-o", "nowhere/out.json")
     assert result.exit_code == 2, result.output
     assert "nowhere/out.json: cannot write: the folder nowhere does not exist" in result.output
+
+
+def test_backup_is_a_copy_with_the_identity_where_hard_links_are_not_allowed(monkeypatch):
+    path = put("one.json", ORPHAN, mode=0o640)
+    os.chown(path, 1000, 1000)
+    os.setxattr(path, "user.origin", b"export")
+
+    def no_links(*args: object, **kwargs: object) -> None:
+        raise PermissionError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)
+    result = invoke("fix", "--backup", "one.json")
+    assert result.exit_code == 0, result.output
+    bak = Path("one.json.bak")
+    assert bak.read_bytes() == ORPHAN
+    st = bak.stat()
+    assert (st.st_uid, st.st_gid, stat.S_IMODE(st.st_mode)) == (1000, 1000, 0o640)
+    assert os.getxattr(bak, "user.origin") == b"export"
+    assert names() == ["one.json", "one.json.bak"]
+
+
+def test_an_output_that_is_no_regular_file_is_never_replaced():
+    put("one.json", ORPHAN)
+    os.mkfifo("pipe.json")
+    result = invoke("fix", "one.json", "-o", "pipe.json")
+    assert result.exit_code == 2, result.output
+    assert "pipe.json: not a regular file (a FIFO)" in result.output
+    assert stat.S_ISFIFO(os.stat("pipe.json").st_mode)
+    assert names() == ["one.json", "pipe.json"]
