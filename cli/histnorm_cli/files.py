@@ -12,8 +12,6 @@ from __future__ import annotations
 import errno
 import os
 import re
-import secrets
-import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from fnmatch import fnmatch
@@ -21,11 +19,18 @@ from pathlib import Path
 from types import TracebackType
 from typing import BinaryIO
 
-from histnorm_cli.identity import NotRegular, keep_identity, open_regular, regular_error
+from histnorm_cli.identity import (
+    SUFFIX,
+    NotRegular,
+    backup_as_bak,
+    keep_identity,
+    open_regular,
+    regular_error,
+    sync_folder,
+)
 
 DEFAULT_INCLUDE = ("*.json", "*.jsonl")
 STDIN = "-"
-SUFFIX = ".histnorm"
 TEMPORARY = re.compile(r"\..+\.[a-z0-9_]{8}\.histnorm")
 """The name of a temporary file of histnorm's (see the module docstring)."""
 
@@ -100,55 +105,6 @@ def _new_file_mode() -> int:
     return 0o666 & ~mask
 
 
-def _sync_folder(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        os.fsync(fd)
-    except OSError as exc:
-        if exc.errno not in (errno.EINVAL, errno.ENOTSUP):
-            raise
-    finally:
-        os.close(fd)
-
-
-def _backup(target: Path) -> None:
-    """Keep `target` as `TARGET.bak`, replacing whatever has that name (a symlink is
-    replaced, never written through): the file itself is linked there when the file
-    system allows, else a copy with its identity is."""
-    bak = target.with_name(target.name + ".bak")
-    for _ in range(100):
-        name = target.with_name(f".{bak.name}.{secrets.token_hex(4)}{SUFFIX}")
-        try:
-            os.link(target, name, follow_symlinks=False)
-            break
-        except FileExistsError:
-            continue
-        except OSError:
-            name = _copy(target)
-            break
-    else:
-        raise OSError(errno.EEXIST, "cannot name a temporary file", str(target))
-    try:
-        os.replace(name, bak)
-    except BaseException:
-        name.unlink(missing_ok=True)
-        raise
-
-
-def _copy(target: Path) -> Path:
-    handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.bak.", suffix=SUFFIX)
-    try:
-        with os.fdopen(handle, "wb") as out, open_regular(str(target)) as source:
-            shutil.copyfileobj(source, out, 1 << 20)
-            out.flush()
-            keep_identity(out.fileno(), os.fstat(source.fileno()), str(target))
-            os.fsync(out.fileno())
-    except BaseException:
-        os.unlink(name)
-        raise
-    return Path(name)
-
-
 class AtomicWriter:
     """Write a file's new content beside it, then rename it over the original.
 
@@ -213,10 +169,10 @@ class AtomicWriter:
         if self.verify is not None:
             self.verify()
         if backup and self.original is not None:
-            _backup(self.target)
+            backup_as_bak(self.target)
         os.replace(self.temp, self.target)
         self.done = True
-        _sync_folder(self.target.parent)
+        sync_folder(self.target.parent)
 
     def discard(self) -> None:
         """Drop the new content; the original stays untouched."""

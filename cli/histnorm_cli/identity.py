@@ -4,7 +4,8 @@ An input is opened without blocking (a FIFO never stalls the run) and must be a 
 file. What was read is remembered as a `Source`; before its replacement is renamed into
 place, the path must still name that file, unchanged (device, inode, size, mtime), and
 the descriptor it was read from must show no write since. A rewrite keeps the owner,
-group, mode and extended attributes of the file it replaces.
+group, mode and extended attributes of the file it replaces, and a backup is the
+file itself (hard-linked as `FILE.bak`) or a copy with that identity.
 """
 
 from __future__ import annotations
@@ -12,10 +13,16 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import secrets
+import shutil
 import stat
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 from typing import BinaryIO
 
+SUFFIX = ".histnorm"
+"""The end of a temporary file's name (see `histnorm_cli.files`)."""
 CHANGED = "changed while being fixed; left as it was"
 KINDS = {
     stat.S_IFIFO: "a FIFO",
@@ -142,3 +149,53 @@ def _copy_xattrs(path: str, fd: int) -> None:
         except OSError as exc:
             if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EACCES):
                 raise
+
+
+def sync_folder(folder: Path) -> None:
+    """Make a rename in `folder` durable."""
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        if exc.errno not in (errno.EINVAL, errno.ENOTSUP):
+            raise
+    finally:
+        os.close(fd)
+
+
+def backup_as_bak(target: Path) -> None:
+    """Keep `target` as `TARGET.bak`, replacing whatever has that name (a symlink is
+    replaced, never written through): the file itself is linked there when the file
+    system allows, else a copy with its identity is."""
+    bak = target.with_name(target.name + ".bak")
+    for _ in range(100):
+        name = target.with_name(f".{bak.name}.{secrets.token_hex(4)}{SUFFIX}")
+        try:
+            os.link(target, name, follow_symlinks=False)
+            break
+        except FileExistsError:
+            continue
+        except OSError:
+            name = _copy(target)
+            break
+    else:
+        raise OSError(errno.EEXIST, "cannot name a temporary file", str(target))
+    try:
+        os.replace(name, bak)
+    except BaseException:
+        name.unlink(missing_ok=True)
+        raise
+
+
+def _copy(target: Path) -> Path:
+    handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.bak.", suffix=SUFFIX)
+    try:
+        with os.fdopen(handle, "wb") as out, open_regular(str(target)) as source:
+            shutil.copyfileobj(source, out, 1 << 20)
+            out.flush()
+            keep_identity(out.fileno(), os.fstat(source.fileno()), str(target))
+            os.fsync(out.fileno())
+    except BaseException:
+        os.unlink(name)
+        raise
+    return Path(name)

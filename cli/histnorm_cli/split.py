@@ -16,8 +16,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO
 
-from histnorm_cli.files import STDIN, SUFFIX, AtomicWriter
-from histnorm_cli.identity import Source, open_regular
+from histnorm_cli.files import STDIN, AtomicWriter
+from histnorm_cli.identity import SUFFIX, Source, open_regular
 from histnorm_cli.job import READ_BUFFER, Job, Outcome, is_jsonl, message_line
 from histnorm_cli.lines import head_format, render_hunks, run_lines
 from histnorm_cli.runner import guarded
