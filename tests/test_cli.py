@@ -220,14 +220,14 @@ def test_lint_path_that_cannot_be_read_exits_2_and_reports_the_others(monkeypatc
     # Running as root makes chmod 000 useless, so the read failure is simulated.
     put("secret.json", ORPHAN_CALL)
     put("orphan.json", ORPHAN_CALL)
-    real = pathlib.Path.read_bytes
+    real = runner_module.read_regular
 
-    def read_bytes(self: Path) -> bytes:
-        if self.name == "secret.json":
-            raise PermissionError(13, "Permission denied", str(self))
-        return real(self)
+    def read_regular(path: str) -> Any:
+        if Path(path).name == "secret.json":
+            raise PermissionError(13, "Permission denied", path)
+        return real(path)
 
-    monkeypatch.setattr(pathlib.Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(runner_module, "read_regular", read_regular)
     result = invoke("lint", "secret.json", "orphan.json")
     assert result.exit_code == 2, result.output
     assert "secret.json: Permission denied" in result.stderr

@@ -15,6 +15,7 @@ from histnorm.errors import HistnormError
 from histnorm.formats import CODECS
 from histnorm_cli.exitcodes import ExitCode
 from histnorm_cli.files import STDIN, write_atomically
+from histnorm_cli.identity import read_regular
 
 
 def convert_command(
@@ -32,7 +33,7 @@ def convert_command(
         typer.echo(f"histnorm: error: known formats: {', '.join(CODECS)}", err=True)
         raise typer.Exit(ExitCode.ERROR)
     try:
-        data = sys.stdin.buffer.read() if path == STDIN else Path(path).read_bytes()
+        data = sys.stdin.buffer.read() if path == STDIN else read_regular(path)[0]
     except OSError as exc:
         typer.echo(f"histnorm: error: {path}: {exc.strerror or exc}", err=True)
         raise typer.Exit(ExitCode.ERROR) from None

@@ -67,14 +67,15 @@ def run_document(document: Document, data: bytes, job: Job, outcome: Outcome) ->
 def _deliver(new: bytes, job: Job, outcome: Outcome) -> None:
     """Write a fix's result where it goes: standard output, the output path, or the file
     itself (only when it changed)."""
-    to_stdout = outcome.path == STDIN or job.output == STDIN
+    to_stdout = job.output == STDIN or (outcome.path == STDIN and not job.output)
     if outcome.skipped_file and not to_stdout:
         return  # no transcript: never written (standard output still gets the input back)
     if job.mode == "fix" and job.write and (outcome.changed or job.output or to_stdout):
         if to_stdout:
             outcome.stdout = new
         else:
-            write_atomically(Path(job.output or outcome.path), new, job.backup)
+            verify = outcome.source.check if outcome.source is not None else None
+            write_atomically(Path(job.output or outcome.path), new, job.backup, verify)
 
 
 def _place(

@@ -1,22 +1,63 @@
-"""Paths in, bytes out: expanding arguments and writing files atomically."""
+"""Paths in, bytes out: expanding arguments and writing files atomically.
+
+A new content is written to a temporary file beside its target, named
+`.NAME.XXXXXXXX.histnorm` (`.NAME.N.XXXXXXXX.histnorm` for a share of a file fixed by
+several processes; X is one of `a-z0-9_`), fsynced with the target's owner, group, mode
+and extended attributes, then renamed over the target and the folder fsynced. A folder
+scan never takes such a file, so one left behind by a killed run is never read as input.
+"""
 
 from __future__ import annotations
 
+import errno
 import os
-import shutil
+import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from fnmatch import fnmatch
 from pathlib import Path
 from types import TracebackType
+from typing import BinaryIO
+
+from histnorm_cli.identity import (
+    SUFFIX,
+    NotRegular,
+    backup_as_bak,
+    keep_identity,
+    open_regular,
+    regular_error,
+    sync_folder,
+)
 
 DEFAULT_INCLUDE = ("*.json", "*.jsonl")
 STDIN = "-"
+TEMPORARY = re.compile(r"\..+\.[a-z0-9_]{8}\.histnorm")
+"""The name of a temporary file of histnorm's (see the module docstring)."""
 
 
 def _matches(path: Path, patterns: tuple[str, ...] | list[str]) -> bool:
     text = path.as_posix()
     return any(fnmatch(path.name, p) or fnmatch(text, p) for p in patterns)
+
+
+def _scan(
+    folder: Path, include: tuple[str, ...] | list[str], exclude: tuple[str, ...] | list[str]
+) -> list[Path]:
+    """The regular files below `folder` to take, sorted; a symlink is taken only when it
+    points to a file inside `folder`, and one file reached by several names once."""
+    root = folder.resolve()
+    chosen: dict[str, Path] = {}
+    for path in folder.rglob("*"):
+        if TEMPORARY.fullmatch(path.name) or not _matches(path, include) or _matches(path, exclude):
+            continue
+        link = path.is_symlink()
+        real = path.resolve()
+        if (link and not real.is_relative_to(root)) or not path.is_file():
+            continue  # out of the folder, dangling, or no regular file
+        key = str(real)
+        if key not in chosen or (chosen[key].is_symlink() and not link):
+            chosen[key] = path
+    return sorted(chosen.values())
 
 
 def expand(
@@ -26,33 +67,35 @@ def expand(
 ) -> Iterator[tuple[str, str | None]]:
     """Yield (path, error) for each file named or found below a named folder, sorted.
 
-    Files named explicitly are always taken; files found in folders must match `include`
-    and not `exclude`. A path that does not exist yields an error instead.
+    Files named explicitly are always taken (a symlink is followed); files found in
+    folders must match `include` and not `exclude`, be regular, not be a temporary file
+    of histnorm's and, if a symlink, point inside the folder. A path that does not exist,
+    or is a FIFO, device or socket, yields an error instead.
     """
     seen: set[str] = set()
     for name in paths:
-        key = os.path.normpath(name)
-        if name != STDIN and key in seen:
-            continue
-        seen.add(key)
         if name == STDIN:
             yield STDIN, None
             continue
         path = Path(name)
         if path.is_dir():
-            found = sorted(
-                p
-                for p in path.rglob("*")
-                if p.is_file() and _matches(p, include) and not _matches(p, exclude)
-            )
-            for file in found:
-                if os.path.normpath(file) not in seen:
-                    seen.add(os.path.normpath(file))
+            for file in _scan(path, include, exclude):
+                if _new(file, seen):
                     yield str(file), None
         elif path.exists():
-            yield name, None
+            if _new(path, seen):
+                yield name, regular_error(name)
         else:
             yield name, f"{name}: no such file or directory"
+
+
+def _new(path: Path, seen: set[str]) -> bool:
+    """Whether `path` names a file not yielded yet (by this or another name)."""
+    keys = {os.path.normpath(path), os.path.realpath(path)}
+    if keys & seen:
+        return False
+    seen.update(keys)
+    return True
 
 
 def _new_file_mode() -> int:
@@ -65,23 +108,49 @@ def _new_file_mode() -> int:
 class AtomicWriter:
     """Write a file's new content beside it, then rename it over the original.
 
-    The temporary file is flushed and fsynced before the rename, and gets the original's
-    permissions. A symlink is resolved and its target written. On any failure (or
-    `discard()`) the temporary file is removed and the original is left as it was.
+    The temporary file is fsynced with the original's owner, group, mode and extended
+    attributes before the rename (`verify`, if given, is called just before it and may
+    raise to keep the original), then the folder is fsynced. A symlink is resolved and
+    its target written. A hard-linked or non-regular target is refused. On any failure
+    or interruption (or `discard()`) the temporary file is removed and the original is
+    left as it was.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, verify: Callable[[], None] | None = None) -> None:
         self.target = path.resolve() if path.is_symlink() else path
-        self.mode = self.target.stat().st_mode if self.target.exists() else _new_file_mode()
+        self.verify = verify
+        self.done = False
+        try:
+            self.original: os.stat_result | None = os.stat(self.target)
+        except FileNotFoundError:
+            self.original = None
+        if self.original is not None:
+            if not os.path.isfile(self.target):
+                raise NotRegular(str(path), self.original.st_mode)
+            if self.original.st_nlink > 1:
+                raise OSError(
+                    errno.EMLINK,
+                    f"has {self.original.st_nlink} hard links; not rewritten, as that would "
+                    "split them (write the result elsewhere with -o)",
+                    str(path),
+                )
+        folder = self.target.parent
         try:
             handle, name = tempfile.mkstemp(
-                dir=self.target.parent, prefix=f".{self.target.name}.", suffix=".histnorm"
+                dir=folder, prefix=f".{self.target.name}.", suffix=SUFFIX
             )
         except OSError as exc:
-            raise OSError(exc.errno, exc.strerror, str(self.target)) from None
+            reason = exc.strerror
+            if isinstance(exc, FileNotFoundError) and not folder.is_dir():
+                reason = f"cannot write: the folder {folder} does not exist"
+            raise OSError(exc.errno, reason, str(path)) from None
         self.temp = Path(name)
-        self.stream = os.fdopen(handle, "wb")
-        self.done = False
+        try:
+            self.stream = os.fdopen(handle, "wb")
+        except BaseException:
+            os.close(handle)
+            self.temp.unlink(missing_ok=True)
+            raise
 
     def write(self, data: bytes) -> None:
         """Append bytes to the new content."""
@@ -90,20 +159,31 @@ class AtomicWriter:
     def commit(self, backup: bool = False) -> None:
         """Make the new content the file's content, keeping `FILE.bak` if asked."""
         self.stream.flush()
-        os.fsync(self.stream.fileno())
+        fd = self.stream.fileno()
+        if self.original is not None:
+            keep_identity(fd, self.original, str(self.target))
+        else:
+            os.fchmod(fd, _new_file_mode())
+        os.fsync(fd)
         self.stream.close()
-        os.chmod(self.temp, self.mode & 0o7777)
-        if backup and self.target.exists():
-            shutil.copy2(self.target, self.target.with_name(self.target.name + ".bak"))
+        if self.verify is not None:
+            self.verify()
+        if backup and self.original is not None:
+            backup_as_bak(self.target)
         os.replace(self.temp, self.target)
         self.done = True
+        sync_folder(self.target.parent)
 
     def discard(self) -> None:
         """Drop the new content; the original stays untouched."""
         if not self.done:
-            self.stream.close()
-            self.temp.unlink(missing_ok=True)
             self.done = True
+            try:
+                self.stream.close()
+            except OSError:
+                pass  # e.g. no space left to flush: the file goes anyway
+            finally:
+                self.temp.unlink(missing_ok=True)
 
     def __enter__(self) -> AtomicWriter:
         return self
@@ -121,14 +201,24 @@ class LazyWriter:
     """An `AtomicWriter` that starts at the first line that differs from the source file.
 
     `write(data, unchanged)` takes each line of the new content in order; the unchanged
-    lines before the first change are copied from `source` when that change comes, so a
-    file in which nothing changed is never written. `commit(always=True)` still writes
-    it (a copy of `source`), as an explicit output path needs.
+    lines before the first change are copied from the source when that change comes, so
+    a file in which nothing changed is never written. `commit(always=True)` still writes
+    it (a copy of the source), as an explicit output path needs. Given `stream` (the
+    source, open), the copy is read from that very file, not from whatever has its name
+    by then; `verify` is passed on to the `AtomicWriter`.
     """
 
-    def __init__(self, source: Path, target: Path) -> None:
+    def __init__(
+        self,
+        source: Path,
+        target: Path,
+        stream: BinaryIO | None = None,
+        verify: Callable[[], None] | None = None,
+    ) -> None:
         self.source = source
         self.target = target
+        self.stream = stream
+        self.verify = verify
         self.skipped = 0
         self.writer: AtomicWriter | None = None
 
@@ -144,16 +234,23 @@ class LazyWriter:
 
     def _start(self, length: int | None) -> None:
         """Open the writer and copy the first `length` bytes of the source (all if None)."""
-        self.writer = AtomicWriter(self.target)
-        with open(self.source, "rb") as source:
-            left = length
-            while left is None or left > 0:
-                block = source.read(1 << 20 if left is None else min(left, 1 << 20))
-                if not block:
-                    break
-                self.writer.write(block)
-                if left is not None:
-                    left -= len(block)
+        self.writer = AtomicWriter(self.target, self.verify)
+        if self.stream is not None:
+            self._copy(self.stream.fileno(), length)
+            return
+        with open_regular(str(self.source)) as source:
+            self._copy(source.fileno(), length)
+
+    def _copy(self, fd: int, length: int | None) -> None:
+        assert self.writer is not None
+        offset = 0
+        while length is None or offset < length:
+            want = 1 << 20 if length is None else min(length - offset, 1 << 20)
+            block = os.pread(fd, want, offset)
+            if not block:
+                break
+            self.writer.write(block)
+            offset += len(block)
 
     def commit(self, always: bool, backup: bool = False) -> None:
         """Replace the target if anything changed (or `always`)."""
@@ -170,8 +267,10 @@ class LazyWriter:
             self.writer.discard()
 
 
-def write_atomically(path: Path, data: bytes, backup: bool = False) -> None:
-    """Replace the content of `path` with `data` atomically."""
-    with AtomicWriter(path) as writer:
+def write_atomically(
+    path: Path, data: bytes, backup: bool = False, verify: Callable[[], None] | None = None
+) -> None:
+    """Replace the content of `path` with `data` atomically (see `AtomicWriter`)."""
+    with AtomicWriter(path, verify) as writer:
         writer.write(data)
         writer.commit(backup)

@@ -16,6 +16,7 @@ from histnorm.errors import HistnormError
 from histnorm.model import Transcript
 from histnorm.settings import Settings
 from histnorm_cli.files import STDIN
+from histnorm_cli.identity import Source
 
 READ_BUFFER = 1 << 20
 """Read JSONL in large blocks: a line often spans many of the default 8 KB ones."""
@@ -37,6 +38,8 @@ class Job:
     diff: bool = False
     output: str | None = None
     backup: bool = False
+    source: Source | None = None
+    """The file as it was when a share of it was cut: it must be so when it is written."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,8 @@ class Outcome:
     """Changed lines (number, old, new, line ending), for `--diff` of JSONL read by line."""
     part_file: str | None = None
     """Where a worker wrote its share of a split file's new content."""
+    source: Source | None = None
+    """The file as it was read: it must still be so when its new content replaces it."""
 
     @property
     def skipped_file(self) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import BinaryIO
 
@@ -56,7 +56,7 @@ def run_file_lines(stream: BinaryIO, job: Job, outcome: Outcome) -> None:
     writer = None
     target = Path(job.output) if job.output and job.output != STDIN else Path(outcome.path)
     if job.mode == "fix" and job.write and outcome.path != STDIN and job.output != STDIN:
-        writer = LazyWriter(Path(outcome.path), target)
+        writer = LazyWriter(Path(outcome.path), target, stream, _verifier(stream, outcome))
     collected = bytearray() if job.mode == "fix" and job.write and job.output == STDIN else None
     sink: Sink | None = writer.write if writer is not None else None
     if collected is not None:
@@ -71,6 +71,19 @@ def run_file_lines(stream: BinaryIO, job: Job, outcome: Outcome) -> None:
     if collected is not None:
         outcome.stdout = bytes(collected)
     outcome.diff = render_hunks(outcome.path, outcome.hunks)
+
+
+def _verifier(stream: BinaryIO, outcome: Outcome) -> Callable[[], None] | None:
+    """A check that the file open as `stream` is still the one read and unwritten."""
+    source = outcome.source
+    if source is None:
+        return None
+
+    def verify() -> None:
+        source.check_open(stream)
+        source.check()
+
+    return verify
 
 
 def _collect_into(collected: bytearray) -> Sink:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 from histnorm.document import read_json, read_jsonl
 from histnorm.engine import FixDidNotConverge
 from histnorm_cli.documents import plain_document, run_document
+from histnorm_cli.identity import Source, open_regular, read_regular
 from histnorm_cli.job import READ_BUFFER, Job, Outcome, is_jsonl, message_line
 from histnorm_cli.lines import run_file_lines
 
@@ -41,14 +41,15 @@ def guarded(outcome: Outcome, work: Callable[[Outcome], None]) -> Outcome:
 def _run(outcome: Outcome, job: Job, data: bytes | None) -> None:
     path = outcome.path
     if data is None and is_jsonl(path, None) and job.jsonl_mode != "message":
-        with open(path, "rb", buffering=READ_BUFFER) as stream:
+        with open_regular(path, READ_BUFFER) as stream:
+            outcome.source = Source.of(path, stream)
             first = stream.readline()
             if job.jsonl_mode == "transcript" or not message_line(first):
                 stream.seek(0)
                 run_file_lines(stream, job, outcome)
                 return
     if data is None:
-        data = Path(path).read_bytes()
+        data, outcome.source = read_regular(path)
     if plain_document(data, job, outcome):
         return
     if is_jsonl(path, data):

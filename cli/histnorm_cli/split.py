@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from histnorm_cli.files import STDIN, AtomicWriter
+from histnorm_cli.identity import SUFFIX, Source, open_regular
 from histnorm_cli.job import READ_BUFFER, Job, Outcome, is_jsonl, message_line
 from histnorm_cli.lines import head_format, render_hunks, run_lines
 from histnorm_cli.runner import guarded
@@ -47,11 +48,12 @@ def parts(path: str, job: Job, wanted: int, min_part: int | None = None) -> list
     if not is_jsonl(path, None):
         return None
     try:
-        size = os.path.getsize(path)
-        count = min(wanted, size // (min_part or MIN_PART))
-        if count < 2:
-            return None
-        with open(path, "rb") as stream:
+        with open_regular(path) as stream:
+            source = Source.of(path, stream)
+            size = source.size
+            count = min(wanted, size // (min_part or MIN_PART))
+            if count < 2:
+                return None
             if job.jsonl_mode != "transcript" and message_line(stream.readline()):
                 return None
             bounds = [0]
@@ -61,7 +63,7 @@ def parts(path: str, job: Job, wanted: int, min_part: int | None = None) -> list
                 if bounds[-1] < stream.tell() < size:
                     bounds.append(stream.tell())
             stream.seek(0)
-            job = replace(job, file_format=head_format(stream, job))  # one format per file
+            job = replace(job, file_format=head_format(stream, job), source=source)
     except OSError:
         return None  # the single-process run reports it
     bounds.append(size)
@@ -90,7 +92,9 @@ def run_part(part: Part) -> Outcome:
     def work(outcome: Outcome) -> None:
         job = part.job
         writing = job.mode == "fix" and job.write
-        with open(part.path, "rb", buffering=READ_BUFFER) as stream:
+        with open_regular(part.path, READ_BUFFER) as stream:
+            if writing and job.source is not None:
+                job.source.check_open(stream)  # still the file that was cut
             stream.seek(part.start)
             lines = _range(stream, part.end - part.start)
             if not writing:
@@ -99,11 +103,16 @@ def run_part(part: Part) -> Outcome:
             target = _target(part)
             target = target.resolve() if target.is_symlink() else target
             handle, name = tempfile.mkstemp(
-                dir=target.parent, prefix=f".{target.name}.{part.index}.", suffix=".histnorm"
+                dir=target.parent, prefix=f".{target.name}.{part.index}.", suffix=SUFFIX
             )
             outcome.part_file = name
-            with os.fdopen(handle, "wb") as out:
-                run_lines(lines, job, outcome, lambda data, _: out.write(data), part.start == 0)
+            try:
+                with os.fdopen(handle, "wb") as out:
+                    run_lines(lines, job, outcome, lambda data, _: out.write(data), part.start == 0)
+            except BaseException as exc:
+                if not isinstance(exc, Exception):  # interrupted: no outcome to clean up after
+                    Path(name).unlink(missing_ok=True)
+                raise
 
     return guarded(Outcome(part.path), work)
 
@@ -145,7 +154,8 @@ def _merge(outcome: Outcome, job: Job, shares: list[Outcome], files: list[str]) 
         and (outcome.changed or job.output)
         and not outcome.skipped_file
     ):
-        with AtomicWriter(Path(job.output or outcome.path)) as writer:
+        verify = job.source.check if job.source is not None else None
+        with AtomicWriter(Path(job.output or outcome.path), verify) as writer:
             for name in files:
                 with open(name, "rb") as share_file:
                     shutil.copyfileobj(share_file, writer.stream, 1 << 20)
