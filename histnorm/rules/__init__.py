@@ -29,6 +29,7 @@ from histnorm.rules import (
     results_not_first,
     split_result_turn,
     system_placement,
+    tool_part_in_wrong_role,
     unknown_content,
     unreadable_transcript,
 )
@@ -49,6 +50,7 @@ ALL_RULES: tuple[Rule, ...] = (
     repeated_partial_turn.RULE,
     unknown_content.RULE,
     missing_parent.RULE,
+    tool_part_in_wrong_role.RULE,
     results_not_first.RULE,
     split_result_turn.RULE,
     reasoning_without_next.RULE,
@@ -64,6 +66,7 @@ FIX_ORDER: tuple[Rule, ...] = (
     repeated_request_id.RULE,
     duplicate_handoff.RULE,
     conflicting_request_id.RULE,
+    tool_part_in_wrong_role.RULE,
     displaced_tool_result.RULE,
     duplicate_tool_result.RULE,
     orphan_tool_result.RULE,
