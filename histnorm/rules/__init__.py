@@ -27,6 +27,7 @@ from histnorm.rules import (
     repeated_partial_turn,
     repeated_request_id,
     results_not_first,
+    shared_call_id,
     split_result_turn,
     system_placement,
     tool_part_in_wrong_role,
@@ -51,6 +52,7 @@ ALL_RULES: tuple[Rule, ...] = (
     unknown_content.RULE,
     missing_parent.RULE,
     tool_part_in_wrong_role.RULE,
+    shared_call_id.RULE,
     results_not_first.RULE,
     split_result_turn.RULE,
     reasoning_without_next.RULE,
@@ -65,6 +67,7 @@ ALL_RULES: tuple[Rule, ...] = (
 FIX_ORDER: tuple[Rule, ...] = (
     repeated_request_id.RULE,
     duplicate_handoff.RULE,
+    shared_call_id.RULE,
     conflicting_request_id.RULE,
     tool_part_in_wrong_role.RULE,
     displaced_tool_result.RULE,

@@ -86,7 +86,7 @@ def _known(transcript: Transcript, message: Message) -> bool:
 
 
 def _a(word: str) -> str:
-    return ("an " if word[:1].casefold() in "aeiou" else "a ") + word
+    return ("an " if word[:1].casefold() in "aeio" else "a ") + word
 
 
 def misplaced(transcript: Transcript) -> list[tuple[Position, Part]]:
@@ -100,12 +100,11 @@ def misplaced(transcript: Transcript) -> list[tuple[Position, Part]]:
         if not _known(transcript, message):
             continue
         for pi, part in enumerate(message.parts):
-            if isinstance(part, ToolCallPart) and part.family in _CLIENT:
-                if not message.role_is(*call_roles):
-                    found.append(((mi, pi), part))
-            elif isinstance(part, ToolResultPart) and part.family in _CLIENT:
-                if not message.role_is(*result_roles):
-                    found.append(((mi, pi), part))
+            if not isinstance(part, ToolCallPart | ToolResultPart) or part.family not in _CLIENT:
+                continue
+            roles = call_roles if isinstance(part, ToolCallPart) else result_roles
+            if not message.role_is(*roles):
+                found.append(((mi, pi), part))
     return found
 
 
@@ -133,8 +132,7 @@ def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
         fixable = call is not None and call not in wrong
         where = f"the same {role} message as its call" if beside else f"{_a(role)} message"
         yield RULE.diagnostic(
-            f"{describe(part)} is in {where}; results belong in "
-            f"{_a(result_roles[0])} message",
+            f"{describe(part)} is in {where}; results belong in {_a(result_roles[0])} message",
             message_index=mi,
             part_index=pi,
             fix_title="move the result into a message of its own" if fixable else None,
