@@ -2,7 +2,8 @@
 
 ## What it does
 Finds a message holding two or more client tool calls (function, custom) that share a
-call id but name different tools: parallel calls from a model server that hands out one
+call id but name different tools (in OpenAI Responses, where each call is an item, one
+run of call items): parallel calls from a model server that hands out one
 constant id (llama.cpp's `call_0`), or the empty id some agents fall back to. It cannot
 be a streamed re-emission of one request (different tools were asked for), so the history
 is invalid for every provider. HN007 also warns about the later call (upstream keeps the
@@ -41,8 +42,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.edit import rewrite, turn_end
-from histnorm.model import Part, ToolCallPart, ToolFamily, ToolResultPart, Transcript
+from histnorm.edit import item_style, rewrite, turn_end
+from histnorm.model import Part, ReasoningPart, ToolCallPart, ToolFamily, ToolResultPart, Transcript
 from histnorm.pairing import Position, pair_transcript
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import new_call_id, part_at, show_id
@@ -56,12 +57,25 @@ def _name(transcript: Transcript, position: Position) -> str | None:
     return part.name if isinstance(part, ToolCallPart | ToolResultPart) else None
 
 
+def _one_batch(transcript: Transcript, first: Position, later: Position) -> bool:
+    """Whether two calls are in one message or, in a format with one item per message, in
+    one run of call items."""
+    if first[0] == later[0]:
+        return True
+    if not item_style(transcript):
+        return False
+    return all(
+        all(isinstance(p, ToolCallPart | ReasoningPart) for p in message.parts)
+        for message in transcript.messages[first[0] : later[0] + 1]
+    )
+
+
 def groups(transcript: Transcript) -> dict[Position, list[Position]]:
     """The first call of each shared id (by position) and the calls after it in its
     message that name another tool."""
     found: dict[Position, list[Position]] = {}
     for repeat in pair_transcript(transcript).repeats:
-        if repeat.kind != "tool_call" or repeat.position[0] != repeat.first[0]:
+        if repeat.kind != "tool_call" or not _one_batch(transcript, repeat.first, repeat.position):
             continue
         first = part_at(transcript, repeat.first)
         later = part_at(transcript, repeat.position)

@@ -37,8 +37,9 @@ An Anthropic assistant message holding a `tool_use` and then its own `tool_resul
 A result whose call sits in a message of the call role is split out of its message into
 a message of its own (`tool`, written as the format's result message), at the same place:
 the parts before it stay in the message, the parts after it follow in a new message of
-the original role. The order of all parts is kept, so a result in its call's message
-ends up right after the call; a result further away is then moved to its call by HN008.
+the original role (usage counts stay in the original message). The order of all parts is
+kept, so a result in its call's message ends up right after the call; a result further
+away is then moved to its call by HN008.
 A misplaced call is reported only: a call in a user or tool message may be a whole
 message stored under the wrong role, a pasted example or an echo, and histnorm cannot
 tell whether the model made it, nor say who owns the content around it.
@@ -58,7 +59,15 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.model import Message, Part, ToolCallPart, ToolFamily, ToolResultPart, Transcript
+from histnorm.model import (
+    Message,
+    Part,
+    ToolCallPart,
+    ToolFamily,
+    ToolResultPart,
+    Transcript,
+    UsagePart,
+)
 from histnorm.pairing import Position, pair_transcript
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import describe
@@ -159,22 +168,32 @@ def fix(
 
 def _split(message: Message, moving: set[int]) -> list[Message]:
     """`message` cut into runs: the moved results in `tool` messages, the rest in the
-    original (first run) or in new messages of its role."""
+    original (first run) or in new messages of its role. Usage counts, which have no
+    place in the order, stay in the original message."""
     runs: list[tuple[bool, list[Part]]] = []
+    usage: list[Part] = []
     for pi, part in enumerate(message.parts):
         moved = pi in moving
-        if runs and runs[-1][0] == moved:
+        if not moved and isinstance(part, UsagePart):
+            usage.append(part)
+        elif runs and runs[-1][0] == moved:
             runs[-1][1].append(part)
         else:
             runs.append((moved, [part]))
+    if usage:
+        kept = next((parts for moved, parts in runs if not moved), None)
+        if kept is None:
+            runs.append((False, usage))
+        else:
+            kept.extend(usage)
     out: list[Message] = []
-    kept = False
+    first = True
     for moved, parts in runs:
         if moved:
             out.append(Message(role="tool", parts=tuple(parts), metadata=message.metadata))
-        elif not kept:
+        elif first:
             out.append(message.evolve(parts=tuple(parts)))
-            kept = True
+            first = False
         else:
             out.append(Message(role=message.role, parts=tuple(parts), metadata=message.metadata))
     return out
