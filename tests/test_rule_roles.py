@@ -216,7 +216,7 @@ def test_result_whose_call_is_misplaced_is_not_moved():
     ]
     found = [d for d in histnorm.lint(doc, format="meai") if d.code == "HN015"]
     assert len(found) == 1 and found[0].fix is None  # the call; the result is in a tool message
-    doc[1]["role"] = "user"
+    doc[1]["role"] = "system"
     found = [d for d in histnorm.lint(doc, format="meai") if d.code == "HN015"]
     assert len(found) == 2 and all(d.fix is None for d in found)
     assert not histnorm.fix(doc, format="meai").changed

@@ -8,11 +8,13 @@ message of the result role, including a result sitting in the very message of it
 | Format | Calls in | Results in |
 |---|---|---|
 | `anthropic`, `claude-code` | `assistant` | `user` |
-| `meai`, `agent-framework` | `assistant` | `tool` |
+| `meai`, `agent-framework` | `assistant` | `tool` (or `user`) |
 | `gemini` | `model` | `user` (or `tool`, `function`) |
 
-Server-tool and MCP results, which follow their call inside the assistant message, are not
-concerned; nor are messages of a role the format does not define (HN013 reports those).
+A Microsoft.Extensions.AI result in a user message is not reported here: the Anthropic
+client sends it as the `tool_result` it is (HN101 checks its place there), while the
+OpenAI client drops it. Server-tool and MCP results, which follow their call inside the
+assistant message, are not concerned; nor are messages of a role the format does not define (HN013 reports those).
 Formats where a message's role follows from what it holds (OpenAI Chat and Responses,
 LangChain, ShareGPT, chat templates) are not checked.
 
@@ -76,8 +78,8 @@ from histnorm.settings import Settings
 PLACES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "anthropic": (("assistant",), ("user", "tool")),
     "claude-code": (("assistant",), ("user", "tool")),
-    "meai": (("assistant",), ("tool",)),
-    "agent-framework": (("assistant",), ("tool",)),
+    "meai": (("assistant",), ("tool", "user")),
+    "agent-framework": (("assistant",), ("tool", "user")),
     "gemini": (("model", "assistant"), ("user", "tool", "function")),
 }
 """Per format: the roles that carry client tool calls, and those that carry results
