@@ -14,9 +14,9 @@ message of the result role, including a result sitting in the very message of it
 A Microsoft.Extensions.AI result in a user message is not reported here: the Anthropic
 client sends it as the `tool_result` it is (HN101 checks its place there), while the
 OpenAI client drops it. Server-tool and MCP results, which follow their call inside the
-assistant message, are not concerned; nor are messages of a role the format does not define (HN013 reports those).
-Formats where a message's role follows from what it holds (OpenAI Chat and Responses,
-LangChain, ShareGPT, chat templates) are not checked.
+assistant message, are not concerned; nor are messages of a role the format does not
+define (HN013 reports those). Formats where a message's role follows from what it holds
+(OpenAI Chat and Responses, LangChain, ShareGPT, chat templates) are not checked.
 
 ## Why it breaks a replay
 Anthropic reads a `tool_result` only from the user message after the call:
@@ -24,13 +24,13 @@ Anthropic reads a `tool_result` only from the user message after the call:
 toolu_…. Each tool_use block must have a corresponding tool_result block in the next
 message.`, and a result elsewhere is `unexpected tool_use_id found in tool_result
 blocks: toolu_…. Each tool_result block must have a corresponding tool_use block in the
-previous message.` Microsoft.Extensions.AI's OpenAI client
-sends calls only from assistant messages and results only from tool messages and
-silently drops the rest ("Unrecognized or non-processable content is ignored"), so the
-request fails with `An assistant message with 'tool_calls' must be followed by tool
-messages responding to each 'tool_call_id'.` or `messages with role 'tool' must be a
-response to a preceding message with 'tool_calls'`. Gemini: `Please ensure that
-function response turn comes immediately after a function call turn`.
+previous message.` Microsoft.Extensions.AI's OpenAI client sends calls only from
+assistant messages and results only from tool messages and silently drops the rest
+("Unrecognized or non-processable content is ignored"), so the request fails with
+`An assistant message with 'tool_calls' must be followed by tool messages responding to
+each 'tool_call_id'.` or `messages with role 'tool' must be a response to a preceding
+message with 'tool_calls'`. Gemini: `Please ensure that function response turn comes
+immediately after a function call turn`.
 
 ## Example
 An Anthropic assistant message holding a `tool_use` and then its own `tool_result`.
@@ -41,7 +41,8 @@ a message of its own (`tool`, written as the format's result message), at the sa
 the parts before it stay in the message, the parts after it follow in a new message of
 the original role (usage counts stay in the original message). The order of all parts is
 kept, so a result in its call's message ends up right after the call; a result further
-away is then moved to its call by HN008.
+away is then moved to its call by HN008. A message that held nothing but such results
+is replaced by the new one (its own message id, which named a reply, is not kept).
 A misplaced call is reported only: a call in a user or tool message may be a whole
 message stored under the wrong role, a pasted example or an echo, and histnorm cannot
 tell whether the model made it, nor say who owns the content around it.
