@@ -903,14 +903,16 @@ def test_unsafe_fixes_change_the_result():
     safe = invoke("fix", "conflict.json")
     assert safe.exit_code == 1, safe.output
     assert "HN010" in safe.stdout
-    assert "2 more fixable with `--unsafe-fixes`." in safe.stdout
+    assert "3 more fixable with `--unsafe-fixes`." in safe.stdout
     assert path.read_bytes() == CONFLICT
     assert path.stat().st_mtime_ns == OLD_NS
     unsafe = invoke("fix", "--unsafe-fixes", "conflict.json")
     assert unsafe.exit_code == 0, unsafe.output
     fixed = orjson.loads(path.read_bytes())
-    assert [c["function"]["name"] for c in fixed[1]["tool_calls"]] == ["get_weather"]
-    assert [m["role"] for m in fixed] == ["user", "assistant", "tool", "assistant"]
+    calls = fixed[1]["tool_calls"]
+    assert [c["function"]["name"] for c in calls] == ["get_weather", "get_time"]  # HN016
+    assert [m.get("tool_call_id") for m in fixed[2:4]] == [c["id"] for c in calls]
+    assert [m["role"] for m in fixed] == ["user", "assistant", "tool", "tool", "assistant"]
 
 
 def test_policy_synthesize_changes_the_fix():

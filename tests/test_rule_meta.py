@@ -47,6 +47,8 @@ def test_public_contract_codes_and_names():
         "HN012": "repeated-partial-turn",
         "HN013": "unknown-content",
         "HN014": "missing-parent",
+        "HN015": "tool-part-in-wrong-role",
+        "HN016": "shared-call-id",
         "HN101": "results-not-first",
         "HN102": "split-result-turn",
         "HN103": "reasoning-without-next",

@@ -83,8 +83,8 @@ RULE = Rule(
             bad=_BAD,
             good=[{"role": "assistant", "contents": [_BASH]}, _BAD[1]],
             format="meai",
-            settings=Settings(unsafe_fixes=True),
-            title="with unsafe fixes the first wins",
+            settings=Settings(unsafe_fixes=True, ignore=("HN016",)),
+            title="with unsafe fixes the first wins (HN016 would keep both calls)",
         ),
     ),
 )

@@ -1,0 +1,208 @@
+"""One call id given to calls of different tools in the same message.
+
+## What it does
+Finds a message holding two or more client tool calls (function, custom) that share a
+call id but name different tools (in OpenAI Responses, where each call is an item, one
+run of call items): parallel calls from a model server that hands out one
+constant id (llama.cpp's `call_0`), or the empty id some agents fall back to. It cannot
+be a streamed re-emission of one request (different tools were asked for), so the history
+is invalid for every provider. HN007 also warns about the later call (upstream keeps the
+first); this rule is the replay error, and its fix keeps both calls.
+
+## Why it breaks a replay
+Every provider rejects the repeated id or binds the results to the wrong call: OpenAI Chat
+Completions `Invalid parameter: Duplicate value for 'tool_call_id' of 'call_…'`,
+Anthropic `messages.N.content.M: tool_use ids must be unique`, the Responses API
+`Duplicate item found with id …. Remove duplicate items from your input and try again.`
+
+## Example
+`get_weather` and `get_time` both called as `call_0` in one assistant message.
+
+## Fix
+Give every call after the first its own id (`call_` and 24 hex digits of a hash of the
+old id and its position) and carry each new id to the result that answers it. The
+results under the shared id that follow the message are given to the calls by tool name
+when every one of them names its tool and the names match one call each; otherwise in
+order (the first result to the first call, and so on). A call left without a result is
+then an ordinary unanswered call (HN001).
+
+## Fix safety
+Safe when the results name their tools (OpenAI Chat `name`, Gemini `functionResponse.name`):
+every result keeps the call it names. Unsafe otherwise: giving the results to the calls
+in order is the usual convention, but the history does not say so; it applies only with
+unsafe fixes enabled, and without them the error stays reported.
+
+## References
+- formats.md validity matrix, "Duplicate call IDs"; behaviours.md §0.2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from histnorm.diagnostic import Applicability, Diagnostic, Severity
+from histnorm.edit import item_style, rewrite, turn_end
+from histnorm.model import Part, ReasoningPart, ToolCallPart, ToolFamily, ToolResultPart, Transcript
+from histnorm.pairing import Position, pair_transcript
+from histnorm.rule import Example, Rule
+from histnorm.rules._common import new_call_id, part_at, show_id
+from histnorm.settings import Settings
+
+_CLIENT = (ToolFamily.FUNCTION, ToolFamily.CUSTOM)
+
+
+def _name(transcript: Transcript, position: Position) -> str | None:
+    part = part_at(transcript, position)
+    return part.name if isinstance(part, ToolCallPart | ToolResultPart) else None
+
+
+def _one_batch(transcript: Transcript, first: Position, later: Position) -> bool:
+    """Whether two calls are in one message or, in a format with one item per message, in
+    one run of call items."""
+    if first[0] == later[0]:
+        return True
+    if not item_style(transcript):
+        return False
+    return all(
+        all(isinstance(p, ToolCallPart | ReasoningPart) for p in message.parts)
+        for message in transcript.messages[first[0] : later[0] + 1]
+    )
+
+
+def groups(transcript: Transcript) -> dict[Position, list[Position]]:
+    """The first call of each shared id (by position) and the calls after it in its
+    message that name another tool."""
+    found: dict[Position, list[Position]] = {}
+    for repeat in pair_transcript(transcript).repeats:
+        if repeat.kind != "tool_call" or not _one_batch(transcript, repeat.first, repeat.position):
+            continue
+        first = part_at(transcript, repeat.first)
+        later = part_at(transcript, repeat.position)
+        assert isinstance(first, ToolCallPart) and isinstance(later, ToolCallPart)
+        if first.family not in _CLIENT or later.family not in _CLIENT:
+            continue
+        calls = found.setdefault(repeat.first, [])
+        names = {_name(transcript, p) for p in calls} | {first.name}
+        if later.name not in names:
+            calls.append(repeat.position)
+    return {first: calls for first, calls in found.items() if calls}
+
+
+def _results(transcript: Transcript, first: Position) -> list[Position]:
+    """The results under the shared id that answer its message: the one the first call
+    pairs with and its duplicates, in order, up to the end of the turn."""
+    pairing = pair_transcript(transcript)
+    answer = pairing.call_results.get(first)
+    end = max(turn_end(transcript, first[0]), first[0] + 1)
+    if answer is None or answer[0] > end:
+        return []
+    later = (d for d, original in pairing.duplicate_results if original == answer and d[0] <= end)
+    return [answer, *sorted(later)]
+
+
+def assign(
+    transcript: Transcript, first: Position, calls: Sequence[Position]
+) -> tuple[dict[Position, Position], bool]:
+    """Which result answers which call (call → result), and whether the tool names prove it."""
+    everyone = [first, *calls]
+    results = _results(transcript, first)
+    names = [_name(transcript, c) for c in everyone]
+    named = [_name(transcript, r) for r in results]
+    distinct = len(set(names)) == len(names) and len(set(named)) == len(named)
+    if results and distinct and all(n is not None and n in names for n in named):
+        return {everyone[names.index(n)]: r for n, r in zip(named, results, strict=True)}, True
+    return dict(zip(everyone, results, strict=False)), False
+
+
+def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+    """Report each call that shares the id of an earlier call to another tool in its message."""
+    for first, calls in sorted(groups(transcript).items()):
+        _, proven = assign(transcript, first, calls)
+        head = part_at(transcript, first)
+        assert isinstance(head, ToolCallPart)
+        for position in calls:
+            part = part_at(transcript, position)
+            assert isinstance(part, ToolCallPart)
+            yield RULE.diagnostic(
+                f"call id {show_id(part.call_id)} of {show_id(part.name)} is also the id of "
+                f"{show_id(head.name)} in the same message",
+                message_index=position[0],
+                part_index=position[1],
+                fix_title="give the call its own id"
+                + (" (its result names it)" if proven else " (results given in order)"),
+                applicability=Applicability.SAFE if proven else Applicability.UNSAFE,
+            )
+
+
+def fix(
+    transcript: Transcript, diagnostics: Sequence[Diagnostic], settings: Settings
+) -> Transcript:
+    """Rename the reported calls and the results that answer them."""
+    wanted = {(d.location.message_index, d.location.part_index) for d in diagnostics}
+    replace: dict[Position, Sequence[Part]] = {}
+    for first, calls in groups(transcript).items():
+        answers, _ = assign(transcript, first, calls)
+        for position in calls:
+            if position not in wanted:
+                continue
+            call = part_at(transcript, position)
+            assert isinstance(call, ToolCallPart)
+            new = new_call_id(call.call_id, position)
+            replace[position] = (call.evolve(call_id=new),)
+            result = answers.get(position)
+            if result is not None:
+                answer = part_at(transcript, result)
+                assert isinstance(answer, ToolResultPart)
+                replace[result] = (answer.evolve(call_id=new),)
+    return rewrite(transcript, replace=replace)
+
+
+def _call(name: str) -> dict[str, Any]:
+    return {"id": "call_0", "type": "function", "function": {"name": name, "arguments": "{}"}}
+
+
+_BAD: Any = [
+    {"role": "user", "content": "Weather and time in Oslo?"},
+    {"role": "assistant", "content": None, "tool_calls": [_call("get_weather"), _call("get_time")]},
+    {"role": "tool", "tool_call_id": "call_0", "name": "get_weather", "content": "4 C"},
+    {"role": "tool", "tool_call_id": "call_0", "name": "get_time", "content": "17:42"},
+]
+_NEW = new_call_id("call_0", (1, 1))
+_GOOD: Any = [
+    _BAD[0],
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [_call("get_weather"), {**_call("get_time"), "id": _NEW}],
+    },
+    _BAD[2],
+    {**_BAD[3], "tool_call_id": _NEW},
+]
+_CALL: Any = {"$type": "functionCall", "callId": "call_0", "arguments": {}}
+_MEAI: Any = [
+    {"role": "user", "contents": [{"$type": "text", "text": "Weather and time in Oslo?"}]},
+    {
+        "role": "assistant",
+        "contents": [{**_CALL, "name": "get_weather"}, {**_CALL, "name": "get_time"}],
+    },
+    {
+        "role": "tool",
+        "contents": [{"$type": "functionResult", "callId": "call_0", "result": "4 C"}],
+    },
+]
+
+RULE = Rule(
+    code="HN016",
+    name="shared-call-id",
+    summary="calls of different tools share one call id in the same message",
+    severity=Severity.ERROR,
+    applicability=Applicability.UNSAFE,
+    doc=__doc__ or "",
+    check=check,
+    fix=fix,
+    examples=(
+        Example(bad=_BAD, good=_GOOD, title="the results name their tools"),
+        Example(bad=_MEAI, good=None, format="meai", title="nameless results: reported"),
+    ),
+)
