@@ -4,7 +4,8 @@ One transcript per case, built in memory: a user turn, one assistant message wit
 parallel calls and then, by shape,
 
 - `paired`: the N results (a clean turn);
-- `orphans`: no results at all, then a user turn and an answer (fix synthesizes N);
+- `orphans`: no results at all, then a user turn and an answer (fix, with
+  `orphan_tool_call="synthesize"`, makes up the N results);
 - `displaced`: a user turn between the calls and their N results (fix moves them);
 - `duplicates`: one call answered N times under its id (fix drops N - 1).
 
@@ -141,7 +142,8 @@ def measure(format: str, shape: str, n: int, mode: str) -> dict[str, Any]:
         found = histnorm.lint(data, format=format)
         seconds = time.process_time() - start
         return {"seconds": seconds, "count": len(found), "bytes": len(data)}
-    result = histnorm.fix(data, format=format)
+    policy = "synthesize" if shape == "orphans" else "drop"  # orphans: results are made up
+    result = histnorm.fix(data, format=format, orphan_tool_call=policy)
     histnorm.dump(result.transcript)
     seconds = time.process_time() - start
     return {"seconds": seconds, "count": sum(result.applied.values()), "bytes": len(data)}
