@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import subprocess
 import sys
 import time
@@ -40,7 +41,7 @@ def _cid(i: int) -> str:
 
 
 def _plan(shape: str, n: int) -> list[tuple[str, Any]]:
-    """Format-neutral events: ("user", text), ("calls", ids), ("results", ids), ("assistant", text)."""
+    """Format-neutral events: ("user" | "assistant", text) and ("calls" | "results", ids)."""
     calls = [_cid(i) for i in range(n)]
     events: list[tuple[str, Any]] = [("user", "run the tools")]
     if shape == "duplicates":
@@ -202,22 +203,18 @@ def main(argv: list[str] | None = None) -> None:
                         continue
                     got = _child(format, shape, n, mode, args.limit)
                     times.append(None if got is None else got["seconds"])
-                    results.append({"format": format, "shape": shape, "mode": mode, "n": n, **(got or {})})
-                growth = [
-                    _growth(a, b, _decades(m, n))
-                    for (a, m), (b, n) in zip(zip(times, sizes), zip(times[1:], sizes[1:]), strict=False)
-                ]
-                row = [format, shape, mode, *(_cell(t, args.limit) for t in times), " ".join(growth)]
+                    case = {"format": format, "shape": shape, "mode": mode, "n": n}
+                    results.append({**case, **(got or {})})
+                growth = " ".join(
+                    _growth(times[i], times[i + 1], math.log10(sizes[i + 1] / sizes[i]))
+                    for i in range(len(sizes) - 1)
+                )
+                cells = [_cell(t, args.limit) for t in times]
+                row = [format, shape, mode, *cells, growth]
                 print(" | ".join(row), flush=True)
     if args.json:
         with open(args.json, "w") as out:
             json.dump(results, out, indent=1)
-
-
-def _decades(small: int, large: int) -> float:
-    import math
-
-    return math.log10(large / small)
 
 
 if __name__ == "__main__":

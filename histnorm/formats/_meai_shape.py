@@ -141,7 +141,5 @@ def shape(data: Any) -> Shape | None:
                 return None
             if len(content) != found and not _extras_plain(content):
                 return None
-        steps.append(
-            _new(Step, (role.casefold(), tuple(calls), tuple(results), other, reasoning))
-        )
+        steps.append(_new(Step, (role.casefold(), tuple(calls), tuple(results), other, reasoning)))
     return tuple(steps)
