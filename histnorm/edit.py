@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from histnorm.model import Message, Part, ReasoningPart, ToolCallPart, ToolResultPart, Transcript
 from histnorm.pairing import Position
@@ -25,13 +26,41 @@ def block_end(messages: Sequence[Message], index: int, items: bool = False) -> i
     """The index of the last message of the turn that message `index` opens: the result
     messages that follow it and, for formats with one item per message (`items`), the
     further call items of the same parallel batch before them."""
-    end = index
-    if items:
-        while end + 1 < len(messages) and _call_only(messages[end + 1]):
-            end += 1
-    while end + 1 < len(messages) and is_result_only(messages[end + 1]):
-        end += 1
-    return end
+    ends = _ends(messages)
+    return ends.after_results[ends.after_calls[index] if items else index]
+
+
+@dataclass(frozen=True, slots=True)
+class _Ends:
+    after_results: list[int]
+    """For each index: the last index of the run of result-only messages after it."""
+    after_calls: list[int]
+    """For each index: the last index of the run of call-only messages after it."""
+
+
+_ENDS: dict[int, tuple[Sequence[Message], _Ends]] = {}
+"""`_Ends` of the last few message sequences (by identity), so that a rule asking about
+every call of a transcript walks its messages once, not once per call."""
+
+
+def _ends(messages: Sequence[Message]) -> _Ends:
+    held = _ENDS.get(id(messages))
+    if held is not None and held[0] is messages:
+        return held[1]
+    count = len(messages)
+    results, calls = list(range(count)), list(range(count))
+    for i in range(count - 2, -1, -1):
+        if is_result_only(messages[i + 1]):
+            results[i] = results[i + 1]
+        if _call_only(messages[i + 1]):
+            calls[i] = calls[i + 1]
+    ends = _Ends(results, calls)
+    if not isinstance(messages, tuple):  # may change: not kept
+        return ends
+    if len(_ENDS) >= 8:
+        del _ENDS[next(iter(_ENDS))]
+    _ENDS[id(messages)] = (messages, ends)
+    return ends
 
 
 def open_at_end(messages: Sequence[Message], index: int, items: bool = False) -> bool:

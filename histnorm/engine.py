@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
@@ -60,20 +60,18 @@ def _severity(rule: Rule, settings: Settings, transcript: Transcript) -> Severit
     return profile_for(settings.profile, transcript.format).severity.get(rule.code)
 
 
-def _in_scope(transcript: Transcript, settings: Settings, index: int | None) -> bool:
-    if settings.scope is Scope.ALL or index is None:
-        return True
+def _scope(transcript: Transcript, settings: Settings) -> Callable[[int | None], bool]:
+    """Whether a diagnostic at a message index is in scope (worked out once per check)."""
+    if settings.scope is Scope.ALL:
+        return lambda index: True
+    messages = transcript.messages
     if settings.scope is Scope.MARKED:
-        return transcript.messages[index].is_partial
+        return lambda index: index is None or messages[index].is_partial
     last_user = max(
-        (
-            i
-            for i, m in enumerate(transcript.messages)
-            if m.role_is("user") and not is_result_only(m)
-        ),
+        (i for i, m in enumerate(messages) if m.role_is("user") and not is_result_only(m)),
         default=-1,
     )
-    return index > last_user
+    return lambda index: index is None or index > last_user
 
 
 def _locate(transcript: Transcript, diagnostic: Diagnostic) -> Diagnostic:
@@ -93,9 +91,10 @@ def _locate(transcript: Transcript, diagnostic: Diagnostic) -> Diagnostic:
 def check_rule(rule: Rule, transcript: Transcript, settings: Settings) -> list[Diagnostic]:
     """The in-scope diagnostics of one rule, with severity overrides applied."""
     severity = _severity(rule, settings, transcript)
+    in_scope = _scope(transcript, settings)
     found = []
     for diagnostic in rule.check(transcript, settings):
-        if not _in_scope(transcript, settings, diagnostic.location.message_index):
+        if not in_scope(diagnostic.location.message_index):
             continue
         if severity is not None:
             diagnostic = replace(diagnostic, severity=severity)

@@ -53,18 +53,31 @@ def blocks(transcript: Transcript) -> tuple[Block, ...]:
     from histnorm.rules.unknown_content import findings
 
     messages = transcript.messages
+    found = findings(transcript)
+    if not found:
+        return ()
+    starts, ends = _turn_bounds(messages)
     out = []
-    for found in findings(transcript):
-        if found.whole:
-            out.append(Block(0, len(messages) - 1, found.pointer))
+    for finding in found:
+        if finding.whole:
+            out.append(Block(0, len(messages) - 1, finding.pointer))
             continue
-        start = end = found.message_index
-        while start > 0 and not _opens_turn(messages[start - 1]):
-            start -= 1
-        while end + 1 < len(messages) and not _opens_turn(messages[end + 1]):
-            end += 1
-        out.append(Block(start, end, found.pointer))
+        index = finding.message_index
+        out.append(Block(starts[index], ends[index], finding.pointer))
     return tuple(out)
+
+
+def _turn_bounds(messages: Sequence[Message]) -> tuple[list[int], list[int]]:
+    """For each message index, the first and the last message of its turn: the nearest
+    message after one that opens a turn, and the nearest one before such a message."""
+    count = len(messages)
+    opens = [_opens_turn(m) for m in messages]
+    starts, ends = [0] * count, [count - 1] * count
+    for i in range(1, count):
+        starts[i] = i if opens[i - 1] else starts[i - 1]
+    for i in range(count - 2, -1, -1):
+        ends[i] = i if opens[i + 1] else ends[i + 1]
+    return starts, ends
 
 
 def _by_position(transcript: Transcript, diagnostic: Diagnostic, block: Block) -> bool:
@@ -86,9 +99,14 @@ def keeps(before: Transcript, after: Transcript, found: Sequence[Block]) -> Bloc
     """The first block whose messages `after` no longer holds unchanged and in a row
     (None: every block is kept)."""
     messages = after.messages
+    where: dict[int, list[int]] = {}
+    for i, message in enumerate(messages):
+        where.setdefault(id(message), []).append(i)
     for block in found:
         span = before.messages[block.start : block.end + 1]
         width = len(span)
+        if any(messages[i : i + width] == span for i in where.get(id(span[0]), ())):
+            continue  # kept as it was (a fix keeps the messages it does not touch)
         if not any(
             messages[i : i + width] == span
             for i, message in enumerate(messages)

@@ -54,8 +54,8 @@ def shape(data: Any) -> Shape | None:
             continue
         if type(content) is not list or not content:
             return None
-        calls: tuple[str, ...] = ()
-        results: tuple[str, ...] = ()
+        calls: list[str] = []
+        results: list[str] = []
         other = reasoning = 0
         for block in content:
             if type(block) is not dict:
@@ -72,12 +72,12 @@ def shape(data: Any) -> Shape | None:
                     return None
                 if name is not None and (type(name) is not str or name.startswith(HANDOFF_PREFIX)):
                     return None
-                calls += (call_id,)
+                calls.append(call_id)
             elif kind == "tool_result":
                 call_id = block.get("tool_use_id")
                 if type(call_id) is not str or not call_id:
                     return None
-                results += (call_id,)
+                results.append(call_id)
             elif kind == "thinking":
                 thought = block.get("thinking")
                 if thought is not None and type(thought) is not str:
@@ -89,5 +89,5 @@ def shape(data: Any) -> Shape | None:
                 reasoning += 1
             else:
                 return None
-        append(_new(Step, (role, calls, results, other, reasoning)))
+        append(_new(Step, (role, tuple(calls), tuple(results), other, reasoning)))
     return tuple(steps)

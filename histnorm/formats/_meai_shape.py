@@ -84,8 +84,8 @@ def shape(data: Any) -> Shape | None:
                 found += 1
             if len(msg) != found and not _extras_plain(msg):
                 return None
-        calls: tuple[str, ...] = ()
-        results: tuple[str, ...] = ()
+        calls: list[str] = []
+        results: list[str] = []
         other = reasoning = 0
         for content in contents:
             if type(content) is not dict:
@@ -117,7 +117,7 @@ def shape(data: Any) -> Shape | None:
                     found += 1
                 if "arguments" in content or "Arguments" in content:
                     found += 1
-                calls += (call_id,)
+                calls.append(call_id)
             elif kind in _RESULT_KINDS:
                 call_id = content.get("callId")
                 if call_id is None:
@@ -125,7 +125,7 @@ def shape(data: Any) -> Shape | None:
                 if type(call_id) is not str or not call_id:
                     return None
                 found = 3 if "result" in content or "Result" in content else 2
-                results += (call_id,)
+                results.append(call_id)
             elif kind == "reasoning":
                 text = content.get("text")
                 if text is None:
@@ -141,5 +141,5 @@ def shape(data: Any) -> Shape | None:
                 return None
             if len(content) != found and not _extras_plain(content):
                 return None
-        steps.append(_new(Step, (role.casefold(), calls, results, other, reasoning)))
+        steps.append(_new(Step, (role.casefold(), tuple(calls), tuple(results), other, reasoning)))
     return tuple(steps)

@@ -241,7 +241,30 @@ def messages_sniff(data: JsonValue, key: str) -> list[Any] | None:
 
 def first_index(message: Message, part_index: int, slot: str | None) -> int:
     """The index of part `part_index` among the parts of `message` that share its slot."""
-    return sum(1 for part in message.parts[:part_index] if part.slot == slot)
+    parts = message.parts
+    if part_index < 16 or part_index >= len(parts) or parts[part_index].slot != slot:
+        return sum(1 for part in parts[:part_index] if part.slot == slot)
+    return _slot_ranks(message)[part_index]
+
+
+_RANKS: dict[int, tuple[Message, list[int]]] = {}
+"""Slot ranks of the last few long messages (by identity), so that locating every part of
+a message with many parts walks it once."""
+
+
+def _slot_ranks(message: Message) -> list[int]:
+    held = _RANKS.get(id(message))
+    if held is not None and held[0] is message:
+        return held[1]
+    seen: dict[str | None, int] = {}
+    ranks = []
+    for part in message.parts:
+        ranks.append(seen.get(part.slot, 0))
+        seen[part.slot] = ranks[-1] + 1
+    if len(_RANKS) >= 8:
+        del _RANKS[next(iter(_RANKS))]
+    _RANKS[id(message)] = (message, ranks)
+    return ranks
 
 
 ANTHROPIC_ENVELOPE_KEYS = frozenset({"stop_sequences", "anthropic_version", "anthropic_beta"})
