@@ -5,6 +5,8 @@ Contents carry a `$type` discriminator. Property names are read case-insensitive
 options) and written back in the casing of the object they came from. Both approval
 generations are read: `toolApprovalRequest` (`requestId`, `toolCall`) and the older
 `functionApprovalRequest` (`id`, `functionCall`). Every part sits in slot `contents`.
+A server-side tool call or result with no MEAI content kind (only MCP, code interpreter,
+image generation and web search have one) cannot be written: encoding it raises.
 """
 
 from __future__ import annotations
