@@ -143,7 +143,7 @@ def _check_kind(part: ToolCallPart | ToolResultPart) -> None:
     tool = f" ({part.name})" if part.name else ""
     raise HistnormError(
         f"server-side tool {what} {part.call_id!r}{tool} of type {part.tool_type!r} cannot "
-        "be written as MEAI content: MEAI has no content kind for it"
+        "be written as MEAI content: it is not one of MEAI's server-side tool kinds"
     )
 
 
