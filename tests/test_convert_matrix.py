@@ -35,28 +35,12 @@ def _clean_fixtures() -> list[tuple[str, Path]]:
     return found
 
 
-SERVER_TOOLS_AS_FUNCTIONS = {
-    "meai/mcp_server_tool.json->gemini",
-    "anthropic/mcp-connector.json->gemini",
-    "anthropic/server-tools.json->meai",
-    "langchain/v1-content-blocks.json->meai",
-    "agent-framework/hosted-tools.json->meai",
-    "agent-framework/hosted-tools.json->gemini",
-}
-"""Known defect: a server-tool (or MCP) call and its result, which the target has no kind
-for, are written as a function call answered inside the same assistant message, which
-HN015 reports (the target's clients drop or reject that result)."""
-_KNOWN = pytest.mark.xfail(strict=True, reason="server tools written as functions (HN015)")
-
 CASES = [
     pytest.param(
         source,
         path,
         target,
         id=f"{path.parent.name}/{path.name}->{target}",
-        marks=[_KNOWN]
-        if f"{path.parent.name}/{path.name}->{target}" in SERVER_TOOLS_AS_FUNCTIONS
-        else [],
     )
     for source, path in _clean_fixtures()
     for target in histnorm.CODECS

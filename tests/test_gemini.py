@@ -844,3 +844,61 @@ def test_new_parts_from_other_formats_take_gemini_shapes() -> None:
         {"widget": {}},
     ]
     assert out[0]["parts"][4] is unknown.native
+
+
+def test_converted_mcp_result_is_written_in_a_user_turn_after_its_call() -> None:
+    """Gemini has no server-side MCP part; google-genai's own MCP support sends the call as
+    a `functionCall` and its result as a `functionResponse` in the next user turn."""
+    parts = (
+        TextPart(text="Looking."),
+        ToolCallPart(call_id="m1", name="search", arguments={"q": "x"}, family=ToolFamily.MCP),
+        ToolResultPart(call_id="m1", content="hits", family=ToolFamily.MCP),
+        TextPart(text="Found it."),
+    )
+    transcript = Transcript(messages=(Message(role="assistant", parts=parts),), format="gemini")
+    assert GeminiCodec().encode(transcript) == [
+        {
+            "role": "model",
+            "parts": [
+                {"text": "Looking."},
+                {"functionCall": {"id": "m1", "name": "search", "args": {"q": "x"}}},
+            ],
+        },
+        {
+            "role": "user",
+            "parts": [
+                {"functionResponse": {"id": "m1", "name": "search", "response": {"output": "hits"}}}
+            ],
+        },
+        {"role": "model", "parts": [{"text": "Found it."}]},
+    ]
+
+
+def test_converted_mcp_result_after_an_open_function_call_is_refused() -> None:
+    parts = (
+        ToolCallPart(call_id="f1", name="lookup"),
+        ToolCallPart(call_id="m1", name="search", family=ToolFamily.MCP),
+        ToolResultPart(call_id="m1", content="hits", family=ToolFamily.MCP),
+    )
+    transcript = Transcript(messages=(Message(role="model", parts=parts),), format="gemini")
+    with pytest.raises(HistnormError, match="cannot"):
+        GeminiCodec().encode(transcript)
+
+
+def test_converted_mcp_result_leaves_a_later_function_call_to_the_next_turn() -> None:
+    parts = (
+        ToolCallPart(call_id="m1", name="search", family=ToolFamily.MCP),
+        ToolResultPart(call_id="m1", content="hits", family=ToolFamily.MCP),
+        ToolCallPart(call_id="f1", name="plot"),
+    )
+    messages = (
+        Message(role="model", parts=parts),
+        Message(role="user", parts=(ToolResultPart(call_id="f1", content="ok"),)),
+    )
+    out = GeminiCodec().encode(Transcript(messages=messages, format="gemini"))
+    assert [(c["role"], [next(iter(p)) for p in c["parts"]]) for c in out] == [
+        ("model", ["functionCall"]),
+        ("user", ["functionResponse"]),
+        ("model", ["functionCall"]),
+        ("user", ["functionResponse"]),
+    ]

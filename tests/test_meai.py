@@ -1058,3 +1058,43 @@ def test_regression_model_partial_marker_string_false_is_partial(value: Any) -> 
         {"role": "assistant", "contents": [], "additionalProperties": {PARTIAL_RESPONSE_KEY: value}}
     ]
     assert not codec.decode(doc).messages[0].is_partial
+
+
+@pytest.mark.parametrize("kind", ["call", "result"])
+def test_converted_hosted_tool_part_without_an_meai_kind_is_refused(kind: str) -> None:
+    """A server-side tool MEAI has no content kind for is not written as a function call
+    (its clients would run it, or drop a result left in the assistant message)."""
+    part = (
+        ToolCallPart(
+            call_id="srv_1",
+            name="web_search",
+            arguments={"q": "x"},
+            family=ToolFamily.HOSTED,
+            tool_type="server_tool_use",
+        )
+        if kind == "call"
+        else ToolResultPart(
+            call_id="srv_1", content="hits", family=ToolFamily.HOSTED, tool_type="server_tool_use"
+        )
+    )
+    transcript = Transcript(messages=(Message(role="assistant", parts=(part,)),), format="meai")
+    with pytest.raises(HistnormError, match="cannot") as info:
+        codec.encode(transcript)
+    assert "srv_1" in str(info.value)
+
+
+def test_hosted_tool_part_of_an_meai_kind_keeps_its_kind() -> None:
+    call = ToolCallPart(
+        call_id="ci_1", family=ToolFamily.HOSTED, tool_type="codeInterpreterToolCall"
+    )
+    result = ToolResultPart(
+        call_id="ci_1", content=[], family=ToolFamily.HOSTED, tool_type="codeInterpreterToolResult"
+    )
+    transcript = Transcript(
+        messages=(Message(role="assistant", parts=(call, result)),), format="meai"
+    )
+    contents = codec.encode(transcript)[0]["contents"]
+    assert [c["$type"] for c in contents] == [
+        "codeInterpreterToolCall",
+        "codeInterpreterToolResult",
+    ]

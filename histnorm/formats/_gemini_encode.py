@@ -29,6 +29,7 @@ from histnorm.formats._gemini_parts import (
 from histnorm.formats.base import MISSING, rebuild, reuse_native
 from histnorm.model import (
     MediaPart,
+    Message,
     Part,
     ReasoningPart,
     TextPart,
@@ -38,6 +39,8 @@ from histnorm.model import (
     UnknownPart,
 )
 from histnorm.pairing import group
+
+_CLIENT = (ToolFamily.FUNCTION, ToolFamily.CUSTOM, ToolFamily.HANDOFF)
 
 
 @dataclass
@@ -231,3 +234,52 @@ def encode_part(part: Part, ctx: Context) -> Any:
     if isinstance(part, UnknownPart) and part.native is not None:
         return part.native
     raise HistnormError(f"a {part.kind} part cannot be written as Gemini content")
+
+
+def split_mcp_results(message: Message) -> list[Message]:
+    """`message`, with each MCP result it holds cut out into a user turn of its own.
+
+    Gemini has no server-side MCP part: google-genai's MCP support sends an MCP tool call
+    as a `functionCall` and its result as a `functionResponse` in the next user turn, so
+    a model message holding both is written that way (the parts keep their order). A
+    function call before the result that is not answered there cannot be kept answered."""
+    if not message.role_is("model", "assistant"):
+        return [message]
+    out: list[Message] = []
+    run: list[Part] = []
+    results: list[Part] = []
+    for part in [*message.parts, None]:
+        if isinstance(part, ToolResultPart) and part.family is ToolFamily.MCP:
+            results.append(part)
+            continue
+        if results:
+            if run:
+                out.append(_run(message, run, first=not out, closed=True))
+            out.append(Message(role="user", parts=tuple(results)))
+            run, results = [], []
+        if part is not None:
+            run.append(part)
+    if not out:
+        return [message]
+    if run:
+        out.append(_run(message, run, first=False, closed=False))
+    return out
+
+
+def _run(message: Message, parts: list[Part], *, first: bool, closed: bool) -> Message:
+    """A model turn cut from `message`; one `closed` by MCP results may hold no open call."""
+    answered = {p.call_id for p in parts if isinstance(p, ToolResultPart)}
+    for part in parts if closed else ():
+        if (
+            isinstance(part, ToolCallPart)
+            and part.family in _CLIENT
+            and (part.call_id is None or part.call_id not in answered)
+        ):
+            raise HistnormError(
+                f"an MCP tool result cannot be written in Gemini contents after the open "
+                f"function call {part.call_id or part.name!r} of its model turn"
+            )
+    if first:
+        result: Message = message.evolve(parts=tuple(parts))
+        return result
+    return Message(role=message.role, parts=tuple(parts), metadata=message.metadata)

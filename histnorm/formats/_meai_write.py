@@ -71,6 +71,8 @@ def encode_content(part: Part, pascal: bool = False) -> Any:
         return part.native
     base = part.native if isinstance(part.native, dict) else {}
     pascal = _is_pascal(base) if base else pascal
+    if isinstance(part, ToolCallPart | ToolResultPart):
+        _check_kind(part)
     values: dict[str, Any] = {}
     if part.metadata or find_key(base, "additionalProperties"):
         values["additionalProperties"] = _metadata_value(part.metadata, base)
@@ -128,6 +130,21 @@ def encode_content(part: Part, pascal: bool = False) -> Any:
     else:
         raise HistnormError(f"a {part.kind} part cannot be written as MEAI content")
     return _with_type(kind, rebuild(base, _updates(base, pascal, values)))
+
+
+def _check_kind(part: ToolCallPart | ToolResultPart) -> None:
+    """Refuse a server-side tool call or result MEAI has no content kind for: written as a
+    function call, `FunctionInvokingChatClient` would run it and the OpenAI client would
+    drop its result from the assistant message."""
+    kinds = _CALLS if isinstance(part, ToolCallPart) else _RESULTS
+    if part.family is not ToolFamily.HOSTED or part.tool_type in kinds:
+        return
+    what = "call" if isinstance(part, ToolCallPart) else "result"
+    tool = f" ({part.name})" if part.name else ""
+    raise HistnormError(
+        f"server-side tool {what} {part.call_id!r}{tool} of type {part.tool_type!r} cannot "
+        "be written as MEAI content: it is not one of MEAI's server-side tool kinds"
+    )
 
 
 def _encode_approval(

@@ -25,7 +25,9 @@ SDK's convention for function responses; `model` when it holds only server-side 
 and `assistant` as `model`. New system messages
 at the start become `systemInstruction`. A message left without parts is written with
 `parts: []`, which reads back as an empty message (Gemini rejects it; HN005 removes such
-messages). Gemini has no refusal, usage or approval parts: writing one raises.
+messages). An MCP tool result in a model message is cut out into a user turn of its own
+after its call (both written as function parts, as google-genai's MCP support sends
+them). Gemini has no refusal, usage or approval parts: writing one raises.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from __future__ import annotations
 from typing import Any
 
 from histnorm.errors import HistnormError, join_pointer
-from histnorm.formats._gemini_encode import Context, encode_part
+from histnorm.formats._gemini_encode import Context, encode_part, split_mcp_results
 from histnorm.formats._gemini_parts import (
     GEMINI_PART_KEYS,
     decode_part,
@@ -189,7 +191,8 @@ class GeminiCodec(Codec):
         lifted = []
         while messages and messages[0].native is None and messages[0].role_is(*_SYSTEM_ROLES):
             lifted.append(messages.pop(0))
-        contents = [encode_message(m, ctx) for m in messages]
+        split = [m for message in messages for m in split_mcp_results(message)]
+        contents = [encode_message(m, ctx) for m in split]
         envelope = transcript.native if isinstance(transcript.native, dict) else None
         if not lifted:
             return contents if envelope is None else rebuild(envelope, {ENVELOPE_KEY: contents})

@@ -5,6 +5,8 @@ Contents carry a `$type` discriminator. Property names are read case-insensitive
 options) and written back in the casing of the object they came from. Both approval
 generations are read: `toolApprovalRequest` (`requestId`, `toolCall`) and the older
 `functionApprovalRequest` (`id`, `functionCall`). Every part sits in slot `contents`.
+A server-side (hosted) tool call or result not read as one of MEAI's own kinds cannot be
+written (MEAI's kinds need their own properties, not another format's): encoding raises.
 """
 
 from __future__ import annotations
