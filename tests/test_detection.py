@@ -443,3 +443,21 @@ def test_the_skip_says_what_the_file_looks_like(name: str, words: str) -> None:
     (value,) = values(name)
     with pytest.raises(NotATranscript, match=words):
         detect_format(value)
+
+
+def test_an_anthropic_message_object_with_server_tool_blocks_is_not_a_responses_item() -> None:
+    # An Anthropic message object has `"type": "message"` too; its blocks are not
+    # Responses content parts, so Responses makes no claim (hypothesis found the tie).
+    doc = [
+        {
+            "role": "assistant",
+            "content": [{"type": "server_tool_use", "id": "", "name": "web_search", "input": {}}],
+            "id": "msg_",
+            "type": "message",
+        }
+    ]
+    assert detect_format(doc) == "anthropic"
+    responses = [
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]}
+    ]
+    assert detect_format(responses) == "openai-responses"

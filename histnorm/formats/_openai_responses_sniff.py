@@ -53,6 +53,12 @@ def _is_str(value: Any) -> bool:
     return isinstance(value, str)
 
 
+def _foreign_message(kind: str, part_kinds: set[str]) -> bool:
+    """A `"type": "message"` whose typed parts are none of Responses' own: an Anthropic
+    message object (`server_tool_use`, `web_search_tool_result`...) has that type too."""
+    return kind == "message" and bool(part_kinds) and not part_kinds & CONTENT_TYPES
+
+
 def sniff(data: JsonValue) -> float:
     """How sure (0 to 1) it is that `data` is Responses input; 0 means "not mine"."""
     if isinstance(data, dict):
@@ -74,13 +80,14 @@ def sniff(data: JsonValue) -> float:
         kind = item.get("type")
         if not isinstance(kind, str) and "role" not in item:
             return 0.0  # neither an item nor a message
-        if isinstance(kind, str) and kind in ITEM_TYPES:
-            score = max(score, 0.95)
         content = item.get("content")
+        kinds: set[str] = set()
         if "role" in item and isinstance(content, list):
             kinds = {c["type"] for c in content if isinstance(c, dict) and _is_str(c.get("type"))}
             if kinds & _FOREIGN_CONTENT:
                 return 0.0
             if kinds & CONTENT_TYPES - {"refusal"}:
                 score = max(score, 0.9)
+        if isinstance(kind, str) and kind in ITEM_TYPES and not _foreign_message(kind, kinds):
+            score = max(score, 0.95)
     return score
