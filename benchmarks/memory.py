@@ -37,7 +37,7 @@ def _defective_transcript(i: int) -> dict[str, Any]:
         {
             "id": f"call_{i}_{k}",
             "type": "function",
-            "function": {"name": "lookup", "arguments": '{"q": %d}' % k},
+            "function": {"name": "lookup", "arguments": f'{{"q": {k}}}'},
         }
         for k in range(4)
     ]

@@ -263,8 +263,9 @@ def test_workers_die_with_their_parent(big, tmp_path, signum):
         process.kill()
         process.wait()
     if signum == signal.SIGTERM:
-        assert process.returncode == 143
-        assert b"Traceback" not in process.stderr.read()  # type: ignore[union-attr]
+        stderr = process.stderr.read().decode()  # type: ignore[union-attr]
+        assert process.returncode == 143, stderr
+        assert "Traceback" not in stderr
 
 
 @needs_two_cpus

@@ -33,6 +33,7 @@ Task = tuple[str, Job, bytes | None] | Part
 Chunk = tuple[list[Diagnostic], list[Skip]]
 
 PR_SET_PDEATHSIG = 1
+SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 class Interrupted(BaseException):
@@ -53,7 +54,7 @@ def signals_raise() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    before = {s: signal.signal(s, _raise) for s in (signal.SIGINT, signal.SIGTERM)}
+    before = {s: signal.signal(s, _raise) for s in SIGNALS}
     try:
         yield
     finally:
@@ -97,6 +98,7 @@ def _watch(parent: int) -> None:
 def _initializer(parent: int) -> None:
     signal.signal(signal.SIGTERM, _on_signal)
     signal.signal(signal.SIGINT, _on_signal)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)  # blocked while forked
     watched = False
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
@@ -154,11 +156,18 @@ class Pool:
     def results(self, tasks: list[Task]) -> Iterator[tuple[Outcome, Iterator[Chunk]]]:
         """Each task's outcome and its chunks of findings, in task order."""
         spools = [os.path.join(self.folder, f"{i}.pickle") for i in range(len(tasks))]
-        items = list(zip(tasks, spools, strict=True))
-        for outcome, spool in zip(
-            self.executor.map(_work, items, chunksize=1), spools, strict=True
-        ):
-            yield outcome, chunks(spool)
+        # futures, not `map`, which cancels them when stopped early: a pool that then
+        # breaks fails on the cancelled ones (Python 3.11)
+        # the workers start at the first submit: they must not get a signal before their
+        # handlers are set, nor the parent while it forks them
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+        try:
+            items = zip(tasks, spools, strict=True)
+            futures = [self.executor.submit(_work, item) for item in items]
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        for future, spool in zip(futures, spools, strict=True):
+            yield future.result(), chunks(spool)
 
     def __enter__(self) -> Pool:
         return self
@@ -188,4 +197,4 @@ class Pool:
             if worker.is_alive():
                 worker.kill()
                 worker.join(timeout=5)
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.executor.shutdown(wait=False)

@@ -54,9 +54,8 @@ def summary_lines(summary: Summary) -> list[str]:
     elif total == 0 and not summary.errors:  # a path that failed was not checked
         lines.append("All checks passed!")
     elif total == 0 and summary.files:
-        lines.append(
-            f"No diagnostics in the {summary.files} file{'s' if summary.files != 1 else ''} checked."
-        )
+        files = f"{summary.files} file{'s' if summary.files != 1 else ''}"
+        lines.append(f"No diagnostics in the {files} checked.")
     else:
         parts = [
             f"{summary.counts[s]} {s.value}{'s' if summary.counts[s] != 1 else ''}"
