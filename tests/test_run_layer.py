@@ -265,7 +265,11 @@ def test_workers_die_with_their_parent(big, tmp_path, signum):
     if signum == signal.SIGTERM:
         stderr = process.stderr.read().decode()  # type: ignore[union-attr]
         assert process.returncode == 143, stderr
-        assert "Traceback" not in stderr
+        assert "histnorm: terminated" in stderr
+        # A signal that lands in a finalizer is printed by Python as "Exception ignored"
+        # (known, rare); no traceback may end the run itself.
+        assert not stderr.startswith("Traceback")
+        assert "Error" not in stderr.rsplit("histnorm: terminated", 1)[1]
 
 
 @needs_two_cpus
