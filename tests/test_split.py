@@ -129,21 +129,21 @@ def test_a_worker_that_dies_is_an_error_not_a_traceback(
 ) -> None:
     """A worker killed mid-run (out of memory, a crash in a C extension): the files it did
     not finish are reported as not checked, exit 2, and the others are still reported."""
-    from histnorm_cli import execute
+    from histnorm_cli import pool
 
     clean = b'{"messages":[{"role":"user","content":"hi"}]}\n'
     for name in ("a.jsonl", "b.jsonl", "c.jsonl"):
         (tmp_path / name).write_bytes(clean)
-    real = execute.run
+    real = pool.run
 
-    def dying(path: str, job: Job, data: bytes | None = None):  # type: ignore[no-untyped-def]
+    def dying(path: str, job: Job, data: bytes | None = None, emit=None):  # type: ignore[no-untyped-def]
         if path.endswith("b.jsonl"):
             import os
 
             os._exit(3)
-        return real(path, job, data)
+        return real(path, job, data, emit)
 
-    monkeypatch.setattr(execute, "run", dying)
+    monkeypatch.setattr(pool, "run", dying)
     result = invoke("lint", "--jobs", "2", "a.jsonl", "b.jsonl", "c.jsonl")
     assert result.exit_code == 2
     assert "b.jsonl: not checked: a worker process stopped" in result.stderr

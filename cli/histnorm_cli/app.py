@@ -108,7 +108,17 @@ Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print diagnostics, n
 Jobs = Annotated[
     int,
     typer.Option(
-        "--jobs", "-j", min=1, help="Worker processes; a large JSONL file is shared between them."
+        "--jobs",
+        "-j",
+        min=1,
+        help="Worker processes (at most one per CPU and per file or share); a large JSONL "
+        "file is shared between them.",
+    ),
+]
+AllowNoFiles = Annotated[
+    bool,
+    typer.Option(
+        "--allow-no-files", help="Exit 0 when no file matched (default: exit 2, a likely typo)."
     ),
 ]
 
@@ -165,6 +175,7 @@ def lint(
     statistics: Statistics = False,
     quiet: Quiet = False,
     jobs: Jobs = 1,
+    allow_no_files: AllowNoFiles = False,
 ) -> None:
     """Report what would make each transcript fail on replay."""
     raise typer.Exit(execute(_request("lint", **locals())))
@@ -191,6 +202,7 @@ def fix(
     statistics: Statistics = False,
     quiet: Quiet = False,
     jobs: Jobs = 1,
+    allow_no_files: AllowNoFiles = False,
     diff: Annotated[
         bool, typer.Option("--diff", help="Print a unified diff; write nothing.")
     ] = False,

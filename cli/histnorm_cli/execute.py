@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import glob
 import os
+import signal
 import sys
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -13,7 +14,6 @@ from typing import Any, Literal, TextIO
 
 from histnorm.diagnostic import Severity
 from histnorm.document import DETECT_MODES
-from histnorm.engine import fix_allowed
 from histnorm.formats import CODECS
 from histnorm.settings import Settings
 from histnorm_cli.config import (
@@ -25,11 +25,13 @@ from histnorm_cli.config import (
     load_config,
 )
 from histnorm_cli.exitcodes import ExitCode
+from histnorm_cli.feed import Feed, PipeClosed, shifted, shown
 from histnorm_cli.files import DEFAULT_INCLUDE, STDIN, expand
+from histnorm_cli.pool import Interrupted, Pool, Task, process, signals_raise, workers
 from histnorm_cli.progress import Progress
-from histnorm_cli.reporters import FORMATS, Summary, reporter
-from histnorm_cli.runner import Job, Outcome, run
-from histnorm_cli.split import Part, merge, parts, run_part
+from histnorm_cli.reporters import FORMATS, Reporter, Summary, reporter
+from histnorm_cli.runner import Job, Outcome
+from histnorm_cli.split import Part, merge, parts
 
 
 @dataclass
@@ -56,6 +58,7 @@ class Request:
     output: str | None = None
     backup: bool = False
     exit_non_zero_on_fix: bool = False
+    allow_no_files: bool = False
 
 
 def _fail(message: str) -> int:
@@ -96,17 +99,10 @@ def _check_choices(request: Request, config: FileConfig) -> None:
 JSONL_MODES = ("auto", "transcript", "message")
 
 
-Task = tuple[str, Job, bytes | None] | Part
+Item = tuple[str, Job, bytes | None]
 
 
-def _process(task: Task) -> Outcome:
-    if isinstance(task, Part):
-        return run_part(task)
-    path, job, data = task
-    return run(path, job, data)
-
-
-def _tasks(items: list[tuple[str, Job, bytes | None]], jobs: int) -> list[Task]:
+def _tasks(items: list[Item], jobs: int) -> list[Task]:
     """One task per file; with several jobs, a large JSONL file is shared between them."""
     tasks: list[Task] = []
     for path, job, data in items:
@@ -115,37 +111,67 @@ def _tasks(items: list[tuple[str, Job, bytes | None]], jobs: int) -> list[Task]:
     return tasks
 
 
-def _outcomes(items: list[tuple[str, Job, bytes | None]], jobs: int) -> Iterator[Outcome]:
-    tasks = _tasks(items, jobs)
-    if jobs > 1 and len(tasks) > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            yield from _joined(tasks, pool.map(_process, tasks, chunksize=1))
-    else:
-        yield from map(_process, tasks)
+class _Run:
+    """Feeds each file's findings to the reporter, in file order, as they come."""
 
+    def __init__(self, report: Reporter, summary: Summary, settings: Settings, diff: bool) -> None:
+        self.report = report
+        self.summary = summary
+        self.settings = settings
+        self.diff = diff
+        self.progress: Progress | None = None
 
-def _joined(tasks: list[Task], outcomes: Iterator[Outcome]) -> Iterator[Outcome]:
-    """Outcomes in task order, with the parts of a shared file merged into one. If a
-    worker process dies, every file not reported yet gets an error instead."""
-    shares: list[Outcome] = []
-    done = 0
-    try:
-        for task, outcome in zip(tasks, outcomes, strict=True):
-            done += 1
-            if not isinstance(task, Part):
-                yield outcome
-                continue
-            shares.append(outcome)
-            if task.index == task.count - 1:
-                yield merge(task.path, task.job, shares)
-                shares = []
-    except BrokenProcessPool as exc:
-        for share in shares:
-            if share.part_file is not None:
-                Path(share.part_file).unlink(missing_ok=True)
-        left = dict.fromkeys(_path_of(task) for task in tasks[done - len(shares) :])
-        for path in left:
-            yield Outcome(path, error=f"{path}: not checked: a worker process stopped ({exc})")
+    def feed(self, path: str) -> Feed:
+        return Feed(path, self.report, self.summary, self.settings, hold=self.diff)
+
+    def done(self, feed: Feed, outcome: Outcome) -> None:
+        feed.finish(outcome)
+        if self.progress is not None:
+            self.progress.advance(feed.shown)
+
+    def alone(self, tasks: list[Task]) -> None:
+        """In this process: findings go straight from the reader to the reporter."""
+        for task in tasks:
+            assert not isinstance(task, Part)
+            feed = self.feed(task[0])
+            self.done(feed, process(task, feed.take))
+
+    def pooled(self, tasks: list[Task], pool: Pool) -> None:
+        """In worker processes, whose chunks of findings are read back in task order.
+        If a worker dies, every file not reported yet gets an error instead."""
+        shares: list[Outcome] = []
+        feed: Feed | None = None
+        offset = done = 0
+        try:
+            for task, (outcome, found) in zip(tasks, pool.results(tasks), strict=True):
+                done += 1
+                feed = feed or self.feed(_path_of(task))
+                part = isinstance(task, Part)
+                # a part's findings count until a part fails (the file is then not written)
+                kept = not part or not any(s.error is not None for s in [*shares, outcome])
+                for diagnostics, skipped in found:
+                    if kept:
+                        feed.take(*shifted(diagnostics, skipped, offset))
+                if not isinstance(task, Part):
+                    self.done(feed, outcome)
+                    feed = None
+                    continue
+                if kept:
+                    feed.share(outcome, offset)
+                offset += outcome.lines
+                shares.append(outcome)
+                if task.index == task.count - 1:
+                    self.done(feed, merge(task.path, task.job, shares))
+                    shares, feed, offset = [], None, 0
+        except BrokenProcessPool as exc:
+            for share in shares:
+                if share.part_file is not None:
+                    Path(share.part_file).unlink(missing_ok=True)
+            for path in dict.fromkeys(_path_of(task) for task in tasks[done:]):
+                error = f"{path}: not checked: a worker process stopped ({exc})"
+                current = feed if feed is not None and feed.path == path else self.feed(path)
+                self.done(current, Outcome(path, error=error))
+                feed = None
 
 
 def _path_of(task: Task) -> str:
@@ -187,21 +213,68 @@ def execute(request: Request) -> int:
         output=request.output,
         backup=request.backup,
     )
-    items: list[tuple[str, Job, bytes | None]] = []
+    items: list[Item] = []
     for path, error in expand(request.paths or ["."], include, exclude):
         if error is not None:
-            print(f"histnorm: error: {error}", file=sys.stderr)
+            if not os.path.lexists(path) and glob.has_magic(path):
+                error = f"no files matched: {shown(path)} (a pattern nothing matched)"
+            print(f"histnorm: error: {shown(error)}", file=sys.stderr)
             summary.errors += 1
             continue
         data = sys.stdin.buffer.read() if path == STDIN else None
         items.append((path, _job_for(base, config, settings, path), data))
-    progress = Progress(len(items))
-    for outcome in _outcomes(items, request.jobs):
-        progress.advance(outcome.path)
-        _record(outcome, report, summary, settings)
-    progress.close()
+    if not items and not summary.errors:
+        print(
+            f"histnorm: no files matched: {' '.join(map(shown, request.paths or ['.']))}",
+            file=sys.stderr,
+        )
+        if not request.allow_no_files:
+            return ExitCode.ERROR
+    stopped = _run(_Run(report, summary, settings, request.diff), items, request.jobs)
+    if stopped is not None:
+        return stopped
     report.finish(summary)
     return _exit_code(request, summary)
+
+
+def _run(run: _Run, items: list[Item], jobs: int) -> int | None:
+    """Process every file; the exit code if the run was stopped (by a signal, or by the
+    reader of standard output closing it), else None."""
+    progress = run.progress = Progress(len(items))
+    try:
+        with signals_raise():
+            jobs = workers(jobs, sys.maxsize)  # no more than the CPUs
+            tasks = _tasks(items, jobs)
+            count = workers(jobs, len(tasks))
+            if count > 1:
+                with Pool(count) as pool:
+                    run.pooled(tasks, pool)
+            else:
+                run.alone(tasks)
+    except Interrupted as exc:
+        progress.close()
+        what = "interrupted" if exc.signum == signal.SIGINT else "terminated"
+        print(f"histnorm: {what}: the run was stopped before it finished", file=sys.stderr)
+        return 128 + exc.signum
+    except (PipeClosed, BrokenPipeError):
+        progress.close()
+        _quiet_stdout()
+        return PIPE_CLOSED
+    progress.close()
+    return None
+
+
+PIPE_CLOSED = 128 + signal.SIGPIPE
+"""The exit code when the reader of standard output closed it (as a shell reports a
+process killed by SIGPIPE)."""
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at /dev/null, so that flushing it at exit cannot fail again."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 
 
 def _job_for(base: Job, config: FileConfig, settings: Settings, path: str) -> Job:
@@ -211,32 +284,6 @@ def _job_for(base: Job, config: FileConfig, settings: Settings, path: str) -> Jo
     if not extra:
         return base
     return replace(base, settings=settings.model_copy(update={"ignore": settings.ignore + extra}))
-
-
-def _record(outcome: Outcome, report: Any, summary: Summary, settings: Settings) -> None:
-    summary.files += 1
-    summary.transcripts += outcome.transcripts
-    if outcome.skipped_file:
-        summary.skipped_files += 1
-    else:
-        summary.skipped_records += len(outcome.skipped)
-
-    if outcome.error is not None:
-        print(f"histnorm: error: {outcome.error}", file=sys.stderr)
-        summary.errors += 1
-    diagnostics = sorted(outcome.diagnostics, key=lambda d: d.sort_key())
-    for diagnostic in diagnostics:
-        summary.add(diagnostic, fix_allowed(diagnostic, settings))
-    summary.fixed.update(outcome.applied)
-    if outcome.changed:
-        summary.changed_files += 1
-    if outcome.diff:
-        sys.stdout.write(outcome.diff)
-    elif diagnostics or outcome.skipped:
-        report.report(diagnostics, outcome.path, outcome.skipped, outcome.skipped_file)
-    if outcome.stdout is not None:
-        sys.stdout.buffer.write(outcome.stdout)
-        sys.stdout.flush()
 
 
 def _exit_code(request: Request, summary: Summary) -> int:

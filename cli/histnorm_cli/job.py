@@ -53,6 +53,10 @@ class Skip:
 
 
 Hunk = tuple[int, bytes, bytes, bytes]
+Emit = Callable[[list[Diagnostic], list[Skip]], object]
+"""Takes a chunk of one file's diagnostics and skipped records, in order."""
+CHUNK = 1000
+"""Diagnostics and skips gathered before `Outcome.flush` hands them on."""
 Sink = Callable[[bytes, bool], object]
 """Takes each line of the new content, and whether it is the line as read."""
 
@@ -81,15 +85,34 @@ class Outcome:
     """Where a worker wrote its share of a split file's new content."""
     source: Source | None = None
     """The file as it was read: it must still be so when its new content replaces it."""
+    skipped_count: int = 0
+    """Records skipped so far, those already handed to `emit` included."""
+    emit: Emit | None = field(default=None, repr=False, compare=False)
+    """Where `flush` hands the diagnostics and skips found so far (None: they are kept)."""
 
     @property
     def skipped_file(self) -> bool:
         """Whether the whole file is no transcript: every record in it was skipped."""
-        return bool(self.skipped) and self.transcripts == 0 and self.error is None
+        return self.skipped_count > 0 and self.transcripts == 0 and self.error is None
 
     def skip(self, error: HistnormError, line: int | None = None, index: int | None = None) -> None:
         """Count one record that is no transcript."""
         self.skipped.append(Skip(error.message, line, error.pointer, index))
+        self.skipped_count += 1
+
+    def flush(self, force: bool = False) -> None:
+        """Hand what was found so far to `emit`, once `CHUNK` items are waiting (or
+        `force`); call it only between records, so that each record's findings travel
+        together. Skips wait until a transcript is seen: a file of nothing but skipped
+        records is reported as one skipped file."""
+        waiting = len(self.diagnostics) + (len(self.skipped) if self.transcripts else 0)
+        if self.emit is None or not waiting or (waiting < CHUNK and not force):
+            return
+        diagnostics, self.diagnostics = self.diagnostics, []
+        skipped: list[Skip] = []
+        if self.transcripts:
+            skipped, self.skipped = self.skipped, []
+        self.emit(diagnostics, skipped)
 
 
 def is_jsonl(path: str, data: bytes | None) -> bool:

@@ -123,6 +123,7 @@ def run_lines(
             else:
                 sink((BOM if bom else b"") + new + ending, False)
         outcome.lines = number
+        outcome.flush()  # findings go to the report as they are found
 
 
 def _run_line(content: bytes, number: int, job: Job, outcome: Outcome) -> bytes:

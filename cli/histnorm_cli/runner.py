@@ -8,15 +8,17 @@ from histnorm.document import read_json, read_jsonl
 from histnorm.engine import FixDidNotConverge
 from histnorm_cli.documents import plain_document, run_document
 from histnorm_cli.identity import Source, open_regular, read_regular
-from histnorm_cli.job import READ_BUFFER, Job, Outcome, is_jsonl, message_line
+from histnorm_cli.job import READ_BUFFER, Emit, Job, Outcome, is_jsonl, message_line
 from histnorm_cli.lines import run_file_lines
 
 __all__ = ["READ_BUFFER", "Job", "Outcome", "guarded", "is_jsonl", "message_line", "run"]
 
 
-def run(path: str, job: Job, data: bytes | None = None) -> Outcome:
-    """Lint or fix one file (or stdin, given as `data`); never raises for bad input."""
-    return guarded(Outcome(path), lambda outcome: _run(outcome, job, data))
+def run(path: str, job: Job, data: bytes | None = None, emit: Emit | None = None) -> Outcome:
+    """Lint or fix one file (or stdin, given as `data`); never raises for bad input.
+    With `emit`, findings are handed to it as they are found (see `Outcome.flush`); what
+    is left at the end stays in the outcome."""
+    return guarded(Outcome(path, emit=emit), lambda outcome: _run(outcome, job, data))
 
 
 def guarded(outcome: Outcome, work: Callable[[Outcome], None]) -> Outcome:

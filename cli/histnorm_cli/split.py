@@ -18,7 +18,7 @@ from typing import BinaryIO
 
 from histnorm_cli.files import STDIN, AtomicWriter
 from histnorm_cli.identity import SUFFIX, Source, open_regular
-from histnorm_cli.job import READ_BUFFER, Job, Outcome, is_jsonl, message_line
+from histnorm_cli.job import READ_BUFFER, Emit, Job, Outcome, is_jsonl, message_line
 from histnorm_cli.lines import head_format, render_hunks, run_lines
 from histnorm_cli.runner import guarded
 
@@ -86,8 +86,9 @@ def _target(part: Part) -> Path:
     return Path(job.output) if job.output else Path(part.path)
 
 
-def run_part(part: Part) -> Outcome:
-    """Lint or fix one part (in a worker); never raises for bad input."""
+def run_part(part: Part, emit: Emit | None = None) -> Outcome:
+    """Lint or fix one part (in a worker); never raises for bad input. Findings go to
+    `emit` as they are found (see `Outcome.flush`)."""
 
     def work(outcome: Outcome) -> None:
         job = part.job
@@ -109,12 +110,12 @@ def run_part(part: Part) -> Outcome:
             try:
                 with os.fdopen(handle, "wb") as out:
                     run_lines(lines, job, outcome, lambda data, _: out.write(data), part.start == 0)
-            except BaseException as exc:
-                if not isinstance(exc, Exception):  # interrupted: no outcome to clean up after
-                    Path(name).unlink(missing_ok=True)
+            except BaseException:  # an error, or a signal that ends the run
+                Path(name).unlink(missing_ok=True)
+                outcome.part_file = None
                 raise
 
-    return guarded(Outcome(part.path), work)
+    return guarded(Outcome(part.path, emit=emit), work)
 
 
 def merge(path: str, job: Job, shares: list[Outcome]) -> Outcome:
@@ -142,6 +143,7 @@ def _merge(outcome: Outcome, job: Job, shares: list[Outcome], files: list[str]) 
         outcome.applied.update(share.applied)
         outcome.changed = outcome.changed or share.changed
         outcome.transcripts += share.transcripts
+        outcome.skipped_count += share.skipped_count
         outcome.skipped.extend(
             replace(s, line=s.line + offset) if s.line is not None else s for s in share.skipped
         )

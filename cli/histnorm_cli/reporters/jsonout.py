@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TextIO
 
 import orjson
 
@@ -30,26 +30,55 @@ def _line(found: dict[str, Any]) -> tuple[int, int]:
     return (location["line"] or 0, location["transcript_index"] or 0)
 
 
+def indented(value: Any, depth: int) -> str:
+    """`value` as orjson writes it with two-space indentation when it sits `depth` levels
+    deep in a document (no JSON string holds a raw newline, so each line just moves)."""
+    pad = "  " * depth
+    return pad + orjson.dumps(value, option=orjson.OPT_INDENT_2).decode().replace("\n", "\n" + pad)
+
+
+class ArrayWriter:
+    """Writes a JSON array item by item, byte for byte as `orjson.dumps(items,
+    option=OPT_INDENT_2)` would at `depth`, without holding the items."""
+
+    def __init__(self, out: TextIO, depth: int = 0) -> None:
+        self.out = out
+        self.depth = depth
+        self.count = 0
+
+    def add(self, value: Any) -> None:
+        """Write one item."""
+        self.out.write(("[\n" if not self.count else ",\n") + indented(value, self.depth + 1))
+        self.count += 1
+
+    def close(self) -> None:
+        """End the array."""
+        self.out.write("\n" + "  " * self.depth + "]" if self.count else "[]")
+
+
 class JsonReporter(Reporter):
-    """All diagnostics as one JSON array."""
+    """All diagnostics as one JSON array, written as they come."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.records: list[dict[str, Any]] = []
+        self.array = ArrayWriter(self.out)
 
     def file(self, diagnostics: list[Diagnostic]) -> None:
-        """Collect the records of one file."""
-        self.records.extend(record(d) for d in diagnostics)
+        """Write the records of one file."""
+        for d in diagnostics:
+            self.array.add(record(d))
 
     def report(
         self, diagnostics: list[Diagnostic], path: str, skipped: Sequence[Skip], whole: bool
     ) -> None:
-        """Collect the records of one file, what was skipped included."""
-        self.records.extend(file_records(diagnostics, path, skipped, whole))
+        """Write the records of one file, what was skipped included."""
+        for item in file_records(diagnostics, path, skipped, whole):
+            self.array.add(item)
 
     def finish(self, summary: Summary) -> None:
-        """Print the array."""
-        self.out.write(orjson.dumps(self.records, option=orjson.OPT_INDENT_2).decode() + "\n")
+        """End the array."""
+        self.array.close()
+        self.out.write("\n")
 
 
 class JsonLinesReporter(Reporter):

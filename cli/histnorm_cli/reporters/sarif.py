@@ -11,6 +11,7 @@ import histnorm
 from histnorm.diagnostic import Diagnostic, Severity
 from histnorm.rules import ALL_RULES
 from histnorm_cli.reporters import Reporter, Summary
+from histnorm_cli.reporters.jsonout import ArrayWriter
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -41,7 +42,7 @@ class SarifReporter(Reporter):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.results: list[dict[str, Any]] = []
+        self.results: ArrayWriter | None = None
         self.index = {rule.code: i for i, rule in enumerate(ALL_RULES)}
 
     def file(self, diagnostics: list[Diagnostic]) -> None:
@@ -65,24 +66,45 @@ class SarifReporter(Reporter):
             }
             if d.fix is not None:
                 result["properties"] = {"fix": d.fix.applicability.value, "fixTitle": d.fix.title}
-            self.results.append(result)
+            self._results().add(result)
+
+    def _results(self) -> ArrayWriter:
+        """The results array, after the head of the log (written when first needed)."""
+        if self.results is None:
+            head, _ = _log()
+            self.out.write(head)
+            self.results = ArrayWriter(self.out, depth=RESULTS_DEPTH)
+        return self.results
 
     def finish(self, summary: Summary) -> None:
-        """Print the log."""
-        log = {
-            "$schema": SARIF_SCHEMA,
-            "version": "2.1.0",
-            "runs": [
-                {
-                    "tool": {
-                        "driver": {
-                            "name": "histnorm",
-                            "version": histnorm.__version__,
-                            "rules": [_rule(rule) for rule in ALL_RULES],
-                        }
-                    },
-                    "results": self.results,
-                }
-            ],
-        }
-        self.out.write(orjson.dumps(log, option=orjson.OPT_INDENT_2).decode() + "\n")
+        """End the log."""
+        self._results().close()
+        self.out.write(_log()[1])
+
+
+RESULTS_DEPTH = 3
+"""How deep the results array sits in the log: {"runs": [{"results": [...]}]}."""
+_RESULTS = '"results": []'
+
+
+def _log() -> tuple[str, str]:
+    """The text of the log before and after its results array."""
+    log = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "histnorm",
+                        "version": histnorm.__version__,
+                        "rules": [_rule(rule) for rule in ALL_RULES],
+                    }
+                },
+                "results": [],
+            }
+        ],
+    }
+    text = orjson.dumps(log, option=orjson.OPT_INDENT_2).decode() + "\n"
+    at = text.rindex(_RESULTS) + len(_RESULTS) - 2
+    return text[:at], text[at + 2 :]

@@ -49,8 +49,13 @@ def summary_lines(summary: Summary) -> list[str]:
         verb = "Would fix" if summary.check else "Fixed"
         files = f" in {summary.changed_files} file{'s' if summary.changed_files != 1 else ''}"
         lines.append(f"{verb} {fixed} diagnostic{'s' if fixed != 1 else ''}{files}.")
-    if total == 0:
-        lines.append("All checks passed!" if not fixed else "No diagnostics remain.")
+    if total == 0 and fixed:
+        lines.append("No diagnostics remain.")
+    elif total == 0 and not summary.errors:  # a path that failed was not checked
+        lines.append("All checks passed!")
+    elif total == 0 and summary.files:
+        files = f"{summary.files} file{'s' if summary.files != 1 else ''}"
+        lines.append(f"No diagnostics in the {files} checked.")
     else:
         parts = [
             f"{summary.counts[s]} {s.value}{'s' if summary.counts[s] != 1 else ''}"
