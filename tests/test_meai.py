@@ -17,6 +17,7 @@ from codec_helpers import PROPERTY_SETTINGS, dump
 from hypothesis import given
 from strategies_meai import transcripts
 
+import histnorm
 from histnorm.errors import HistnormError
 from histnorm.formats.meai import MeaiCodec
 from histnorm.model import (
@@ -1098,3 +1099,20 @@ def test_hosted_tool_part_of_an_meai_kind_keeps_its_kind() -> None:
         "codeInterpreterToolCall",
         "codeInterpreterToolResult",
     ]
+
+
+def test_a_synthesized_result_for_a_hosted_call_is_written() -> None:
+    # The result fix makes for an unanswered hosted call has no foreign kind to refuse.
+    history = {
+        "messages": [
+            {"role": "user", "contents": [{"$type": "text", "text": "Run it."}]},
+            {
+                "role": "assistant",
+                "contents": [{"$type": "codeInterpreterToolCall", "callId": "ci_1", "inputs": []}],
+            },
+            {"role": "user", "contents": [{"$type": "text", "text": "And?"}]},
+        ]
+    }
+    fixed = histnorm.fix(history, orphan_tool_call="synthesize", format="meai")
+    histnorm.encode(fixed.transcript)  # raised HistnormError before
+    assert "HN001" not in {d.code for d in histnorm.lint(fixed.transcript)}

@@ -137,8 +137,8 @@ def _check_kind(part: ToolCallPart | ToolResultPart) -> None:
     function call, `FunctionInvokingChatClient` would run it and the OpenAI client would
     drop its result from the assistant message."""
     kinds = _CALLS if isinstance(part, ToolCallPart) else _RESULTS
-    if part.family is not ToolFamily.HOSTED or part.tool_type in kinds:
-        return
+    if part.family is not ToolFamily.HOSTED or part.tool_type is None or part.tool_type in kinds:
+        return  # a part histnorm made itself (a synthesized result) has no foreign kind
     what = "call" if isinstance(part, ToolCallPart) else "result"
     tool = f" ({part.name})" if part.name else ""
     raise HistnormError(
