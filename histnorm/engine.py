@@ -177,6 +177,11 @@ def fix(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> FixRes
                 transcript, changed = fixed, True
                 unknown = blocks(transcript)
                 applied[rule.code] = applied.get(rule.code, 0) + len(wanted)
+        if not changed and transcript is not seen[0]:
+            settled = read_back(transcript)
+            if settled is not None:  # the written file reads as another transcript: fix it
+                transcript, changed = settled, True
+                unknown = blocks(transcript)
         if not changed:
             problem = post_condition(seen[0], transcript)
             if problem is not None:
@@ -186,6 +191,13 @@ def fix(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> FixRes
             raise FixDidNotConverge("fixes undo each other (a cycle); please report this input")
         seen.append(transcript)
     raise FixDidNotConverge(f"fixes did not settle after {MAX_PASSES} passes")
+
+
+def read_back(fixed: Transcript) -> Transcript | None:
+    """What the written `fixed` reads back as, when that differs (`Codec.read_back`)."""
+    if fixed.format is None:
+        return None
+    return get_codec(fixed.format).read_back(fixed)
 
 
 def post_condition(original: Transcript, fixed: Transcript) -> str | None:

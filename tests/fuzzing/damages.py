@@ -166,8 +166,16 @@ DAMAGES: list[Damage] = [
 # --- Claude Code session lines: the uuid / parentUuid chain ---------------------------
 
 
+def _parses(line: bytes) -> bool:
+    try:
+        return isinstance(orjson.loads(line), dict)
+    except orjson.JSONDecodeError:
+        return False
+
+
 def _uuids(lines: list[bytes]) -> list[int]:
-    return [i for i, line in enumerate(lines) if b'"uuid"' in line]
+    """The lines with a uuid (whole ones: a torn line is left as it is)."""
+    return [i for i, line in enumerate(lines) if b'"uuid"' in line and _parses(line)]
 
 
 def _edit_line(lines: list[bytes], i: int, change: Callable[[dict[str, Any]], None]) -> list[bytes]:

@@ -1,0 +1,69 @@
+"""`fix` of a Claude Code session reaches its fixpoint in one run: fixing the written
+file again changes nothing, even when the fix drops a whole branch and the file's reader
+then follows another one (found by the mutation fuzzer, tests/fuzzing)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+from histnorm_cli.files import STDIN
+from histnorm_cli.job import Job
+from histnorm_cli.runner import run
+
+import histnorm
+from histnorm.settings import Settings, TailMode
+
+SID = "5e0c3b7a-6d1f-4c2e-9a83-2f4b6c8d0e17"
+CLOSE = Settings(tail=TailMode.CLOSE, unsafe_fixes=True)
+
+
+def uid(n: int) -> str:
+    return f"00000000-0000-4000-8000-{n:012d}"
+
+
+def line(n: int, parent: str | None, kind: str, content: Any) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": kind, "content": content}
+    if kind == "assistant":
+        message = {"id": f"msg_{n}", "type": "message", **message}
+    return {
+        "parentUuid": parent,
+        "isSidechain": False,
+        "sessionId": SID,
+        "type": kind,
+        "message": message,
+        "uuid": uid(n),
+        "timestamp": f"2026-07-14T09:12:{n:02d}.000Z",
+    }
+
+
+CALL = {"type": "tool_use", "id": "toolu_01", "name": "Bash", "input": {"command": "ls"}}
+SESSION = [
+    line(1, None, "user", "List the files."),
+    line(2, uid(1), "assistant", [CALL]),  # never answered
+    line(3, uid(99), "assistant", [{"type": "text", "text": ""}]),  # parent not in the file
+]
+"""The newest leaf (line 3) names a parent the file lacks: the branch is that line alone,
+an empty reply. Dropping it leaves lines 1-2 as the newest branch, with an open call."""
+
+
+def fixed(data: bytes, tmp_path: Path) -> bytes:
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(data)
+    outcome = run(str(path), Job(mode="fix", settings=CLOSE, write=True, output=STDIN))
+    assert outcome.error is None and outcome.stdout is not None
+    return outcome.stdout
+
+
+def test_a_second_fix_of_a_fixed_session_file_changes_nothing(tmp_path: Path) -> None:
+    once = fixed(b"".join(orjson.dumps(x) + b"\n" for x in SESSION), tmp_path)
+    assert fixed(once, tmp_path) == once
+
+
+def test_fix_settles_the_branch_the_written_session_is_read_as() -> None:
+    result = histnorm.fix(SESSION, CLOSE)
+    again = histnorm.fix(histnorm.encode(result.transcript), CLOSE)
+    assert not again.changed, dict(again.applied)
+    first = result.transcript.messages[0]
+    assert first.role == "user" and first.parts[0].text == "List the files."  # type: ignore[union-attr]
