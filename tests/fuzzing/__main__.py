@@ -68,9 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if failed else 0
 
 
-def _collect(
-    results: object, out: Path, began: float, total: int
-) -> tuple[int, Counter[str]]:
+def _collect(results: object, out: Path, began: float, total: int) -> tuple[int, Counter[str]]:
     done, failed = 0, Counter[str]()
     for count, failures in results:  # type: ignore[attr-defined]
         done += count

@@ -22,12 +22,6 @@ from histnorm_cli.job import Job, Outcome
 from histnorm_cli.runner import run as run_file
 
 import histnorm
-from histnorm.diagnostic import Severity
-from histnorm.errors import HistnormError
-from histnorm.model import Transcript
-from histnorm.profiles import DEFAULT_FOR_FORMAT, NEUTRAL
-from histnorm.settings import Settings
-
 from fuzzing.damages import DAMAGES, LINE_DAMAGES
 from fuzzing.invariants import (
     FILE_INVARIANTS,
@@ -37,6 +31,11 @@ from fuzzing.invariants import (
     fix_options,
     untouched,
 )
+from histnorm.diagnostic import Severity
+from histnorm.errors import HistnormError
+from histnorm.model import Transcript
+from histnorm.profiles import DEFAULT_FOR_FORMAT, NEUTRAL
+from histnorm.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2] / "fixtures" / "formats"
 SESSION_FORMATS = {"claude-code"}
@@ -75,7 +74,8 @@ def _clean(data: bytes | Any, fmt: str) -> bool:
 
 @cache
 def _workdir() -> Path:
-    return Path(tempfile.mkdtemp(prefix="histnorm-fuzz-"))
+    shm = Path("/dev/shm")  # in memory where there is one: each case writes its file
+    return Path(tempfile.mkdtemp(prefix="histnorm-fuzz-", dir=shm if shm.is_dir() else None))
 
 
 def fix_file(data: bytes, name: str, fmt: str) -> Outcome:
@@ -141,7 +141,9 @@ def _session_lines(sample: Sample, rng: random.Random, applied: list[str]) -> li
                     break
             continue
         try:
-            transcript = histnorm.load(orjson.dumps([orjson.loads(x) for x in lines]), "claude-code")
+            transcript = histnorm.load(
+                orjson.dumps([orjson.loads(x) for x in lines]), "claude-code"
+            )
         except (HistnormError, orjson.JSONDecodeError):
             continue  # torn or unreadable by now: only line damages apply
         damaged = damage(transcript, rng, applied)
@@ -177,6 +179,17 @@ def build(seed: int, case: int) -> tuple[Sample, ModelRun | FileRun, list[str]]:
         pass  # a line that is no transcript of the format, or a damage it cannot hold
     data = b"\n".join(lines) + b"\n"
     return sample, FileRun(sample.fmt, sample.name, data, fix, sample.stable), applied
+
+
+def transcript_case(seed: int, case: int) -> tuple[Sample, ModelRun, list[str]]:
+    """Like `build`, drawing from the transcript samples only."""
+    rng = random.Random(f"transcript:{seed}:{case}")
+    sample = rng.choice([s for s in samples() if s.kind == "transcript"])
+    assert sample.transcript is not None
+    applied: list[str] = []
+    broken = damage(sample.transcript, rng, applied)
+    kept = untouched(sample.transcript, broken)
+    return sample, ModelRun(sample.fmt, profile_of(sample.fmt), broken, kept), applied
 
 
 def _fixer(sample: Sample) -> Any:

@@ -62,9 +62,7 @@ def drop_result(transcript: Transcript, rng: random.Random) -> Transcript | None
 
 
 def duplicate_call(transcript: Transcript, rng: random.Random) -> Transcript | None:
-    return _edit_part(
-        transcript, rng, ToolCallPart, lambda parts, j: parts.insert(j + 1, parts[j])
-    )
+    return _edit_part(transcript, rng, ToolCallPart, lambda parts, j: parts.insert(j + 1, parts[j]))
 
 
 def blank_text(transcript: Transcript, rng: random.Random) -> Transcript | None:

@@ -15,12 +15,12 @@ from functools import cached_property
 from typing import Any
 
 import orjson
+from histnorm_cli.job import Outcome
 
 import histnorm
 from histnorm.diagnostic import Diagnostic, Severity
 from histnorm.engine import FixResult
 from histnorm.model import ReasoningPart, Transcript
-from histnorm_cli.job import Outcome
 
 
 def fix_options(profile: str) -> dict[str, Any]:
