@@ -20,6 +20,9 @@ from histnorm.shape import is_plain
 
 MAX_PASSES = 10
 """How many times `fix` runs the whole fix order before it gives up."""
+MAX_REREADS = 1000
+"""At most this many times a fix's written file reads back as another transcript (a
+Claude Code session whose fixes drop one branch after another), which is fixed in turn."""
 
 
 class FixDidNotConverge(RuntimeError):
@@ -150,7 +153,8 @@ def fix_allowed(diagnostic: Diagnostic, settings: Settings) -> bool:
 
 
 def fix(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> FixResult:
-    """Apply allowed fixes one rule at a time, in fix order, until nothing changes.
+    """Apply allowed fixes one rule at a time, in fix order, until nothing changes, also
+    in the transcript the written result reads back as (`Codec.read_back`).
 
     A fix that unknown content forbids is never applied (`histnorm.guard`); a rule whose
     fixes together would still touch a turn holding unknown content is skipped."""
@@ -159,7 +163,8 @@ def fix(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> FixRes
     applied: dict[str, int] = {}
     seen = [transcript]
     unknown = blocks(transcript)
-    for _ in range(MAX_PASSES):
+    passes = rereads = 0
+    while passes < MAX_PASSES:
         changed = False
         for rule in rules:
             found = check_rule(rule, transcript, settings)
@@ -177,10 +182,13 @@ def fix(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> FixRes
                 transcript, changed = fixed, True
                 unknown = blocks(transcript)
                 applied[rule.code] = applied.get(rule.code, 0) + len(wanted)
+        passes += 1
         if not changed and transcript is not seen[0]:
             settled = read_back(transcript)
             if settled is not None:  # the written file reads as another transcript: fix it
-                transcript, changed = settled, True
+                if passes == 1 or rereads == MAX_REREADS:
+                    raise FixDidNotConverge("the written file does not read back the same")
+                transcript, changed, passes, rereads = settled, True, 0, rereads + 1
                 unknown = blocks(transcript)
         if not changed:
             problem = post_condition(seen[0], transcript)

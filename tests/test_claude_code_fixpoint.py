@@ -67,3 +67,17 @@ def test_fix_settles_the_branch_the_written_session_is_read_as() -> None:
     assert not again.changed, dict(again.applied)
     first = result.transcript.messages[0]
     assert first.role == "user" and first.parts[0].text == "List the files."  # type: ignore[union-attr]
+
+
+def test_fix_peels_one_dropped_branch_after_another_in_one_run() -> None:
+    """Every line its own root (one names a parent the file lacks, so the session has
+    links): each fix drops the newest leaf, an open call, and reveals the line before,
+    more times than the fix order has passes (`MAX_PASSES`)."""
+    calls = [
+        line(n, uid(99) if n == 2 else None, "assistant", [{**CALL, "id": f"toolu_{n:02d}"}])
+        for n in range(2, 14)
+    ]
+    session = [line(1, None, "user", "List the files."), *calls]
+    result = histnorm.fix(session, CLOSE)
+    assert [m.role for m in result.transcript.messages] == ["user"]
+    assert not histnorm.fix(histnorm.encode(result.transcript), CLOSE).changed

@@ -117,3 +117,9 @@ def test_number_spelling_is_kept_in_rewritten_lines() -> None:
         if isinstance(run := build(SEED, case)[1], FileRun)
     ]
     assert not any(problems), next(p for p in problems if p)
+
+
+def test_replay_checks_a_reproducer_file(capsys: pytest.CaptureFixture[str]) -> None:
+    path = Path(cases.ROOT / "claude-code" / "tool-use.jsonl")
+    assert driver.main(["--replay", str(path), "--format", "claude-code"]) == 0
+    assert capsys.readouterr().out.endswith(": ok\n")

@@ -14,7 +14,7 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from fuzzing.cases import Failure, run_case, samples
+from fuzzing.cases import Failure, FileRun, check, fix_file, run_case, samples
 
 CHUNK = 500
 
@@ -35,6 +35,15 @@ def _report(failure: Failure, out: Path) -> None:
     )
 
 
+def replay(path: Path, fmt: str) -> int:
+    """Check one file with the file invariants: 0 when it keeps them all."""
+    data = path.read_bytes()
+    run = FileRun(fmt, path.name, data, lambda data: fix_file(data, path.name, fmt))
+    broken = check(run)
+    print(f"{path}: " + ("ok" if broken is None else f"{broken[0]}: {broken[1]}"))
+    return 0 if broken is None else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="fuzzing", description=__doc__)
     parser.add_argument("--seed", type=int, default=0)
@@ -43,7 +52,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--case", type=int, help="run this one case only")
     parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
     parser.add_argument("--out", type=Path, default=Path("fuzz-failures"))
+    parser.add_argument("--replay", type=Path, help="check this file (a reproducer) instead")
+    parser.add_argument("--format", help="the format of the --replay file (needed)")
     args = parser.parse_args(argv)
+    if args.replay is not None:
+        if args.format is None:
+            parser.error("--replay needs --format")
+        return replay(args.replay, args.format)
     if args.case is not None:
         args.start, args.cases = args.case, 1
     samples()  # read the fixtures before the workers fork

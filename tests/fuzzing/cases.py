@@ -1,7 +1,8 @@
 """Case `i` of seed `S`: one fixture, damaged with `random.Random(f"{S}:{i}")`, checked.
 
-Three kinds of sample: a transcript (a `*.json` fixture or one line of a dataset JSONL,
-linting with no error), checked through `histnorm.fix`; a Claude Code session file
+Four kinds of sample: a transcript (a `*.json` fixture or one line of a dataset JSONL,
+linting with no error), checked through `histnorm.fix`; the same `*.json` fixture as a
+JSON document, damaged as a transcript and checked as a file; a Claude Code session file
 (`claude-code/*.jsonl`), damaged as a transcript or in its lines (the uuid / parentUuid
 chain) and checked as a file; and a transcript-per-line JSONL file, one of whose lines
 is damaged, checked as a file.
@@ -45,7 +46,7 @@ SESSION_FORMATS = {"claude-code"}
 @dataclass(frozen=True)
 class Sample:
     kind: str
-    """`transcript`, `session` or `dataset`."""
+    """`transcript`, `document`, `session` or `dataset`."""
     fmt: str
     name: str
     transcript: Transcript | None = None
@@ -94,7 +95,9 @@ def samples() -> tuple[Sample, ...]:
         for path in sorted((ROOT / fmt).glob("*.json")):
             data = path.read_bytes()
             if _clean(data, fmt):
-                out.append(Sample("transcript", fmt, path.name, histnorm.load(data, format=fmt)))
+                transcript = histnorm.load(data, format=fmt)
+                out.append(Sample("transcript", fmt, path.name, transcript))
+                out.append(Sample("document", fmt, path.name, transcript))
         for path in sorted((ROOT / fmt).glob("*.jsonl")):
             lines = tuple(line for line in path.read_bytes().splitlines() if line.strip())
             if fmt in SESSION_FORMATS:
@@ -113,8 +116,8 @@ def samples() -> tuple[Sample, ...]:
 
 @cache
 def weighted() -> tuple[Sample, ...]:
-    """The samples, each file (session or dataset) four times: a file case damages more."""
-    return tuple(s for s in samples() for _ in range(1 if s.kind == "transcript" else 4))
+    """The samples, each JSONL file (session or dataset) four times: there are fewer."""
+    return tuple(s for s in samples() for _ in range(4 if s.kind in ("session", "dataset") else 1))
 
 
 def damage(transcript: Transcript, rng: random.Random, applied: list[str]) -> Transcript:
@@ -167,6 +170,15 @@ def build(seed: int, case: int) -> tuple[Sample, ModelRun | FileRun, list[str]]:
         broken = damage(sample.transcript, rng, applied)
         kept = untouched(sample.transcript, broken)
         return sample, ModelRun(sample.fmt, profile_of(sample.fmt), broken, kept), applied
+    if sample.kind == "document":
+        assert sample.transcript is not None
+        try:
+            broken = damage(sample.transcript, rng, applied)
+            data = orjson.dumps(histnorm.encode(broken), option=orjson.OPT_INDENT_2)
+        except HistnormError:  # a damage the format cannot hold: the fixture as it was
+            applied.clear()
+            data = orjson.dumps(histnorm.encode(sample.transcript), option=orjson.OPT_INDENT_2)
+        return sample, FileRun(sample.fmt, sample.name, data, fix), applied
     if sample.kind == "session":
         data = b"\n".join(_session_lines(sample, rng, applied)) + b"\n"
         return sample, FileRun(sample.fmt, sample.name, data, fix), applied
