@@ -1,6 +1,8 @@
-"""`fix` of a Claude Code session reaches its fixpoint in one run: fixing the written
-file again changes nothing, even when the fix drops a whole branch and the file's reader
-then follows another one (found by the mutation fuzzer, tests/fuzzing)."""
+"""Claude Code session files the mutation fuzzer (tests/fuzzing) found `fix` failing on.
+
+`fix` reaches its fixpoint in one run: fixing the written file again changes nothing,
+even when the fix drops a whole branch and the file's reader then follows another one.
+A session ending in several torn lines is fixed, and the torn lines are kept."""
 
 from __future__ import annotations
 
@@ -81,3 +83,15 @@ def test_fix_peels_one_dropped_branch_after_another_in_one_run() -> None:
     result = histnorm.fix(session, CLOSE)
     assert [m.role for m in result.transcript.messages] == ["user"]
     assert not histnorm.fix(histnorm.encode(result.transcript), CLOSE).changed
+
+
+def test_a_session_ending_in_two_torn_lines_is_fixed_and_keeps_them(tmp_path: Path) -> None:
+    """The repeated-key check before a rewrite reads the whole lines only: the torn ones
+    are no JSON (a string cut short in one runs on into the next)."""
+    whole = orjson.dumps(line(1, None, "user", "List the files.")) + b"\n"
+    whole += orjson.dumps(line(2, uid(1), "assistant", [CALL])) + b"\n"
+    torn = b'{"type":"queue-operation","sessi\n{"type":"queue-operation","sessi'
+    once = fixed(whole + torn, tmp_path)
+    assert once.endswith(b"\n" + torn)
+    assert b"toolu_01" not in once  # the open call was dropped
+    assert fixed(once, tmp_path) == once
