@@ -158,7 +158,9 @@ DAMAGES: list[Damage] = [
     reuse_call_id,
     swap_results,
 ]
-"""Every transcript damage (`tests/damages_roles.py` adds roles and duplicate ids)."""
+"""Every transcript damage. A new one is one more entry here (and its import): e.g. the
+parts in the wrong role and duplicate ids of `tests/damages_roles.py`, importable as
+`damages_roles` (tests/ is on the path of the suite and of `python -m fuzzing`)."""
 
 
 # --- Claude Code session lines: the uuid / parentUuid chain ---------------------------
