@@ -164,6 +164,7 @@ def fix(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> FixRes
     seen = [transcript]
     unknown = blocks(transcript)
     passes = rereads = 0
+    fallback: Transcript | None = None  # the last fixed one whose file reads as another
     while passes < MAX_PASSES:
         changed = False
         for rule in rules:
@@ -183,13 +184,15 @@ def fix(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> FixRes
                 unknown = blocks(transcript)
                 applied[rule.code] = applied.get(rule.code, 0) + len(wanted)
         passes += 1
-        if not changed and transcript is not seen[0]:
+        if changed and fallback is not None and transcript in seen:
+            transcript, changed = fallback, False  # fixing the read-back only undoes the fix
+        elif not changed and transcript is not seen[0]:
             settled = read_back(transcript)
-            if settled is not None:  # the written file reads as another transcript: fix it
-                if passes == 1 or rereads == MAX_REREADS:
-                    raise FixDidNotConverge("the written file does not read back the same")
-                transcript, changed, passes, rereads = settled, True, 0, rereads + 1
-                unknown = blocks(transcript)
+            unsettled = passes == 1 or rereads == MAX_REREADS  # read back just before
+            if settled is not None and settled not in seen and not unsettled:
+                fallback, passes, rereads = transcript, 0, rereads + 1
+                transcript, changed = settled, True  # the written file reads as another
+                unknown = blocks(transcript)  # transcript: fix that one too
         if not changed:
             problem = post_condition(seen[0], transcript)
             if problem is not None:
