@@ -10,6 +10,7 @@ is damaged, checked as a file.
 
 from __future__ import annotations
 
+import os
 import random
 import tempfile
 from dataclasses import dataclass
@@ -73,8 +74,12 @@ def _clean(data: bytes | Any, fmt: str) -> bool:
     return not any(d.severity is Severity.ERROR for d in histnorm.lint(data, format=fmt))
 
 
-@cache
 def _workdir() -> Path:
+    return _process_workdir(os.getpid())  # each worker its own: they write the same names
+
+
+@cache
+def _process_workdir(pid: int) -> Path:
     shm = Path("/dev/shm")  # in memory where there is one: each case writes its file
     return Path(tempfile.mkdtemp(prefix="histnorm-fuzz-", dir=shm if shm.is_dir() else None))
 
