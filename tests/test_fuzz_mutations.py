@@ -20,7 +20,7 @@ from fuzzing import __main__ as driver
 from fuzzing import cases
 from fuzzing.cases import Failure, FileRun, build, minimize, run_case, samples, transcript_case
 from fuzzing.damages import DAMAGES, LINE_DAMAGES
-from fuzzing.invariants import AWAITING_MERGE, FILE_INVARIANTS, number_spelling_kept
+from fuzzing.invariants import FILE_INVARIANTS, number_spelling_kept
 from hypothesis import strategies as st
 
 import histnorm
@@ -103,14 +103,11 @@ def test_minimize_keeps_the_lines_that_still_fail(monkeypatch: pytest.MonkeyPatc
     assert minimize(run, "needs_b").data == b"b\n"
 
 
-def test_the_awaiting_checks_are_not_run_yet() -> None:
-    assert number_spelling_kept in AWAITING_MERGE
-    assert not set(AWAITING_MERGE) & set(FILE_INVARIANTS)
+def test_number_spelling_is_a_file_invariant() -> None:
+    assert number_spelling_kept in FILE_INVARIANTS
 
 
-@pytest.mark.xfail(reason="the byte layer respells the numbers of a rewritten line", strict=True)
 def test_number_spelling_is_kept_in_rewritten_lines() -> None:
-    """Move `number_spelling_kept` into FILE_INVARIANTS when this passes."""
     problems = [
         number_spelling_kept(run)
         for case in range(200)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
+from damages_roles import DAMAGES as ROLE_DAMAGES
 
 from histnorm.model import (
     ApprovalRequestPart,
@@ -157,10 +158,11 @@ DAMAGES: list[Damage] = [
     add_approval,
     reuse_call_id,
     swap_results,
+    *ROLE_DAMAGES,
 ]
-"""Every transcript damage. A new one is one more entry here (and its import): e.g. the
-parts in the wrong role and duplicate ids of `tests/damages_roles.py`, importable as
-`damages_roles` (tests/ is on the path of the suite and of `python -m fuzzing`)."""
+"""Every transcript damage; a new one is one more entry here. `ROLE_DAMAGES`
+(`tests/damages_roles.py`) puts calls and results in messages of the wrong role, a result
+into its call's message, and one id on calls of two tools."""
 
 
 # --- Claude Code session lines: the uuid / parentUuid chain ---------------------------
