@@ -45,10 +45,17 @@ clean:
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks --quick
 
-# Mutation fuzzing (tests/test_fuzz_mutations.py): damage every valid format fixture and
-# check that `fix` repairs it; and that plain shapes keep their promises on the damage
-# (tests/test_shape.py). `make test` runs 40 and 100 examples; this runs 100 000 each.
+# Mutation fuzzing (tests/fuzzing, README "Fuzzing"): damage every format's fixtures, the
+# Claude Code session files and the JSONL files, fix them, and check fix's promises.
+# `make test` runs 300 of these cases (tests/test_fuzz_mutations.py); this runs 1 000 000
+# over FUZZ_JOBS processes. A failure prints `--seed S --case i` and writes its input to
+# fuzz-failures/.
+FUZZ_CASES ?= 1000000
+FUZZ_JOBS ?= 2
+FUZZ_SEED ?= 0
 .PHONY: fuzz
 fuzz: $(STAMP)
-	HISTNORM_FUZZ_EXAMPLES=100000 $(BIN)/python -m pytest -q -p no:randomly \
-		tests/test_fuzz_mutations.py tests/test_shape.py::test_shape_promises_on_fuzzed_damage
+	PYTHONPATH=tests $(BIN)/python -m fuzzing --cases $(FUZZ_CASES) --jobs $(FUZZ_JOBS) \
+		--seed $(FUZZ_SEED)
+	HISTNORM_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -q -p no:randomly \
+		tests/test_shape.py::test_shape_promises_on_fuzzed_damage

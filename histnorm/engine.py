@@ -20,6 +20,9 @@ from histnorm.shape import is_plain
 
 MAX_PASSES = 10
 """How many times `fix` runs the whole fix order before it gives up."""
+MAX_REREADS = 1000
+"""At most this many times a fix's written file reads back as another transcript (a
+Claude Code session whose fixes drop one branch after another), which is fixed in turn."""
 
 
 class FixDidNotConverge(RuntimeError):
@@ -149,7 +152,8 @@ def fix_allowed(diagnostic: Diagnostic, settings: Settings) -> bool:
 
 
 def fix(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> FixResult:
-    """Apply allowed fixes one rule at a time, in fix order, until nothing changes.
+    """Apply allowed fixes one rule at a time, in fix order, until nothing changes, also
+    in the transcript the written result reads back as (`Codec.read_back`).
 
     A fix that unknown content forbids is never applied (`histnorm.guard`); a rule whose
     fixes together would still touch a turn holding unknown content is skipped."""
@@ -158,7 +162,9 @@ def fix(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> FixRes
     applied: dict[str, int] = {}
     seen = [transcript]
     unknown = blocks(transcript)
-    for _ in range(MAX_PASSES):
+    passes = rereads = 0
+    fallback: Transcript | None = None  # the last fixed one whose file reads as another
+    while passes < MAX_PASSES:
         changed = False
         for rule in rules:
             found = check_rule(rule, transcript, settings)
@@ -176,6 +182,16 @@ def fix(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> FixRes
                 transcript, changed = fixed, True
                 unknown = blocks(transcript)
                 applied[rule.code] = applied.get(rule.code, 0) + len(wanted)
+        passes += 1
+        if changed and fallback is not None and transcript in seen:
+            transcript, changed = fallback, False  # fixing the read-back only undoes the fix
+        elif not changed and transcript is not seen[0]:
+            settled = read_back(transcript)
+            unsettled = passes == 1 or rereads == MAX_REREADS  # read back just before
+            if settled is not None and settled not in seen and not unsettled:
+                fallback, passes, rereads = transcript, 0, rereads + 1
+                transcript, changed = settled, True  # the written file reads as another
+                unknown = blocks(transcript)  # transcript: fix that one too
         if not changed:
             problem = post_condition(seen[0], transcript)
             if problem is not None:
@@ -185,6 +201,13 @@ def fix(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> FixRes
             raise FixDidNotConverge("fixes undo each other (a cycle); please report this input")
         seen.append(transcript)
     raise FixDidNotConverge(f"fixes did not settle after {MAX_PASSES} passes")
+
+
+def read_back(fixed: Transcript) -> Transcript | None:
+    """What the written `fixed` reads back as, when that differs (`Codec.read_back`)."""
+    if fixed.format is None:
+        return None
+    return get_codec(fixed.format).read_back(fixed)
 
 
 def post_condition(original: Transcript, fixed: Transcript) -> str | None:

@@ -3,7 +3,7 @@ it, and a fix that would break what the record's consumer requires is refused.
 
 The properties at the end run over every codec: for any transcript (every format
 fixture, and generated transcripts converted to every format) with any mix of damage
-(that of `tests/test_fuzz_mutations.py`, and a user message hoisted between a call and
+(that of `tests/fuzzing/damages.py`, and a user message hoisted between a call and
 its results), every tool result whose call precedes it in the input is still in the
 output of `fix`, moved or not. `make test` runs 40 examples over the fixtures and 20 per
 format (`HISTNORM_FUZZ_EXAMPLES`).
@@ -12,22 +12,24 @@ format (`HISTNORM_FUZZ_EXAMPLES`).
 from __future__ import annotations
 
 import os
+import random
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
+from fuzzing.cases import samples
+from fuzzing.damages import DAMAGES
 from histnorm_cli.app import app
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from strategies import canonical_transcripts
-from test_fuzz_mutations import FIXTURES, Entry, _possible
 from typer.testing import CliRunner
 
 import histnorm
 from histnorm.engine import fix_refused
-from histnorm.model import ToolResultPart, Transcript
+from histnorm.model import Message, ToolResultPart, Transcript
 from histnorm.pairing import pair_transcript
 from histnorm.profiles import PROFILES
 
@@ -264,37 +266,40 @@ def _present(transcript: Transcript) -> Counter[bytes]:
     )
 
 
-def _hoists(entries: list[Entry]) -> list[tuple[int, int]]:
+def _hoists(messages: tuple[Message, ...]) -> list[tuple[int, int]]:
     """(user message, earlier place after a call) pairs for `hoist_user`."""
     users = [
         k
-        for k, e in enumerate(entries)
-        if e.message.role_is("user")
-        and not any(isinstance(p, ToolResultPart) for p in e.message.parts)
+        for k, m in enumerate(messages)
+        if m.role_is("user") and not any(isinstance(p, ToolResultPart) for p in m.parts)
     ]
-    calls = [
-        j for j, e in enumerate(entries) if any(p.kind == "tool_call" for p in e.message.parts)
-    ]
+    calls = [j for j, m in enumerate(messages) if any(p.kind == "tool_call" for p in m.parts)]
     return [(k, j) for k in users for j in range(calls[0] + 1, k)] if calls else []
 
 
-def hoist_user(draw: st.DrawFn, entries: list[Entry], fmt: str) -> None:
+def hoist_user(transcript: Transcript, rng: random.Random) -> Transcript | None:
     """Move a user message up to a place after a call: the results between that place and
     the user message's old place now arrive after it (several at once)."""
-    k, j = draw(st.sampled_from(_hoists(entries)))
-    entry = entries.pop(k)
-    entry.touched = True
-    entries.insert(j, entry)
+    found = _hoists(transcript.messages)
+    if not found:
+        return None
+    k, j = rng.choice(found)
+    messages = list(transcript.messages)
+    messages.insert(j, messages.pop(k).model_copy())
+    return transcript.evolve(messages=tuple(messages))
 
 
 def _damage(draw: st.DrawFn, transcript: Transcript, fmt: str) -> Transcript:
-    entries = [Entry(message) for message in transcript.messages]
+    """Up to three of the fuzzer's damages (tests/fuzzing/damages.py) or `hoist_user`."""
+    rng = random.Random(draw(st.integers(0, 1 << 32)))
+    choices = [*DAMAGES, hoist_user, hoist_user]
     for _ in range(draw(st.integers(0, 3))):
-        choices = _possible(entries, fmt) + ([hoist_user] * 2 if _hoists(entries) else [])
-        if not choices:
-            break
-        draw(st.sampled_from(choices))(draw, entries, fmt)
-    return transcript.evolve(messages=tuple(e.message for e in entries))
+        for chosen in rng.sample(choices, len(choices)):
+            damaged = chosen(transcript, rng)
+            if damaged is not None:
+                transcript = damaged
+                break
+    return transcript
 
 
 @st.composite
@@ -310,7 +315,10 @@ def _settings(draw: st.DrawFn) -> histnorm.Settings:
 
 @st.composite
 def damaged_fixtures(draw: st.DrawFn) -> tuple[str, Transcript]:
-    fmt, _, transcript = draw(st.sampled_from(FIXTURES))
+    fixtures = [s for s in samples() if s.kind == "transcript" and ":" not in s.name]
+    sample = draw(st.sampled_from(fixtures))  # the `*.json` fixtures that lint clean
+    fmt, transcript = sample.fmt, sample.transcript
+    assert transcript is not None
     return fmt, _damage(draw, transcript, fmt)
 
 

@@ -47,8 +47,9 @@ def run_document(document: Document, data: bytes, job: Job, outcome: Outcome) ->
             results.append(None)
             continue
         spliced = document.layout in (Layout.JSON, Layout.JSON_ARRAY)
+        whole = data[: len(data) - len(document.tail)]  # torn last lines are no JSON
         fixed, diagnostics = handle(
-            record, replace(job, mode="lint") if record.held else job, outcome, data, spliced
+            record, replace(job, mode="lint") if record.held else job, outcome, whole, spliced
         )
         results.append(fixed)
         found.extend((index, d.at(line=record.line) if record.line else d) for d in diagnostics)

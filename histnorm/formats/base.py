@@ -73,6 +73,13 @@ class Codec(ABC):
         when it holds anything but plain content. The default never claims a shape."""
         return None
 
+    def read_back(self, fixed: Transcript) -> Transcript | None:
+        """The transcript the encoding of `fixed` reads back as, when its messages differ
+        (a reader that chooses what to read, as Claude Code's active branch), else None.
+        `fix` repairs that transcript too, so the file it writes is its own fixpoint. The
+        default: the encoding reads back as `fixed`."""
+        return None
+
     def check_fixed(self, original: Transcript, fixed: Transcript) -> str | None:
         """What the fixed transcript would break for the format's consumers, or None.
 

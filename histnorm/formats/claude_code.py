@@ -78,7 +78,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from histnorm.errors import join_pointer
+from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats._claude_code_blocks import decode_content, parse_slot
 from histnorm.formats._claude_code_encode import encode_session
 from histnorm.formats._claude_code_shape import shape as plain_shape
@@ -116,6 +116,14 @@ def line_parts(lines: list[Any], session: Session) -> dict[int, list[Part]]:
             body.get("content"), line["uuid"], join_pointer(at, "content")
         )
     return parts
+
+
+_NOT_WRITTEN = {"native", "slot", "metadata", "informational"}
+
+
+def _content(message: Message) -> tuple[str, list[Any]]:
+    """What a message says: its role and parts, without what the file does not hold."""
+    return message.role, [part.model_dump(exclude=_NOT_WRITTEN) for part in message.parts]
 
 
 def _line_of_uuid(lines: Any, uuid: str) -> int | None:
@@ -178,6 +186,19 @@ class ClaudeCodeCodec(Codec):
         else:
             lines, session, parts = [], Session([], (), (), {}), {}
         return encode_session(transcript.messages, lines, session, parts)
+
+    def read_back(self, fixed: Transcript) -> Transcript | None:
+        """The session the written lines are read as, when its messages are not those of
+        `fixed`: a fix that drops the whole branch leaves another branch the newest."""
+        try:
+            written = self.decode(self.encode(fixed))
+        except HistnormError:
+            return None  # not writable: writing it reports why
+        same = len(written.messages) == len(fixed.messages) and all(
+            _content(a) == _content(b)
+            for a, b in zip(written.messages, fixed.messages, strict=True)
+        )
+        return None if same else written
 
     def message_pointer(self, transcript: Transcript, message_index: int) -> str:
         """`/<line index>` of the message's first line ("" for a message not read from it)."""

@@ -1,0 +1,97 @@
+"""Claude Code session files the mutation fuzzer (tests/fuzzing) found `fix` failing on.
+
+`fix` reaches its fixpoint in one run: fixing the written file again changes nothing,
+even when the fix drops a whole branch and the file's reader then follows another one.
+A session ending in several torn lines is fixed, and the torn lines are kept."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+from histnorm_cli.files import STDIN
+from histnorm_cli.job import Job
+from histnorm_cli.runner import run
+
+import histnorm
+from histnorm.settings import Settings, TailMode
+
+SID = "5e0c3b7a-6d1f-4c2e-9a83-2f4b6c8d0e17"
+CLOSE = Settings(tail=TailMode.CLOSE, unsafe_fixes=True)
+
+
+def uid(n: int) -> str:
+    return f"00000000-0000-4000-8000-{n:012d}"
+
+
+def line(n: int, parent: str | None, kind: str, content: Any) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": kind, "content": content}
+    if kind == "assistant":
+        message = {"id": f"msg_{n}", "type": "message", **message}
+    return {
+        "parentUuid": parent,
+        "isSidechain": False,
+        "sessionId": SID,
+        "type": kind,
+        "message": message,
+        "uuid": uid(n),
+        "timestamp": f"2026-07-14T09:12:{n:02d}.000Z",
+    }
+
+
+CALL = {"type": "tool_use", "id": "toolu_01", "name": "Bash", "input": {"command": "ls"}}
+SESSION = [
+    line(1, None, "user", "List the files."),
+    line(2, uid(1), "assistant", [CALL]),  # never answered
+    line(3, uid(99), "assistant", [{"type": "text", "text": ""}]),  # parent not in the file
+]
+"""The newest leaf (line 3) names a parent the file lacks: the branch is that line alone,
+an empty reply. Dropping it leaves lines 1-2 as the newest branch, with an open call."""
+
+
+def fixed(data: bytes, tmp_path: Path) -> bytes:
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(data)
+    outcome = run(str(path), Job(mode="fix", settings=CLOSE, write=True, output=STDIN))
+    assert outcome.error is None and outcome.stdout is not None
+    return outcome.stdout
+
+
+def test_a_second_fix_of_a_fixed_session_file_changes_nothing(tmp_path: Path) -> None:
+    once = fixed(b"".join(orjson.dumps(x) + b"\n" for x in SESSION), tmp_path)
+    assert fixed(once, tmp_path) == once
+
+
+def test_fix_settles_the_branch_the_written_session_is_read_as() -> None:
+    result = histnorm.fix(SESSION, CLOSE)
+    again = histnorm.fix(histnorm.encode(result.transcript), CLOSE)
+    assert not again.changed, dict(again.applied)
+    first = result.transcript.messages[0]
+    assert first.role == "user" and first.parts[0].text == "List the files."  # type: ignore[union-attr]
+
+
+def test_fix_peels_one_dropped_branch_after_another_in_one_run() -> None:
+    """Every line its own root (one names a parent the file lacks, so the session has
+    links): each fix drops the newest leaf, an open call, and reveals the line before,
+    more times than the fix order has passes (`MAX_PASSES`)."""
+    calls = [
+        line(n, uid(99) if n == 2 else None, "assistant", [{**CALL, "id": f"toolu_{n:02d}"}])
+        for n in range(2, 14)
+    ]
+    session = [line(1, None, "user", "List the files."), *calls]
+    result = histnorm.fix(session, CLOSE)
+    assert [m.role for m in result.transcript.messages] == ["user"]
+    assert not histnorm.fix(histnorm.encode(result.transcript), CLOSE).changed
+
+
+def test_a_session_ending_in_two_torn_lines_is_fixed_and_keeps_them(tmp_path: Path) -> None:
+    """The repeated-key check before a rewrite reads the whole lines only: the torn ones
+    are no JSON (a string cut short in one runs on into the next)."""
+    whole = orjson.dumps(line(1, None, "user", "List the files.")) + b"\n"
+    whole += orjson.dumps(line(2, uid(1), "assistant", [CALL])) + b"\n"
+    torn = b'{"type":"queue-operation","sessi\n{"type":"queue-operation","sessi'
+    once = fixed(whole + torn, tmp_path)
+    assert once.endswith(b"\n" + torn)
+    assert b"toolu_01" not in once  # the open call was dropped
+    assert fixed(once, tmp_path) == once
