@@ -180,7 +180,7 @@ def _write_jsonl(document: Document, transcripts: Sequence[Transcript | None]) -
 def _write_message_lines(document: Document, transcript: Transcript) -> bytes:
     """Each kept message line as read, with the blank lines before it; new and changed
     messages as compact JSON (keeping the spellings, blank lines and ending of the line
-    they replace)."""
+    they replace; a new line keeps the spellings it shares with the line before it)."""
     body = document.raw[len(BOM) :] if document.bom else document.raw
     rows, after = _message_rows(document, body)
     ending = _ending(document)
@@ -189,18 +189,22 @@ def _write_message_lines(document: Document, transcript: Transcript) -> bytes:
     originals = {id(value): i for i, value in enumerate(old_values)}
     paired = pairs(old_values, encoded)
     out = bytearray()
+    near = rows[0][1] if rows else b""
     for j, value in enumerate(encoded):
         index = originals.get(id(value))
         if out and not out.endswith(b"\n"):
             out += ending  # the last line as read had no ending, but is no longer last
         if index is not None:
             out += b"".join(rows[index])
+            near = rows[index][1]
         elif j in paired:
             blanks, line, end = rows[paired[j]]
             moves = moved(old_values[paired[j]], value)
             out += blanks + keep_spellings(jsonio.dumps(value), line, moves) + (end or ending)
-        else:
-            out += jsonio.dumps(value) + ending
+            near = line
+        else:  # a new line (a split result, a synthesized one): the values it shares with
+            # the line before it, at the same place (a session's envelope), keep that spelling
+            out += keep_spellings(jsonio.dumps(value), near) + ending
     out += after
     if document.tail:  # a torn last line: its bytes, and what followed them, as read
         return bytes(out + document.tail)

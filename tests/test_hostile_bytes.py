@@ -309,3 +309,26 @@ def test_spellings_follow_a_value_that_moved_within_a_rewritten_message():
     out = _fixed("lc.json", doc)
     assert b"tool_use" not in out
     assert out.count(ODD) == 1
+
+
+def test_a_split_session_line_keeps_its_spellings() -> None:
+    # A tool_result stored in the assistant line is split into a new user line (HN015);
+    # the assistant line, rewritten too, keeps the spelling of its untouched numbers.
+    envelope = b'"meta":' + ODD + b',"sessionId":"s1","cwd":"/w",'
+    use = b'{"type":"tool_use","id":"toolu_1","name":"Edit","input":{}}'
+    result = b'{"type":"tool_result","tool_use_id":"toolu_1","content":"done"}'
+    lines = [
+        b'{"type":"user",' + envelope + b'"uuid":"u1","parentUuid":null,'
+        b'"message":{"role":"user","content":"edit it"}}',
+        b'{"type":"assistant",' + envelope + b'"uuid":"a1","parentUuid":"u1",'
+        b'"message":{"id":"msg_1","type":"message","role":"assistant",'
+        b'"content":[' + use + b"," + result + b"]}}",
+        b'{"type":"assistant",' + envelope + b'"uuid":"a2","parentUuid":"a1",'
+        b'"message":{"id":"msg_2","type":"message","role":"assistant",'
+        b'"content":[{"type":"text","text":"Done."}]}}',
+    ]
+    Path("session.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+    invoke("fix", "session.jsonl")
+    out = Path("session.jsonl").read_bytes()
+    assert out.count(b"\n") == 4  # one new line, with no copy of "meta"
+    assert _meta_count(out) == 3
