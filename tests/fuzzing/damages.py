@@ -131,7 +131,8 @@ def reuse_call_id(transcript: Transcript, rng: random.Random) -> Transcript | No
         return None
     call, last = rng.choice(answered)
     fresh = call.evolve(native=None, slot=None, arguments={"q": 2})
-    messages.insert(rng.randint(last + 1, len(messages)), Message(role="assistant", parts=(fresh,)))
+    role = next(m.role for m in messages if any(p is call for p in m.parts))  # Gemini: model
+    messages.insert(rng.randint(last + 1, len(messages)), Message(role=role, parts=(fresh,)))
     return _with(transcript, messages)
 
 
