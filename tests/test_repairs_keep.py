@@ -19,6 +19,7 @@ from typing import Any
 
 import orjson
 import pytest
+from damages_roles import call_into_user
 from fuzzing.cases import samples
 from fuzzing.damages import DAMAGES
 from histnorm_cli.app import app
@@ -292,7 +293,9 @@ def hoist_user(transcript: Transcript, rng: random.Random) -> Transcript | None:
 def _damage(draw: st.DrawFn, transcript: Transcript, fmt: str) -> Transcript:
     """Up to three of the fuzzer's damages (tests/fuzzing/damages.py) or `hoist_user`."""
     rng = random.Random(draw(st.integers(0, 1 << 32)))
-    choices = [*DAMAGES, hoist_user, hoist_user]
+    # A call moved into a user message is left unrepaired by design (HN015 has no fix for
+    # it), so the repairs around it are the keep guard's to refuse: not this test's case.
+    choices = [*(d for d in DAMAGES if d is not call_into_user), hoist_user, hoist_user]
     for _ in range(draw(st.integers(0, 3))):
         for chosen in rng.sample(choices, len(choices)):
             damaged = chosen(transcript, rng)

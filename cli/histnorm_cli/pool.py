@@ -48,6 +48,15 @@ def _raise(signum: int, frame: FrameType | None) -> None:
     raise Interrupted(signum)
 
 
+def _unraisable(info: Any) -> None:
+    """An interrupt that landed in a finalizer is swallowed there ("Exception ignored"):
+    say nothing, and signal again so that it lands in the task and unwinds it."""
+    if isinstance(info.exc_value, Interrupted):
+        os.kill(os.getpid(), info.exc_value.signum)
+        return
+    sys.__unraisablehook__(info)
+
+
 @contextlib.contextmanager
 def signals_raise() -> Iterator[None]:
     """While the run lasts, SIGINT and SIGTERM raise `Interrupted` in the main thread."""
@@ -55,9 +64,11 @@ def signals_raise() -> Iterator[None]:
         yield
         return
     before = {s: signal.signal(s, _raise) for s in SIGNALS}
+    hook, sys.unraisablehook = sys.unraisablehook, _unraisable
     try:
         yield
     finally:
+        sys.unraisablehook = hook
         for number, handler in before.items():
             signal.signal(number, handler)
 
@@ -98,6 +109,7 @@ def _watch(parent: int) -> None:
 def _initializer(parent: int) -> None:
     signal.signal(signal.SIGTERM, _on_signal)
     signal.signal(signal.SIGINT, _on_signal)
+    sys.unraisablehook = _unraisable
     signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)  # blocked while forked
     watched = False
     if sys.platform.startswith("linux"):
