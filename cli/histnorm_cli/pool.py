@@ -48,13 +48,30 @@ def _raise(signum: int, frame: FrameType | None) -> None:
     raise Interrupted(signum)
 
 
+_pending = 0
+"""A signal whose exception landed in a finalizer, to be raised again (0: none)."""
+
+
 def _unraisable(info: Any) -> None:
     """An interrupt that landed in a finalizer is swallowed there ("Exception ignored"):
-    say nothing, and signal again so that it lands in the task and unwinds it."""
+    say nothing, and raise it again 10 ms later, once out of the finalizer (never from
+    inside this hook)."""
+    global _pending
     if isinstance(info.exc_value, Interrupted):
-        os.kill(os.getpid(), info.exc_value.signum)
+        _pending = info.exc_value.signum
+        signal.setitimer(signal.ITIMER_REAL, 0.01)
         return
     sys.__unraisablehook__(info)
+
+
+def _again(handler: Any) -> Any:
+    """A SIGALRM handler that hands the pending signal to `handler`."""
+
+    def on_alarm(signum: int, frame: FrameType | None) -> None:
+        if _pending:
+            handler(_pending, frame)
+
+    return on_alarm
 
 
 @contextlib.contextmanager
@@ -64,10 +81,12 @@ def signals_raise() -> Iterator[None]:
         yield
         return
     before = {s: signal.signal(s, _raise) for s in SIGNALS}
+    before[signal.SIGALRM] = signal.signal(signal.SIGALRM, _again(_raise))
     hook, sys.unraisablehook = sys.unraisablehook, _unraisable
     try:
         yield
     finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)  # no raise-again left for after the run
         sys.unraisablehook = hook
         for number, handler in before.items():
             signal.signal(number, handler)
@@ -94,7 +113,19 @@ def workers(requested: int, tasks: int) -> int:
 _busy = False
 
 
+_stopping = False
+"""A worker's first SIGINT/SIGTERM is unwinding it: a second one must not cut its cleanup."""
+
+
 def _on_signal(signum: int, frame: FrameType | None) -> None:
+    global _stopping
+    if _stopping:
+        return
+    _stopping = True
+    _resume(signum, frame)
+
+
+def _resume(signum: int, frame: FrameType | None) -> None:
     if _busy:
         raise Interrupted(signum)  # unwinds the task: temporary files are removed
     os._exit(128 + signum)
@@ -109,6 +140,7 @@ def _watch(parent: int) -> None:
 def _initializer(parent: int) -> None:
     signal.signal(signal.SIGTERM, _on_signal)
     signal.signal(signal.SIGINT, _on_signal)
+    signal.signal(signal.SIGALRM, _again(_resume))
     sys.unraisablehook = _unraisable
     signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)  # blocked while forked
     watched = False
