@@ -19,36 +19,47 @@ See benchmarks/README.md.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import platform
-import shutil
 import subprocess
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import orjson
-from histnorm_cli.runner import Job, Outcome, run
 
 import histnorm
-from benchmarks import corpus
-
-T = TypeVar("T")
+from benchmarks import corpus, dense, dense_run, library_calls
+from benchmarks.measuring import (
+    FLOOR_MIN_TIME,
+    SCRATCH,
+    _clear_scratch,
+    _rates,
+    _scratch_for,
+    _summary,
+    _table,
+    best_of,
+    cli_mode,
+    fix_in_place_job,
+    fix_job,
+    lint_job,
+    log,
+    parse_floor,
+    roundtrip_floor,
+    run_files,
+    verdict,
+)
 
 REPO = corpus.ROOT.parent
-SCRATCH = corpus.CORPUS_DIR / "scratch"
 DEFAULT_JSON = corpus.CORPUS_DIR / "results.json"
 
 QUICK_SIZES = (1.0, 16.0)
 FULL_SIZES = (1.0, 16.0, 128.0, 512.0)
 
-FLOOR_MIN_TIME = 0.5
-"""Seconds each floor measurement repeats for at small sizes (it is only milliseconds)."""
 
 TARGETS = {
     "lint_vs_parse": 2.0,
@@ -56,116 +67,9 @@ TARGETS = {
     "fix_clean_vs_parse": 1.5,
     "peak_rss_mb": 150.0,
     "jobs2_speedup": 1.7,
+    **dense_run.TARGETS,
+    **{f"library_{k}": v for k, v in library_calls.TARGETS_US.items()},
 }
-
-
-def log(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
-
-
-# --------------------------------------------------------------------------- timing
-
-
-def best_of(
-    repeats: int, fn: Callable[[], T], *, min_time: float = 0.0, max_repeats: int = 50
-) -> tuple[float, float, T]:
-    """The fastest of `repeats` runs of `fn`: (perf_counter seconds, CPU seconds, result).
-
-    With `min_time`, short measurements repeat until that many seconds were spent (at most
-    `max_repeats` runs), so a few-millisecond floor is not one scheduler hiccup."""
-    best, best_cpu, result = float("inf"), 0.0, None
-    count, spent = 0, 0.0
-    while count < max(1, repeats) or (spent < min_time and count < max_repeats):
-        gc.collect()
-        cpu = time.process_time()
-        start = time.perf_counter()
-        result = fn()
-        elapsed = time.perf_counter() - start
-        if elapsed < best:
-            best, best_cpu = elapsed, time.process_time() - cpu
-        count += 1
-        spent += elapsed
-    return best, best_cpu, result  # type: ignore[return-value]
-
-
-def parse_floor(files: list[str]) -> int:
-    """orjson.loads of every line; returns the number of lines."""
-    count = 0
-    loads = orjson.loads
-    for path in files:
-        with open(path, "rb") as stream:
-            for line in stream:
-                loads(line)
-                count += 1
-    return count
-
-
-def roundtrip_floor(files: list[str]) -> int:
-    """orjson.loads and orjson.dumps of every line; returns the number of lines."""
-    count = 0
-    loads, dumps = orjson.loads, orjson.dumps
-    for path in files:
-        with open(path, "rb") as stream:
-            for line in stream:
-                dumps(loads(line))
-                count += 1
-    return count
-
-
-def run_files(files: list[str], job_for: Callable[[str], Job]) -> list[Outcome]:
-    outcomes = [run(path, job_for(path)) for path in files]
-    for outcome in outcomes:
-        if outcome.error is not None:
-            raise RuntimeError(f"histnorm failed on {outcome.path}: {outcome.error}")
-    return outcomes
-
-
-def _scratch_for(path: str) -> str:
-    return str(SCRATCH / Path(path).name)
-
-
-SETTINGS = histnorm.Settings()
-
-
-def jsonl_mode(fmt: str) -> str:
-    """Claude Code logs hold one message per line; say so rather than rely on detection."""
-    return "message" if fmt == corpus.SESSION_FORMAT else "auto"
-
-
-def lint_job(fmt: str) -> Callable[[str], Job]:
-    job = Job(mode="lint", settings=SETTINGS, jsonl_mode=jsonl_mode(fmt))
-    return lambda _path: job
-
-
-def fix_job(fmt: str) -> Callable[[str], Job]:
-    mode = jsonl_mode(fmt)
-    return lambda path: Job(
-        mode="fix", settings=SETTINGS, write=True, output=_scratch_for(path), jsonl_mode=mode
-    )
-
-
-def fix_in_place_job(fmt: str) -> Callable[[str], Job]:
-    job = Job(mode="fix", settings=SETTINGS, write=True, jsonl_mode=jsonl_mode(fmt))
-    return lambda _path: job
-
-
-def cli_mode(fmt: str) -> list[str]:
-    return ["--jsonl-mode", "message"] if fmt == corpus.SESSION_FORMAT else []
-
-
-def _summary(outcomes: list[Outcome]) -> dict[str, Any]:
-    errors = sum(1 for o in outcomes for d in o.diagnostics if d.severity.value == "error")
-    applied: dict[str, int] = {}
-    for outcome in outcomes:
-        for code, count in outcome.applied.items():
-            applied[code] = applied.get(code, 0) + count
-    return {
-        "transcripts": sum(o.transcripts for o in outcomes),
-        "diagnostics": sum(len(o.diagnostics) for o in outcomes),
-        "errors": errors,
-        "changed_files": sum(1 for o in outcomes if o.changed),
-        "applied": dict(sorted(applied.items())),
-    }
 
 
 # --------------------------------------------------------------------------- subprocesses
@@ -213,28 +117,6 @@ def best_cli(repeats: int, args: list[str]) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- measuring
-
-
-Timing = tuple[float, float, Any]
-
-
-def _rates(timing: Timing, info: corpus.CorpusInfo, floor: Timing) -> dict[str, float]:
-    """Throughput of one measurement, and its ratio to `floor` (wall clock and CPU time)."""
-    seconds, cpu = timing[0], timing[1]
-    return {
-        "seconds": seconds,
-        "cpu_s": cpu,
-        "transcripts_per_s": info.transcripts / seconds if seconds else 0.0,
-        "mb_per_s": info.bytes / corpus.MB / seconds if seconds else 0.0,
-        "ratio": seconds / floor[0] if floor[0] else 0.0,
-        "cpu_ratio": cpu / floor[1] if floor[1] else 0.0,
-    }
-
-
-def _clear_scratch() -> None:
-    if SCRATCH.exists():
-        shutil.rmtree(SCRATCH)
-    SCRATCH.mkdir(parents=True)
 
 
 def measure(
@@ -365,11 +247,6 @@ def measure_jobs(
 # --------------------------------------------------------------------------- reporting
 
 
-def verdict(value: float, limit: float, *, higher_is_better: bool = False) -> str:
-    ok = value >= limit if higher_is_better else value <= limit
-    return "PASS" if ok else "FAIL"
-
-
 def evaluate(results: dict[str, Any]) -> list[dict[str, Any]]:
     """One row per target: the worst measured value, the limit and PASS/FAIL."""
     rows: list[dict[str, Any]] = []
@@ -385,6 +262,7 @@ def evaluate(results: dict[str, Any]) -> list[dict[str, Any]]:
                 "target": label,
                 "limit": limit,
                 "worst": value,
+                "worst_cpu": max(r[key]["cpu_ratio"] for r in results["runs"]),
                 "where": where,
                 "failing": failing,
                 "total": len(items),
@@ -404,6 +282,8 @@ def evaluate(results: dict[str, Any]) -> list[dict[str, Any]]:
         f"fix (clean) <= {TARGETS['fix_clean_vs_parse']}x parse floor",
         TARGETS["fix_clean_vs_parse"],
     )
+    rows += dense_run.evaluate(results.get("dense", []))
+    rows += library_rows(results.get("library"))
     if results.get("cli"):
         items = [(c["peak_rss_mb"], f"{c['format']} {c['size_mb']:g} MB") for c in results["cli"]]
         value, where = max(items)
@@ -441,18 +321,46 @@ def evaluate(results: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def _table(header: list[str], rows: list[list[str]]) -> str:
-    widths = [
-        max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)
-    ]
-
-    def line(cells: list[str]) -> str:
-        return "  ".join(
-            c.rjust(w) if i > 0 else c.ljust(w)
-            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+def library_rows(library: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The per-call library targets (µs of CPU time per call) as target rows."""
+    rows: list[dict[str, Any]] = []
+    for r in (library or {}).get("rows", []):
+        if r["target_us"] is None:
+            continue
+        limit = r["target_us"]
+        rows.append(
+            {
+                "target": f"{r['call']} <= {library_calls._shown(limit)}",
+                "limit": limit,
+                "worst": r["cpu_us"],
+                "where": "40 msgs, 7 calls" if r["name"] != "import" else "fresh interpreter",
+                "failing": int(not r["met"]),
+                "total": 1,
+                "result": "PASS" if r["met"] else "FAIL",
+                "factor_over": r["cpu_us"] / limit,
+                "unit": "us",
+            }
         )
+    return rows
 
-    return "\n".join([line(header), line(["-" * w for w in widths]), *map(line, rows)])
+
+def measure_library(repeats: int) -> dict[str, Any] | None:
+    """The per-call figures, in a fresh interpreter (not after the corpus runs)."""
+    log("  library calls (fresh interpreter)")
+    command = [sys.executable, "-m", "benchmarks.library_calls", "--repeats", str(repeats)]
+    done = subprocess.run([*command, "--json", "-"], capture_output=True, text=True, cwd=REPO)
+    if done.returncode != 0:
+        log(f"  library calls failed: {done.stderr.strip()[-2000:]}")
+        return None
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def _worst(t: dict[str, Any]) -> str:
+    if t.get("unit") == "us":
+        return library_calls._shown(t["worst"]) + " CPU"
+    cpu = t.get("worst_cpu")
+    return f"{t['worst']:.2f}" + (f" (CPU {cpu:.2f})" if cpu is not None else "")
 
 
 def render(results: dict[str, Any]) -> str:
@@ -598,6 +506,10 @@ def render(results: dict[str, Any]) -> str:
                 ],
             )
         )
+    if results.get("dense"):
+        out += ["", dense_run.render(results["dense"])]
+    if results.get("library"):
+        out += ["", library_calls.render(results["library"])]
     out.append("")
     out.append(
         _table(
@@ -605,7 +517,7 @@ def render(results: dict[str, Any]) -> str:
             [
                 [
                     t["target"],
-                    f"{t['worst']:.2f}",
+                    _worst(t),
                     t["where"],
                     f"{t['failing']}/{t['total']}",
                     t["result"]
@@ -701,8 +613,45 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--folder-files", type=int, default=20)
     parser.add_argument("--folder-file-mb", type=float, default=None)
     parser.add_argument("--no-cli", action="store_true", help="skip the subprocess measurements")
+    parser.add_argument(
+        "--dense-sizes",
+        type=_floats,
+        default=None,
+        help="dense corpus sizes in MB (default: "
+        + ",".join(f"{s:g}" for s in dense_run.FULL_SIZES)
+        + "; quick: "
+        + ",".join(f"{s:g}" for s in dense_run.QUICK_SIZES)
+        + "; 0: none)",
+    )
+    parser.add_argument(
+        "--dense-formats",
+        default=",".join(dense.FORMATS),
+        help="dense corpus formats (default: " + ", ".join(dense.FORMATS) + ")",
+    )
+    parser.add_argument(
+        "--dense-1gb",
+        action="store_true",
+        help="also the 1 GB dense corpus (generated, measured once, then removed)",
+    )
+    parser.add_argument(
+        "--keep-dense",
+        action="store_true",
+        help=f"keep dense corpora of {dense_run.LARGE_MB:g} MB or more in the cache",
+    )
+    parser.add_argument("--no-library", action="store_true", help="skip the per-call figures")
     args = parser.parse_args(argv)
     args.sizes = args.sizes or (QUICK_SIZES if args.quick else FULL_SIZES)
+    if args.dense_sizes is None:
+        args.dense_sizes = dense_run.QUICK_SIZES if args.quick else dense_run.FULL_SIZES
+    args.dense_sizes = tuple(s for s in args.dense_sizes if s > 0)
+    if args.dense_1gb:
+        args.dense_sizes = (*args.dense_sizes, dense_run.GIGABYTE)
+    args.dense_sizes = tuple(sorted(set(args.dense_sizes)))
+    args.keep = args.keep_dense
+    args.dense_formats = tuple(f.strip() for f in args.dense_formats.split(",") if f.strip())
+    unknown_dense = [f for f in args.dense_formats if f not in dense.FORMATS]
+    if unknown_dense:
+        parser.error(f"unknown dense format(s): {', '.join(unknown_dense)}")
     if args.folder_file_mb is None:
         args.folder_file_mb = 24.0
     if args.jobs_size is None:
@@ -737,6 +686,11 @@ def warm_up(formats: tuple[str, ...], args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "library":
+        return library_calls.main(argv[1:])
+    if argv and argv[0] == "dense":
+        return dense_run.main(argv[1:])
     args = parse_args(argv)
     started = time.perf_counter()
     formats: tuple[str, ...] = args.formats
@@ -761,6 +715,8 @@ def main(argv: list[str] | None = None) -> int:
             "seed": args.seed,
             "repeats": args.repeats,
             "repeat_limit_mb": args.repeat_limit,
+            "dense_sizes_mb": args.dense_sizes,
+            "dense_formats": args.dense_formats,
         },
         "targets_limits": TARGETS,
         "generation_s": generation_s,
@@ -770,6 +726,11 @@ def main(argv: list[str] | None = None) -> int:
     for size in sizes:
         for fmt in formats:
             results["runs"].append(measure(fmt, size, args, check_output=size == sizes[0]))
+    if args.dense_sizes:
+        log("dense corpus: in-process lint and fix")
+        results["dense"] = dense_run.measure_all(args.dense_formats, args.dense_sizes, args)
+    if not args.no_library:
+        results["library"] = measure_library(args.repeats + 4)
     if not args.no_cli:
         cli_size = args.cli_size or sizes[-1]
         empty = SCRATCH / "empty.jsonl"

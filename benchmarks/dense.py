@@ -308,11 +308,17 @@ def ensure(
     return info
 
 
-def remove(info: CorpusInfo) -> None:
+def remove(
+    format: str,
+    size_mb: float,
+    defect_rate: float = 0.1,
+    seed: int = 0,
+    root: Path = corpus.CORPUS_DIR,
+) -> None:
     """Delete a generated corpus and its summary (the 1 GB one is not kept by default)."""
-    path = Path(info.path)
-    path.unlink(missing_ok=True)
-    path.with_name(path.name.removesuffix(".jsonl") + ".meta.json").unlink(missing_ok=True)
+    name = _name(format, size_mb, defect_rate, seed)
+    for path in (root / f"{name}.jsonl", root / f"{name}.meta.json", root / f".{name}.partial"):
+        path.unlink(missing_ok=True)
 
 
 def summary(info: CorpusInfo) -> dict[str, float]:
