@@ -68,3 +68,10 @@ def test_a_corpus_that_does_not_fit_on_the_disk_is_refused(tmp_path: Path) -> No
     with pytest.raises(OSError, match="not enough free disk space"):
         dense.check_space(tmp_path, 1e12)
     assert not list(tmp_path.iterdir())
+
+
+def test_a_removed_corpus_leaves_nothing_behind(tmp_path: Path) -> None:
+    info = dense.ensure("openai-chat", 0.05, root=tmp_path)
+    dense.remove("openai-chat", 0.05, root=tmp_path)
+    assert not Path(info.path).exists()
+    assert [p.name for p in tmp_path.iterdir()] == [".gitignore"]
