@@ -330,7 +330,8 @@ def library_rows(library: dict[str, Any] | None) -> list[dict[str, Any]]:
         limit = r["target_us"]
         rows.append(
             {
-                "target": f"{r['call']} <= {library_calls._shown(limit)}",
+                "target": f"{r['name'].replace('_', ' ')}: {r['call']} "
+                f"<= {library_calls._shown(limit)}",
                 "limit": limit,
                 "worst": r["cpu_us"],
                 "where": "40 msgs, 7 calls" if r["name"] != "import" else "fresh interpreter",
