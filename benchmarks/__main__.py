@@ -10,7 +10,12 @@ default defect rate and one clean, and measures on the very same files:
 - `histnorm fix` in process on the clean corpus, written to a copy;
 - `histnorm lint` as a subprocess on the largest size: wall time and peak RSS;
 - `--jobs 2` against `--jobs 1` (subprocesses) on a folder of ~20 files and on one
-  large JSONL file.
+  large JSONL file;
+- the dense corpus (`benchmarks.dense`: small fine-tuning records): floors, lint, fix;
+- per-call library figures (`benchmarks.library_calls`), in a fresh interpreter.
+
+`python -m benchmarks dense ...` and `python -m benchmarks library ...` run the last two
+alone.
 
 and prints a table with PASS/FAIL against the targets, and writes the results as JSON.
 See benchmarks/README.md.
