@@ -51,7 +51,8 @@ class Repair(Generic[T]):
     """What is left after the repair (HN000 when the input could not be read: then
     `value` is the input, unchanged)."""
     format: str | None = None
-    """The format the value was read in (None when it was not read, or held no messages)."""
+    """The format a native value was read in; None for bytes and text (each record of a
+    document has its own), for unreadable input and for an empty history."""
 
     @property
     def changed(self) -> bool:
