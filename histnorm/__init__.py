@@ -45,6 +45,7 @@ from histnorm.model import (
     UsagePart,
 )
 from histnorm.native import native_json
+from histnorm.repair import Repair, repair
 from histnorm.rules import ALL_RULES as RULES
 from histnorm.settings import (
     ApprovalPolicy,
@@ -169,6 +170,7 @@ __all__ = [
     "Part",
     "ReasoningPart",
     "RefusalPart",
+    "Repair",
     "Scope",
     "Settings",
     "Severity",
@@ -195,6 +197,7 @@ __all__ = [
     "load",
     "merge_repeated_requests",
     "reconcile_approval_state",
+    "repair",
     "repair_appended_tool_results",
     "reslot_approval_results",
     "sanitize_partial_response",
