@@ -16,6 +16,7 @@ from histnorm.document.layout import BOM, is_jsonl, is_transcript_array
 from histnorm.document.run import check_document, first_line
 from histnorm.engine import unreadable
 from histnorm.errors import HistnormError, NotATranscript
+from histnorm.formats import claims
 from histnorm.settings import Settings
 
 _MISSING: Any = object()
@@ -48,6 +49,11 @@ def _document_bytes(data: Any, value: Any = _MISSING) -> bytes | None:
     return raw
 
 
+def _holds_transcripts(value: Any) -> bool:
+    """Whether `value` is an array of transcripts, some of them in a format histnorm reads."""
+    return is_transcript_array(value) and any(claims(item) for item in value)
+
+
 def several_transcripts(
     data: Any, value: Any, settings: Settings, format: str | None
 ) -> tuple[Diagnostic, ...] | None:
@@ -55,7 +61,7 @@ def several_transcripts(
     its parsed value, or `_MISSING` when it is no JSON document); None when it is not
     one. A parsed array of transcripts gives an HN000 that says what to pass instead;
     a document with no transcript raises `NotATranscript`, as one value does."""
-    if value is not _MISSING and _bytes(data) is None and is_transcript_array(value):
+    if value is not _MISSING and _bytes(data) is None and _holds_transcripts(value):
         error = HistnormError(
             f"a list of {len(value)} transcripts, not one: lint each, or pass the file's "
             "bytes to histnorm.lint_document",
