@@ -10,6 +10,7 @@ from histnorm import engine
 from histnorm.diagnostic import Diagnostic
 from histnorm.document.layout import Record
 from histnorm.document.write import lost_by_rewrite
+from histnorm.engine import fix, lint, unreadable
 from histnorm.errors import HistnormError
 from histnorm.model import JsonValue, Transcript
 from histnorm.settings import Settings
@@ -43,8 +44,8 @@ def check_record(
     transcript = record.transcript
     assert transcript is not None
     if mode == "lint" or record.held:
-        return Checked(transcript, list(engine.lint(transcript, settings)))
-    result = engine.fix(transcript, settings)
+        return Checked(transcript, list(lint(transcript, settings)))
+    result = fix(transcript, settings)
     if result.changed:
         repeated = lost_by_rewrite(record, result.transcript, raw, spliced=spliced)
         if repeated is not None:
@@ -53,6 +54,6 @@ def check_record(
                 "rewritten, because a rewrite would keep only the last value",
                 pointer=repeated,
             )
-            found = [engine.unreadable(refusal), *engine.lint(transcript, settings)]
+            found = [unreadable(refusal), *lint(transcript, settings)]
             return Checked(transcript, found)
     return Checked(result.transcript, list(result.remaining), result.applied)

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 
 from histnorm import jsonio
-from histnorm.document.check import Mode, check_record, proven_clean
+from histnorm.document import check
+from histnorm.document.check import Mode
 from histnorm.document.layout import BOM, Record
 from histnorm.document.read import WINDOW, parse_line, pick_format, read_value
 from histnorm.document.result import LineResult, Skip
@@ -105,7 +106,7 @@ class _State:
             assert record.error is not None
             error = unreadable(record.error).at(line=number)
             return LineResult(number, raw, diagnostics=(error,), transcript=True)
-        checked = check_record(record, self.mode, self.settings, content)
+        checked = check.check_record(record, self.mode, self.settings, content)
         found = tuple(d.at(line=number) for d in checked.diagnostics)
         if self.mode == "lint":
             return LineResult(number, raw, diagnostics=found, transcript=True)
@@ -131,7 +132,7 @@ class _State:
             and (self.detect == "per-line" or self.detected is None)
         ):
             self.detected = format  # per line: tried first on the next; else the file's
-        if format is not None and proven_clean(value, format, self.settings):
+        if format is not None and check.proven_clean(value, format, self.settings):
             return None  # nothing to report or fix: no models built
         if jsonio.has_long_number(content):
             value = parse_line(content, number)

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from histnorm.diagnostic import Diagnostic, Severity
-from histnorm.document.check import Mode, check_record, proven_clean
+from histnorm.document import check
+from histnorm.document.check import Mode
 from histnorm.document.layout import JSONL_MODES, Document, Layout, is_jsonl, message_line
 from histnorm.document.lines import check_lines, lines_format
 from histnorm.document.locate import place
@@ -47,7 +48,7 @@ def check_document(
     value = single_value(data, jsonl, "message" if jsonl else jsonl_mode)
     if value is not None:
         chosen = pick_format(value, format)
-        if chosen is not None and proven_clean(value, chosen, settings):
+        if chosen is not None and check.proven_clean(value, chosen, settings):
             return DocumentResult(layout, transcripts=1)  # no models built
     if jsonl:
         document = read_jsonl(data, format, "message", detect)
@@ -123,7 +124,7 @@ def _document(document: Document, data: bytes, mode: Mode, settings: Settings) -
             found.append((index, unreadable(record.error).at(line=error_line)))
             results.append(None)
             continue
-        checked = check_record(record, mode, settings, whole, spliced)
+        checked = check.check_record(record, mode, settings, whole, spliced)
         applied.update(checked.applied)
         results.append(checked.transcript)
         found.extend(
