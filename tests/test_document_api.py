@@ -8,6 +8,7 @@ bytes holding several transcripts agrees with the CLI instead of saying HN000.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import orjson
@@ -36,6 +37,7 @@ ORPHAN = [
     {"role": "user", "content": "Never mind the table."},
 ]
 CLEAN = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "formats"
 PRETTY = orjson.dumps(ORPHAN, option=orjson.OPT_INDENT_2) + b"\n"
 
 
@@ -127,6 +129,30 @@ def test_the_streaming_variant_yields_each_line() -> None:
         b"".join(r.new_bytes for r in fixed)
         == histnorm.fix_document(b"".join(lines), path_hint="x.jsonl").output
     )
+
+
+def test_the_streaming_variant_reads_one_line_at_a_time() -> None:
+    """Each line's result comes before the next line is read: memory stays bounded."""
+    read: list[int] = []
+
+    def lines() -> Iterator[bytes]:
+        for n in range(1, 4):
+            read.append(n)
+            yield orjson.dumps(ORPHAN) + b"\n"
+
+    results = lint_lines(lines())
+    assert next(results).number == 1 and read == [1]
+    assert next(results).number == 2 and read == [1, 2]
+
+
+def test_a_claude_code_session_lints_as_the_cli_lints_it(tmp_path: Path) -> None:
+    session = sorted((FIXTURES / "claude-code").glob("*.jsonl"))[0]
+    data = session.read_bytes()
+    result = histnorm.lint_document(data, path_hint=session.name)
+    assert result.layout is Layout.JSONL_MESSAGES and result.transcripts == 1
+    assert histnorm.lint(data) == result.diagnostics
+    code, _, _ = _cli(tmp_path, session.name, data, "lint")
+    assert code == (1 if result.diagnostics else 0)
 
 
 def test_fix_of_several_transcripts_points_to_fix_document() -> None:

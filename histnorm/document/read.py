@@ -1,9 +1,8 @@
 """Reading documents: the transcripts held in the bytes of one JSON or JSONL file.
 
-Reading keeps each record's original bytes; writing gives those bytes back for every
-record (and, in message-per-line JSONL, every line) that no rule changed, so an
-untouched file or line stays byte-identical. Functions take and return bytes; opening
-files is the caller's job.
+Reading keeps each record's original bytes, so that `histnorm.document.write` gives them
+back for every record (and, in message-per-line JSONL, every line) that no rule
+changed. Functions take bytes; opening files is the caller's job.
 """
 
 from __future__ import annotations
