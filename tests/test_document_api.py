@@ -163,3 +163,10 @@ def test_fix_of_several_transcripts_points_to_fix_document() -> None:
 def test_lint_of_a_parsed_list_of_transcripts_points_to_lint_document() -> None:
     (found,) = histnorm.lint([CLEAN, ORPHAN])
     assert found.code == "HN000" and "lint_document" in found.message
+
+
+def test_unknown_modes_are_refused_with_what_is_expected() -> None:
+    with pytest.raises(histnorm.HistnormError, match="expected auto, transcript or message"):
+        histnorm.lint_document(b"[]", jsonl_mode="lines")
+    with pytest.raises(histnorm.HistnormError, match="expected file or per-line"):
+        histnorm.lint_document(b"{}\n{}\n", detect="each")

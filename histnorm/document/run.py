@@ -12,7 +12,7 @@ from histnorm.document.check import Mode
 from histnorm.document.layout import JSONL_MODES, Document, Layout, is_jsonl, message_line
 from histnorm.document.lines import check_lines, lines_format
 from histnorm.document.locate import place
-from histnorm.document.read import pick_format, read_json, read_jsonl, single_value
+from histnorm.document.read import DETECT_MODES, pick_format, read_json, read_jsonl, single_value
 from histnorm.document.result import DocumentResult, Skip
 from histnorm.document.torn import torn_lines
 from histnorm.document.write import write
@@ -37,6 +37,8 @@ def check_document(
         raise HistnormError(
             f"unknown JSONL mode {jsonl_mode!r}; expected auto, transcript or message"
         )
+    if detect not in DETECT_MODES:
+        raise HistnormError(f"unknown detection {detect!r}; expected {' or '.join(DETECT_MODES)}")
     jsonl = is_jsonl(path_hint, data)
     if (
         jsonl
