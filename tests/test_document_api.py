@@ -170,3 +170,16 @@ def test_unknown_modes_are_refused_with_what_is_expected() -> None:
         histnorm.lint_document(b"[]", jsonl_mode="lines")
     with pytest.raises(histnorm.HistnormError, match="expected file or per-line"):
         histnorm.lint_document(b"{}\n{}\n", detect="each")
+
+
+def test_a_blank_first_line_does_not_hide_a_session(tmp_path: Path) -> None:
+    """The first line that is not blank says whether lines are messages: a session whose
+    file starts with a blank line is still one session (it was read line by line, each
+    event a record that is no transcript)."""
+    session = sorted((FIXTURES / "claude-code").glob("*.jsonl"))[0]
+    data = b"\n" + session.read_bytes()
+    result = histnorm.lint_document(data, path_hint=session.name)
+    assert result.layout is Layout.JSONL_MESSAGES and not result.skipped
+    code, out, _ = _cli(tmp_path, session.name, data, "lint")
+    assert "skipped" not in out.lower()
+    assert code == (1 if result.diagnostics else 0)
