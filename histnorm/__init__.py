@@ -23,6 +23,8 @@ from histnorm.behaviours import (
 )
 from histnorm.convert import convert
 from histnorm.diagnostic import Applicability, Diagnostic, FixInfo, Location, Severity
+from histnorm.document import DocumentResult, fix_document, lint_document
+from histnorm.document.several import MISSING, several_error, several_transcripts
 from histnorm.engine import FixDidNotConverge, FixResult
 from histnorm.errors import HistnormError, NotATranscript
 from histnorm.formats import CODECS, detect_format, get_codec
@@ -115,11 +117,20 @@ def lint(
     `options` override fields of `settings`, e.g. `lint(data, select=("HN001",))`.
     Unreadable input gives a single HN000 diagnostic instead of an exception; valid JSON
     that holds no transcript raises `NotATranscript` (without `format`: it is no error).
+    Bytes or text holding several transcripts (a JSON array of them, or JSONL) are read
+    as `lint_document` reads them: each diagnostic has its line, pointer and index.
     """
     chosen = _settings(settings, options)
     if not isinstance(data, Transcript):
         try:
             value, private = _native(data)
+        except HistnormError as error:
+            found = several_transcripts(data, MISSING, chosen, format)
+            return found if found is not None else (engine.unreadable(error),)
+        found = several_transcripts(data, value, chosen, format)
+        if found is not None:
+            return found  # an array of transcripts, as `lint_document` reads it
+        try:
             chosen_format = format if format is not None else detect_format(value)
             if engine.proven_clean(value, chosen_format, chosen):
                 return ()  # a plain shape: no model needed (histnorm.shape)
@@ -144,7 +155,12 @@ def fix(
     `FixDidNotConverge` (an internal error) if the fixes do not settle.
     """
     chosen = _settings(settings, options)
-    transcript = data if isinstance(data, Transcript) else load(data, format)
+    if isinstance(data, Transcript):
+        return engine.fix(data, chosen)
+    try:
+        transcript = load(data, format)
+    except HistnormError as error:
+        raise several_error(data, error) from None
     return engine.fix(transcript, chosen)
 
 
@@ -157,6 +173,7 @@ __all__ = [
     "ApprovalResponsePart",
     "ApprovalValidationError",
     "Diagnostic",
+    "DocumentResult",
     "FixDidNotConverge",
     "FixInfo",
     "FixResult",
@@ -191,9 +208,11 @@ __all__ = [
     "dump",
     "encode",
     "fix",
+    "fix_document",
     "get_codec",
     "is_partial",
     "lint",
+    "lint_document",
     "load",
     "merge_repeated_requests",
     "reconcile_approval_state",

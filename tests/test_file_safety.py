@@ -21,13 +21,13 @@ from typing import Any
 
 import orjson
 import pytest
-from histnorm_cli import job as job_module
 from histnorm_cli.app import app
 from histnorm_cli.runner import Job, run
 from histnorm_cli.split import merge, parts, run_part
 from typer.testing import CliRunner, Result
 
 import histnorm
+from histnorm.document import check as fix_module
 
 HISTNORM = Path(sys.executable).parent / "histnorm"
 ORPHAN = orjson.dumps(
@@ -75,7 +75,7 @@ def names(folder: str = ".") -> list[str]:
 
 def during_fix(monkeypatch: pytest.MonkeyPatch, action: Callable[[], None]) -> None:
     """Run `action` once, while the first transcript is being fixed (after it was read)."""
-    real = job_module.fix
+    real = fix_module.fix
     done = []
 
     def fix(*args: Any, **kwargs: Any) -> Any:
@@ -84,7 +84,7 @@ def during_fix(monkeypatch: pytest.MonkeyPatch, action: Callable[[], None]) -> N
             action()
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(job_module, "fix", fix)
+    monkeypatch.setattr(fix_module, "fix", fix)
 
 
 def cli(*args: str, memory: int | None = None) -> subprocess.CompletedProcess[bytes]:
@@ -359,7 +359,7 @@ def test_an_interrupt_mid_write_removes_the_temporary_file(monkeypatch, stop, na
         monkeypatch.setattr(os, "fsync", interrupted)
     else:  # stopped at the second fixed line, the temporary file part written
         calls = []
-        real_fix = job_module.fix
+        real_fix = fix_module.fix
 
         def fix(*args: Any, **kwargs: Any) -> Any:
             calls.append(1)
@@ -367,7 +367,7 @@ def test_an_interrupt_mid_write_removes_the_temporary_file(monkeypatch, stop, na
                 raise stop()
             return real_fix(*args, **kwargs)
 
-        monkeypatch.setattr(job_module, "fix", fix)
+        monkeypatch.setattr(fix_module, "fix", fix)
     job = Job(mode="fix", settings=histnorm.Settings(), write=True)
     with pytest.raises(stop):
         run(name, job)
@@ -381,7 +381,7 @@ def test_an_interrupt_in_a_worker_removes_its_share(monkeypatch):
     shares = parts(str(path), job, 4, min_part=len(LOG) * 20)
     assert shares is not None
     calls = []
-    real_fix = job_module.fix
+    real_fix = fix_module.fix
 
     def fix(*args: Any, **kwargs: Any) -> Any:
         calls.append(1)
@@ -389,7 +389,7 @@ def test_an_interrupt_in_a_worker_removes_its_share(monkeypatch):
             raise KeyboardInterrupt
         return real_fix(*args, **kwargs)
 
-    monkeypatch.setattr(job_module, "fix", fix)
+    monkeypatch.setattr(fix_module, "fix", fix)
     with pytest.raises(KeyboardInterrupt):
         run_part(shares[0])
     assert names() == ["big.jsonl"]

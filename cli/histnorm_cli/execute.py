@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Literal, TextIO
 
 from histnorm.diagnostic import Severity
-from histnorm.document import DETECT_MODES
+from histnorm.document import DETECT_MODES, JSONL_MODES
 from histnorm.formats import CODECS
 from histnorm.settings import Settings
 from histnorm_cli.config import (
@@ -94,9 +94,6 @@ def _check_choices(request: Request, config: FileConfig) -> None:
     detect = request.detect or config.detect
     if detect is not None and detect not in DETECT_MODES:
         raise ConfigError(f"detect: unknown mode {detect!r}; known: {', '.join(DETECT_MODES)}")
-
-
-JSONL_MODES = ("auto", "transcript", "message")
 
 
 Item = tuple[str, Job, bytes | None]

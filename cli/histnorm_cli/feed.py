@@ -6,9 +6,10 @@ import sys
 from dataclasses import replace
 
 from histnorm.diagnostic import Diagnostic
+from histnorm.document import Skip
 from histnorm.engine import fix_allowed
 from histnorm.settings import Settings
-from histnorm_cli.job import Outcome, Skip
+from histnorm_cli.job import Outcome
 from histnorm_cli.reporters import Reporter, Summary
 
 

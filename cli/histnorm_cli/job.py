@@ -1,21 +1,15 @@
-"""What to do with a file and what happened to it, shared by the readers of each layout."""
+"""What to do with a file and what happened to it: the CLI's side of `histnorm.document`."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Literal
 
-from histnorm import jsonio
 from histnorm.diagnostic import Diagnostic
-from histnorm.document import BOM, Record, looks_like_message, lost_by_rewrite
-from histnorm.engine import fix, lint, unreadable
-from histnorm.errors import HistnormError
-from histnorm.model import Transcript
+from histnorm.document import DocumentResult, LineResult, Skip
 from histnorm.settings import Settings
-from histnorm_cli.files import STDIN
 from histnorm_cli.identity import Source
 
 READ_BUFFER = 1 << 20
@@ -42,16 +36,6 @@ class Job:
     """The file as it was when a share of it was cut: it must be so when it is written."""
 
 
-@dataclass(frozen=True)
-class Skip:
-    """A record (or a whole file) skipped: valid JSON that holds no transcript."""
-
-    message: str
-    line: int | None = None
-    pointer: str | None = None
-    transcript_index: int | None = None
-
-
 Hunk = tuple[int, bytes, bytes, bytes]
 Emit = Callable[[list[Diagnostic], list[Skip]], object]
 """Takes a chunk of one file's diagnostics and skipped records, in order."""
@@ -73,8 +57,6 @@ class Outcome:
     error: str | None = None
     stdout: bytes | None = None
     transcripts: int = 0
-    detected: str | None = None
-    """The file's format (per-line detection: the last line's, tried first on the next)."""
     skipped: list[Skip] = field(default_factory=list)
     """Records that are no transcript (not read, never written)."""
     lines: int = 0
@@ -95,10 +77,30 @@ class Outcome:
         """Whether the whole file is no transcript: every record in it was skipped."""
         return self.skipped_count > 0 and self.transcripts == 0 and self.error is None
 
-    def skip(self, error: HistnormError, line: int | None = None, index: int | None = None) -> None:
-        """Count one record that is no transcript."""
-        self.skipped.append(Skip(error.message, line, error.pointer, index))
-        self.skipped_count += 1
+    def take_document(self, result: DocumentResult) -> None:
+        """Count what `histnorm.document` found in the whole file."""
+        self.transcripts += result.transcripts
+        self.skipped.extend(result.skipped)
+        self.skipped_count += len(result.skipped)
+        self.diagnostics.extend(d.at(path=self.path) for d in result.diagnostics)
+        self.applied.update(result.applied)
+        self.changed = result.changed
+
+    def take_line(self, result: LineResult, diff: bool) -> None:
+        """Count what `histnorm.document` found in one line of JSONL."""
+        self.lines = result.number
+        if result.skip is not None:
+            self.skipped.append(result.skip)
+            self.skipped_count += 1
+        elif result.transcript:
+            self.transcripts += 1
+        if result.diagnostics:
+            self.diagnostics.extend(d.at(path=self.path) for d in result.diagnostics)
+        self.applied.update(result.applied)
+        if result.output is not None:
+            self.changed = True
+            if diff and result.hunk is not None:
+                self.hunks.append(result.hunk)
 
     def flush(self, force: bool = False) -> None:
         """Hand what was found so far to `emit`, once `CHUNK` items are waiting (or
@@ -113,47 +115,3 @@ class Outcome:
         if self.transcripts:
             skipped, self.skipped = self.skipped, []
         self.emit(diagnostics, skipped)
-
-
-def is_jsonl(path: str, data: bytes | None) -> bool:
-    """JSONL by file name; for stdin, when the bytes are not one JSON document."""
-    if path != STDIN:
-        return Path(path).suffix.lower() == ".jsonl"
-    assert data is not None
-    try:
-        jsonio.loads(data.removeprefix(BOM))
-    except HistnormError:
-        return b"\n" in data.strip()
-    return False
-
-
-def message_line(line: bytes) -> bool:
-    """Whether a JSONL line is one message or session event (not a whole transcript)."""
-    try:
-        value = jsonio.loads_typed(line.removeprefix(BOM))  # keys and types are enough
-    except HistnormError:
-        return False
-    return looks_like_message(value)
-
-
-def handle(
-    record: Record, job: Job, outcome: Outcome, raw: bytes, spliced: bool = False
-) -> tuple[Transcript, list[Diagnostic]]:
-    """Lint or fix one transcript; `raw` is the text it was read from (its own bytes, or
-    the whole document) and is checked for repeated keys before any rewrite."""
-    transcript = record.transcript
-    assert transcript is not None
-    if job.mode == "lint":
-        return transcript, list(lint(transcript, job.settings))
-    result = fix(transcript, job.settings)
-    if result.changed:
-        repeated = lost_by_rewrite(record, result.transcript, raw, spliced=spliced)
-        if repeated is not None:
-            refusal = HistnormError(
-                f"the key at {repeated} appears twice in one object; the transcript is not "
-                "rewritten, because a rewrite would keep only the last value",
-                pointer=repeated,
-            )
-            return transcript, [unreadable(refusal), *lint(transcript, job.settings)]
-    outcome.applied.update(result.applied)
-    return result.transcript, list(result.remaining)

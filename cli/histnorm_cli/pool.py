@@ -25,7 +25,8 @@ from types import FrameType, TracebackType
 from typing import Any
 
 from histnorm.diagnostic import Diagnostic
-from histnorm_cli.job import Emit, Job, Outcome, Skip
+from histnorm.document import Skip
+from histnorm_cli.job import Emit, Job, Outcome
 from histnorm_cli.runner import run
 from histnorm_cli.split import Part, run_part
 

@@ -1,17 +1,21 @@
-"""Linting and fixing one file: JSON documents whole, JSONL streamed line by line."""
+"""Linting and fixing one file: read it, hand its bytes (or, for JSONL, its lines) to
+`histnorm.document`, and write what comes back."""
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable
+from pathlib import Path
+from typing import BinaryIO
 
-from histnorm.document import read_json, read_jsonl
+from histnorm.document import check_document, is_jsonl, message_line
 from histnorm.engine import FixDidNotConverge
-from histnorm_cli.documents import plain_document, run_document
+from histnorm_cli.files import STDIN, write_atomically
 from histnorm_cli.identity import Source, open_regular, read_regular
-from histnorm_cli.job import READ_BUFFER, Emit, Job, Outcome, is_jsonl, message_line
+from histnorm_cli.job import READ_BUFFER, Emit, Job, Outcome
 from histnorm_cli.lines import run_file_lines
 
-__all__ = ["READ_BUFFER", "Job", "Outcome", "guarded", "is_jsonl", "message_line", "run"]
+__all__ = ["READ_BUFFER", "Job", "Outcome", "guarded", "messages_first", "run"]
 
 
 def run(path: str, job: Job, data: bytes | None = None, emit: Emit | None = None) -> Outcome:
@@ -40,22 +44,60 @@ def guarded(outcome: Outcome, work: Callable[[Outcome], None]) -> Outcome:
     return outcome
 
 
+def messages_first(stream: BinaryIO) -> bool:
+    """Whether the first line of JSONL that is not blank, read from `stream`, is one
+    message or session event (the file is then one transcript, read whole)."""
+    for line in stream:
+        if line.strip():
+            return message_line(line)
+    return False
+
+
 def _run(outcome: Outcome, job: Job, data: bytes | None) -> None:
     path = outcome.path
     if data is None and is_jsonl(path, None) and job.jsonl_mode != "message":
         with open_regular(path, READ_BUFFER) as stream:
             outcome.source = Source.of(path, stream)
-            first = stream.readline()
-            if job.jsonl_mode == "transcript" or not message_line(first):
+            if job.jsonl_mode == "transcript" or not messages_first(stream):
                 stream.seek(0)
                 run_file_lines(stream, job, outcome)
                 return
     if data is None:
         data, outcome.source = read_regular(path)
-    if plain_document(data, job, outcome):
-        return
-    if is_jsonl(path, data):
-        document = read_jsonl(data, job.format, job.jsonl_mode, job.detect)
-    else:
-        document = read_json(data, job.format, job.detect)
-    run_document(document, data, job, outcome)
+    result = check_document(
+        data,
+        job.mode,
+        job.settings,
+        path_hint=None if path == STDIN else path,
+        format=job.format,
+        jsonl_mode=job.jsonl_mode,
+        detect=job.detect,
+    )
+    outcome.take_document(result)
+    new = result.new_bytes(data)
+    if job.mode == "fix" and job.diff and outcome.changed:
+        outcome.diff = _unified(path, data, new)
+    _deliver(new, job, outcome)
+
+
+def _deliver(new: bytes, job: Job, outcome: Outcome) -> None:
+    """Write a fix's result where it goes: standard output, the output path, or the file
+    itself (only when it changed)."""
+    to_stdout = job.output == STDIN or (outcome.path == STDIN and not job.output)
+    if outcome.skipped_file and not to_stdout:
+        return  # no transcript: never written (standard output still gets the input back)
+    if job.mode == "fix" and job.write and (outcome.changed or job.output or to_stdout):
+        if to_stdout:
+            outcome.stdout = new
+        else:
+            verify = outcome.source.check if outcome.source is not None else None
+            write_atomically(Path(job.output or outcome.path), new, job.backup, verify)
+
+
+def _unified(path: str, old: bytes, new: bytes) -> str:
+    before = old.decode("utf-8", "replace").splitlines(keepends=True)
+    after = new.decode("utf-8", "replace").splitlines(keepends=True)
+    lines = difflib.unified_diff(before, after, fromfile=path, tofile=path)
+    return "".join(
+        line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
+    )

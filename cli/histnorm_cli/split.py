@@ -16,11 +16,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO
 
+from histnorm.document import is_jsonl
 from histnorm_cli.files import STDIN, AtomicWriter
 from histnorm_cli.identity import SUFFIX, Source, open_regular
-from histnorm_cli.job import READ_BUFFER, Emit, Job, Outcome, is_jsonl, message_line
+from histnorm_cli.job import READ_BUFFER, Emit, Job, Outcome
 from histnorm_cli.lines import head_format, render_hunks, run_lines
-from histnorm_cli.runner import guarded
+from histnorm_cli.runner import guarded, messages_first
 
 MB = 1 << 20
 MIN_PART = 4 * MB
@@ -54,7 +55,7 @@ def parts(path: str, job: Job, wanted: int, min_part: int | None = None) -> list
             count = min(wanted, size // (min_part or MIN_PART))
             if count < 2:
                 return None
-            if job.jsonl_mode != "transcript" and message_line(stream.readline()):
+            if job.jsonl_mode != "transcript" and messages_first(stream):
                 return None
             bounds = [0]
             for k in range(1, count):

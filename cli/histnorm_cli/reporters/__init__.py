@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import TextIO
 
 from histnorm.diagnostic import Diagnostic, Severity
-from histnorm_cli.job import Skip
+from histnorm.document import Skip
 
 
 @dataclass

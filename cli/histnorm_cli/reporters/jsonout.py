@@ -8,8 +8,8 @@ from typing import Any, TextIO
 import orjson
 
 from histnorm.diagnostic import Diagnostic
+from histnorm.document import Skip
 from histnorm.report import record, skipped
-from histnorm_cli.job import Skip
 from histnorm_cli.reporters import Reporter, Summary
 
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from histnorm import jsonio
+from histnorm.document.layout import BOM, Document, Layout, Record
 from histnorm.errors import HistnormError
 from histnorm.model import Transcript
-from histnorm.records import BOM, Document, Layout, Record
 
 
 def around_torn_lines(

@@ -1,10 +1,11 @@
-"""The records of a document: what was read, where from, and its original bytes."""
+"""Layouts: how transcripts sit in a document, and the records read from it."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
+from pathlib import PurePath
 from typing import Any
 
 from histnorm import jsonio
@@ -70,3 +71,62 @@ def split_lines(data: bytes) -> Iterator[tuple[int, bytes, bytes]]:
         content_end = end - 1 if end > start and data[end - 1 : end] == b"\r" else end
         yield number, data[start:content_end], data[content_end : end + 1]
         start = end + 1
+
+
+ENVELOPE_KEYS = {"messages", "contents", "input", "conversations"}
+"""Keys that hold the message list of a request body or dataset record."""
+
+
+def is_transcript_array(value: Any) -> bool:
+    """Whether `value` is a JSON array of transcripts (not one transcript's messages)."""
+    if not isinstance(value, list) or not value:
+        return False
+    return all(
+        isinstance(item, list)
+        or (
+            isinstance(item, dict)
+            and not {"role", "Role"} & item.keys()
+            and bool(ENVELOPE_KEYS & item.keys())
+        )
+        for item in value
+    )
+
+
+_EVENT_KEYS = {"uuid", "parentUuid", "sessionId", "leafUuid", "messageId"}
+
+
+def looks_like_message(value: Any) -> bool:
+    """Whether a JSONL line is one message or session event rather than a transcript."""
+    if not isinstance(value, dict) or "messages" in value:
+        return False
+    if isinstance(value.get("type"), str) and _EVENT_KEYS & value.keys():
+        return True  # a session-log event (Claude Code)
+    return any(key.casefold() == "role" for key in value)
+
+
+JSONL_MODES = ("auto", "transcript", "message")
+"""How JSONL lines are read: `auto` (by the first line), one transcript per line, or one
+message (or session event) per line."""
+
+
+def is_jsonl(path_hint: str | None, data: bytes | None = None) -> bool:
+    """JSONL by the name `path_hint` (`.jsonl`); without one, when `data` is not one JSON
+    document but several lines."""
+    if path_hint is not None:
+        return PurePath(path_hint).suffix.lower() == ".jsonl"
+    if data is None:
+        return False
+    try:
+        jsonio.loads(data.removeprefix(BOM))
+    except HistnormError:
+        return b"\n" in data.strip()
+    return False
+
+
+def message_line(line: bytes) -> bool:
+    """Whether a JSONL line is one message or session event (not a whole transcript)."""
+    try:
+        value = jsonio.loads_typed(line.removeprefix(BOM))  # keys and types are enough
+    except HistnormError:
+        return False
+    return looks_like_message(value)

@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from histnorm import jsonio
+from histnorm.document.layout import BOM, Document, Layout, Record, split_lines
 from histnorm.errors import HistnormError
 from histnorm.formats import get_codec
 from histnorm.linemap import duplicate_key, duplicate_keys
 from histnorm.model import Transcript
-from histnorm.records import BOM, Document, Layout, Record, split_lines
 from histnorm.splice import keep_spellings, moved, pairs, splice_array
 
 

@@ -1,9 +1,8 @@
-"""Documents: the transcripts held in the bytes of one JSON or JSONL file.
+"""Reading documents: the transcripts held in the bytes of one JSON or JSONL file.
 
-Reading keeps each record's original bytes; writing gives those bytes back for every
-record (and, in message-per-line JSONL, every line) that no rule changed, so an
-untouched file or line stays byte-identical. Functions take and return bytes; opening
-files is the caller's job.
+Reading keeps each record's original bytes, so that `histnorm.document.write` gives them
+back for every record (and, in message-per-line JSONL, every line) that no rule
+changed. Functions take bytes; opening files is the caller's job.
 """
 
 from __future__ import annotations
@@ -12,6 +11,16 @@ from collections.abc import Iterable
 from typing import Any
 
 from histnorm import jsonio
+from histnorm.document.layout import (
+    BOM,
+    Document,
+    Layout,
+    Record,
+    is_transcript_array,
+    looks_like_message,
+    split_lines,
+)
+from histnorm.document.torn import around_torn_lines
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats import (
     claims,
@@ -22,13 +31,6 @@ from histnorm.formats import (
     kin,
 )
 from histnorm.model import Transcript
-from histnorm.records import BOM, Document, Layout, Record, split_lines
-from histnorm.torn import around_torn_lines, torn_lines
-from histnorm.writing import encode_transcript, lost_by_rewrite, write, write_line
-
-_ENVELOPE_KEYS = {"messages", "contents", "input", "conversations"}
-"""Keys that hold the message list of a request body or dataset record."""
-
 
 DETECT_MODES = ("file", "per-line")
 """`file`: one format per file, settled by its first transcripts (`WINDOW`); `per-line`:
@@ -87,20 +89,6 @@ def _record(
     return Record(transcript, None, line, pointer, raw)
 
 
-def _is_transcript_array(value: Any) -> bool:
-    if not isinstance(value, list) or not value:
-        return False
-    return all(
-        isinstance(item, list)
-        or (
-            isinstance(item, dict)
-            and not {"role", "Role"} & item.keys()
-            and bool(_ENVELOPE_KEYS & item.keys())
-        )
-        for item in value
-    )
-
-
 def read_json(data: bytes, format: str | None = None, detect: str = "file") -> Document:
     """Read a JSON document holding one transcript or an array of transcripts (read in one
     format unless `detect="per-line"`)."""
@@ -111,7 +99,7 @@ def read_json(data: bytes, format: str | None = None, detect: str = "file") -> D
         value = jsonio.loads(body)
     except HistnormError as exc:
         return Document(Layout.JSON, (Record(None, exc, exc.line, "", data),), data, style, bom)
-    if _is_transcript_array(value):
+    if is_transcript_array(value):
         file_format = _formats(value, format, detect)
         records = tuple(
             _record(
@@ -128,18 +116,6 @@ def read_json(data: bytes, format: str | None = None, detect: str = "file") -> D
     return Document(
         Layout.JSON, (_record(value, format, line=None, pointer="", raw=data),), data, style, bom
     )
-
-
-_EVENT_KEYS = {"uuid", "parentUuid", "sessionId", "leafUuid", "messageId"}
-
-
-def looks_like_message(value: Any) -> bool:
-    """Whether a JSONL line is one message or session event rather than a transcript."""
-    if not isinstance(value, dict) or "messages" in value:
-        return False
-    if isinstance(value.get("type"), str) and _EVENT_KEYS & value.keys():
-        return True  # a session-log event (Claude Code)
-    return any(key.casefold() == "role" for key in value)
 
 
 def pick_format(
@@ -272,7 +248,7 @@ def single_value(data: bytes, jsonl: bool, mode: str = "auto") -> Any | None:
     try:
         if not jsonl:
             value = jsonio.loads_typed(body)
-            return None if _is_transcript_array(value) else value
+            return None if is_transcript_array(value) else value
         lines = body.split(b"\n")
         values = [jsonio.loads_typed(line) for line in lines if line and not line.isspace()]
     except HistnormError:
@@ -300,28 +276,3 @@ def _strip_index(pointer: str | None) -> str | None:
         return pointer
     rest = pointer.split("/", 2)
     return "/" + rest[2] if len(rest) > 2 else ""
-
-
-__all__ = [
-    "BOM",
-    "DETECT_MODES",
-    "Document",
-    "Layout",
-    "Record",
-    "decode_value",
-    "encode_transcript",
-    "looks_like_message",
-    "lost_by_rewrite",
-    "parse_line",
-    "pick_format",
-    "read_json",
-    "read_jsonl",
-    "read_line",
-    "read_value",
-    "settle_format",
-    "single_value",
-    "split_lines",
-    "torn_lines",
-    "write",
-    "write_line",
-]

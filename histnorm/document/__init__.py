@@ -1,0 +1,191 @@
+"""Documents: what `histnorm lint` and `histnorm fix` do to a file's bytes, from Python.
+
+`lint_document` and `fix_document` take the bytes of one file and find its layout as
+the command line does (one JSON transcript, a JSON array of them, transcript-per-line
+JSONL, message-per-line JSONL), check every transcript in it, and give back the
+diagnostics (each with its line and JSON Pointer in the document), the records that
+hold no transcript, and, for a fix, the new bytes: every byte no fix touched stays as
+it was, and a record whose rewrite would lose a repeated key's value is left alone.
+`lint_lines` and `fix_lines` do the same line by line, for files too large to hold.
+
+Nothing here opens a path, prints, or reads the environment: `path_hint` is a name,
+used only to tell JSONL from JSON as the command line does.
+
+The modules: `layout` (how transcripts sit in a document), `read` (records with their
+bytes), `check` (the rules on one record), `write` (byte-exact write-back), `locate`
+(pointers and lines), `lines` (streamed JSONL), `torn` (sessions with broken lines),
+`run` (the two document functions), `result` (what they return).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from histnorm.document.check import Mode
+from histnorm.document.layout import (
+    BOM,
+    JSONL_MODES,
+    Document,
+    Layout,
+    Record,
+    is_jsonl,
+    is_transcript_array,
+    looks_like_message,
+    message_line,
+    split_lines,
+)
+from histnorm.document.lines import check_lines, lines_format
+from histnorm.document.read import (
+    DETECT_MODES,
+    WINDOW,
+    decode_value,
+    parse_line,
+    pick_format,
+    read_json,
+    read_jsonl,
+    read_line,
+    read_value,
+    settle_format,
+    single_value,
+)
+from histnorm.document.result import DocumentResult, LineResult, Skip
+from histnorm.document.run import check_document, first_line
+from histnorm.document.torn import torn_lines
+from histnorm.document.write import encode_transcript, lost_by_rewrite, write, write_line
+from histnorm.settings import Settings
+
+
+def _settings(settings: Settings | None, options: dict[str, Any]) -> Settings:
+    base = settings or Settings()
+    if not options:
+        return base
+    return Settings.model_validate({**base.model_dump(), **options})
+
+
+def lint_document(
+    data: bytes,
+    *,
+    path_hint: str | None = None,
+    settings: Settings | None = None,
+    format: str | None = None,
+    jsonl_mode: str = "auto",
+    detect: str = "file",
+    **options: Any,
+) -> DocumentResult:
+    """Lint every transcript in the bytes of one file, as `histnorm lint` does.
+
+    `path_hint` (a file name) makes a `.jsonl` name JSONL; without it, bytes that are not
+    one JSON document but several lines are. `format` names the codec (default: detected,
+    one format per file unless `detect="per-line"`); `jsonl_mode` is `auto`, `transcript`
+    or `message`; `options` override fields of `settings`. Unreadable records give HN000
+    diagnostics, never an exception; `output` is always None.
+    """
+    chosen = _settings(settings, options)
+    return check_document(
+        bytes(data),
+        "lint",
+        chosen,
+        path_hint=path_hint,
+        format=format,
+        jsonl_mode=jsonl_mode,
+        detect=detect,
+    )
+
+
+def fix_document(
+    data: bytes,
+    *,
+    path_hint: str | None = None,
+    settings: Settings | None = None,
+    format: str | None = None,
+    jsonl_mode: str = "auto",
+    detect: str = "file",
+    **options: Any,
+) -> DocumentResult:
+    """Fix every transcript in the bytes of one file, as `histnorm fix` does: `output` is
+    the new bytes (None when nothing changed), `applied` the fixes per rule, and
+    `diagnostics` what is left. Arguments as for `lint_document`."""
+    chosen = _settings(settings, options)
+    return check_document(
+        bytes(data),
+        "fix",
+        chosen,
+        path_hint=path_hint,
+        format=format,
+        jsonl_mode=jsonl_mode,
+        detect=detect,
+    )
+
+
+def lint_lines(
+    lines: Iterable[bytes],
+    *,
+    settings: Settings | None = None,
+    format: str | None = None,
+    detect: str = "file",
+    file_format: str | None = None,
+    **options: Any,
+) -> Iterator[LineResult]:
+    """Lint transcript-per-line JSONL one line at a time (each line with its ending), as
+    `histnorm lint` streams a `.jsonl` file. `file_format` is the file's format when
+    already settled (see `lines_format`); else the first line that has one settles it."""
+    chosen = _settings(settings, options)
+    return check_lines(lines, "lint", chosen, format=format, detect=detect, file_format=file_format)
+
+
+def fix_lines(
+    lines: Iterable[bytes],
+    *,
+    settings: Settings | None = None,
+    format: str | None = None,
+    detect: str = "file",
+    file_format: str | None = None,
+    **options: Any,
+) -> Iterator[LineResult]:
+    """Fix transcript-per-line JSONL one line at a time: write each result's `new_bytes`
+    in order to get the fixed file. Arguments as for `lint_lines`."""
+    chosen = _settings(settings, options)
+    return check_lines(lines, "fix", chosen, format=format, detect=detect, file_format=file_format)
+
+
+__all__ = [
+    "BOM",
+    "DETECT_MODES",
+    "JSONL_MODES",
+    "WINDOW",
+    "Document",
+    "DocumentResult",
+    "Layout",
+    "LineResult",
+    "Mode",
+    "Record",
+    "Skip",
+    "check_document",
+    "check_lines",
+    "decode_value",
+    "encode_transcript",
+    "first_line",
+    "fix_document",
+    "fix_lines",
+    "is_jsonl",
+    "is_transcript_array",
+    "lines_format",
+    "lint_document",
+    "lint_lines",
+    "looks_like_message",
+    "lost_by_rewrite",
+    "message_line",
+    "parse_line",
+    "pick_format",
+    "read_json",
+    "read_jsonl",
+    "read_line",
+    "read_value",
+    "settle_format",
+    "single_value",
+    "split_lines",
+    "torn_lines",
+    "write",
+    "write_line",
+]

@@ -1,0 +1,59 @@
+"""Running the rules on one record: lint it, or fix it unless a rewrite would lose data."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from histnorm import engine
+from histnorm.diagnostic import Diagnostic
+from histnorm.document.layout import Record
+from histnorm.document.write import lost_by_rewrite
+from histnorm.engine import fix, lint, unreadable
+from histnorm.errors import HistnormError
+from histnorm.model import JsonValue, Transcript
+from histnorm.settings import Settings
+
+Mode = Literal["lint", "fix"]
+
+
+def proven_clean(value: JsonValue, format: str, settings: Settings) -> bool:
+    """Whether the parsed `value` is proven to need nothing (no models built): the one
+    place the document layer asks the engine's fast path."""
+    return engine.proven_clean(value, format, settings)
+
+
+@dataclass(frozen=True)
+class Checked:
+    """One record after the rules ran: the transcript to write, what is left, what was
+    applied."""
+
+    transcript: Transcript
+    diagnostics: list[Diagnostic]
+    applied: Mapping[str, int] = field(default_factory=dict)
+
+
+def check_record(
+    record: Record, mode: Mode, settings: Settings, raw: bytes, spliced: bool = False
+) -> Checked:
+    """Lint or fix one readable record; `raw` is the text it was read from (its own bytes,
+    or the whole document) and is checked for repeated keys before any rewrite: a record
+    whose rewrite would keep only the last value of a repeated key is not rewritten, and
+    says so (HN000)."""
+    transcript = record.transcript
+    assert transcript is not None
+    if mode == "lint" or record.held:
+        return Checked(transcript, list(lint(transcript, settings)))
+    result = fix(transcript, settings)
+    if result.changed:
+        repeated = lost_by_rewrite(record, result.transcript, raw, spliced=spliced)
+        if repeated is not None:
+            refusal = HistnormError(
+                f"the key at {repeated} appears twice in one object; the transcript is not "
+                "rewritten, because a rewrite would keep only the last value",
+                pointer=repeated,
+            )
+            found = [unreadable(refusal), *lint(transcript, settings)]
+            return Checked(transcript, found)
+    return Checked(result.transcript, list(result.remaining), result.applied)

@@ -1,0 +1,142 @@
+"""Transcript-per-line JSONL, streamed: each line proven clean, or read and checked.
+
+`check_lines` takes the lines of a file (or of a byte range of one) one at a time and
+yields a `LineResult` for each: the bytes to write and the line's diagnostics. Nothing
+is kept from one line to the next but the format, so memory stays bounded however
+large the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+
+from histnorm import jsonio
+from histnorm.document import check
+from histnorm.document.check import Mode
+from histnorm.document.layout import BOM, Record
+from histnorm.document.read import WINDOW, parse_line, pick_format, read_value
+from histnorm.document.result import LineResult, Skip
+from histnorm.document.write import write_line
+from histnorm.engine import unreadable
+from histnorm.errors import HistnormError, NotATranscript
+from histnorm.formats import claims, common_format
+from histnorm.settings import Settings
+
+HEAD_BYTES = 8 << 20
+"""At most this much of a JSONL file is read ahead to settle its format."""
+
+
+def lines_format(
+    lines: Iterable[bytes], format: str | None = None, detect: str = "file"
+) -> str | None:
+    """The format of a transcript-per-line JSONL file, settled by its first transcripts
+    (`WINDOW` of them, within `HEAD_BYTES`), read from `lines` (only as far as needed);
+    None with an explicit `format`, per-line detection, or no transcript in the head."""
+    if format is not None or detect != "file":
+        return None
+    found: list[Mapping[str, float]] = []
+    read = 0
+    for raw in lines:
+        read += len(raw)
+        body = raw.strip().removeprefix(BOM)
+        if body:
+            try:
+                claimed = claims(jsonio.loads_typed(body))  # the claims alone are kept
+            except HistnormError:
+                claimed = {}
+            if claimed:
+                found.append(claimed)
+        if len(found) >= WINDOW or read >= HEAD_BYTES:
+            break
+    return common_format(found)
+
+
+def check_lines(
+    lines: Iterable[bytes],
+    mode: Mode,
+    settings: Settings,
+    *,
+    format: str | None = None,
+    detect: str = "file",
+    file_format: str | None = None,
+    file_start: bool = True,
+) -> Iterator[LineResult]:
+    """Lint or fix each line of transcript-per-line JSONL (each with its ending), numbered
+    from 1; `file_format` is the file's format when settled (`lines_format`), else the
+    first line that has one settles it; `file_start` says whether the lines start the
+    file, where a BOM may be."""
+    state = _State(mode, settings, format, detect, file_format)
+    for number, raw in enumerate(lines, start=1):
+        body = raw.rstrip(b"\r\n")
+        ending = raw[len(body) :]
+        bom = file_start and number == 1 and body.startswith(BOM)
+        content = body.removeprefix(BOM) if bom else body
+        if not content or content.isspace():
+            yield LineResult(number, raw)
+            continue
+        yield state.line(raw, content, number, ending, bom)
+
+
+class _State:
+    """What carries from line to line: the format, settled or last detected."""
+
+    def __init__(
+        self,
+        mode: Mode,
+        settings: Settings,
+        format: str | None,
+        detect: str,
+        detected: str | None,
+    ) -> None:
+        self.mode = mode
+        self.settings = settings
+        self.format = format
+        self.detect = detect
+        self.detected = detected
+
+    def line(self, raw: bytes, content: bytes, number: int, ending: bytes, bom: bool) -> LineResult:
+        record = self._record(content, number)
+        if record is None:
+            return LineResult(number, raw, transcript=True)  # proven clean
+        if isinstance(record.error, NotATranscript):
+            return LineResult(
+                number, raw, skip=Skip(record.error.message, number, record.error.pointer)
+            )
+        if record.transcript is None:
+            assert record.error is not None
+            error = unreadable(record.error).at(line=number)
+            return LineResult(number, raw, diagnostics=(error,), transcript=True)
+        checked = check.check_record(record, self.mode, self.settings, content)
+        found = tuple(d.at(line=number) for d in checked.diagnostics)
+        if self.mode == "lint":
+            return LineResult(number, raw, diagnostics=found, transcript=True)
+        new = write_line(record, checked.transcript, repeats_checked=True)  # checked asked
+        if new is content or new == content:
+            return LineResult(number, raw, None, found, None, checked.applied, True)
+        output = (BOM if bom else b"") + new + ending
+        hunk = (number, content, new, ending)
+        return LineResult(number, raw, output, found, None, checked.applied, True, hunk)
+
+    def _record(self, content: bytes, number: int) -> Record | None:
+        """The line's record, or None when it is proven clean without one."""
+        try:  # types and strings are all a plain shape needs; numbers are read exactly below
+            value = jsonio.loads_typed(content)
+        except HistnormError:
+            value = parse_line(content, number)  # the exact reader reads it, or says why not
+        if isinstance(value, Record):
+            return value
+        format = pick_format(value, self.format, self.detected, self.detect)
+        if (
+            format is not None
+            and self.format is None
+            and (self.detect == "per-line" or self.detected is None)
+        ):
+            self.detected = format  # per line: tried first on the next; else the file's
+        if format is not None and check.proven_clean(value, format, self.settings):
+            return None  # nothing to report or fix: no models built
+        if jsonio.has_long_number(content):
+            value = parse_line(content, number)
+            if isinstance(value, Record):
+                return value
+        file_format = self.detected if self.detect == "file" else None
+        return read_value(value, number, format, content, file_format)

@@ -1,0 +1,84 @@
+"""What the document layer hands back: per document, per line, per skipped record."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from histnorm.diagnostic import Diagnostic
+from histnorm.document.layout import Layout
+
+_NONE: Mapping[str, int] = MappingProxyType({})
+
+
+def _no_fixes() -> Mapping[str, int]:
+    return _NONE
+
+
+@dataclass(frozen=True, slots=True)
+class Skip:
+    """A record (or a whole file) skipped: valid JSON that holds no transcript."""
+
+    message: str
+    line: int | None = None
+    pointer: str | None = None
+    transcript_index: int | None = None
+
+
+@dataclass(frozen=True)
+class DocumentResult:
+    """What `lint_document` or `fix_document` found in one document, and its new bytes."""
+
+    layout: Layout
+    diagnostics: tuple[Diagnostic, ...] = ()
+    """Every diagnostic, with its JSON Pointer in the document and its line, in the
+    order the records come (HN000 for a record that cannot be read)."""
+    output: bytes | None = None
+    """The fixed document's bytes; None when they are the bytes given (always for lint)."""
+    skipped: tuple[Skip, ...] = ()
+    """Records that hold no transcript: neither checked nor written."""
+    applied: Mapping[str, int] = field(default_factory=dict)
+    """How many fixes each rule applied."""
+    transcripts: int = 0
+    """Transcripts read, the unreadable ones included."""
+
+    @property
+    def changed(self) -> bool:
+        """Whether a fix changed the bytes."""
+        return self.output is not None
+
+    @property
+    def skipped_file(self) -> bool:
+        """Whether the whole document holds no transcript: every record was skipped."""
+        return bool(self.skipped) and self.transcripts == 0
+
+    def new_bytes(self, data: bytes) -> bytes:
+        """The document's content after this run: `output`, or `data` (the bytes given)."""
+        return data if self.output is None else self.output
+
+
+@dataclass(frozen=True, slots=True)
+class LineResult:
+    """One line of transcript-per-line JSONL, checked (see `histnorm.document.lines`)."""
+
+    number: int
+    """Its line number (from 1, or from the start of the range given)."""
+    raw: bytes
+    """The line as read, with its ending."""
+    output: bytes | None = None
+    """Its new bytes, ending included; None when the line stays as read."""
+    diagnostics: tuple[Diagnostic, ...] = ()
+    """Its diagnostics, each at this line."""
+    skip: Skip | None = None
+    """Set when the line is valid JSON that holds no transcript."""
+    applied: Mapping[str, int] = field(default_factory=_no_fixes)
+    transcript: bool = False
+    """Whether the line holds a transcript (readable or not)."""
+    hunk: tuple[int, bytes, bytes, bytes] | None = None
+    """For a changed line: its number, old and new content, and its ending (for a diff)."""
+
+    @property
+    def new_bytes(self) -> bytes:
+        """The bytes to write for this line."""
+        return self.raw if self.output is None else self.output

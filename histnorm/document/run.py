@@ -1,0 +1,148 @@
+"""`lint_document` and `fix_document`: one document's bytes in, diagnostics and bytes out."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import replace
+
+from histnorm.diagnostic import Diagnostic, Severity
+from histnorm.document import check
+from histnorm.document.check import Mode
+from histnorm.document.layout import JSONL_MODES, Document, Layout, is_jsonl, message_line
+from histnorm.document.lines import check_lines, lines_format
+from histnorm.document.locate import place
+from histnorm.document.read import DETECT_MODES, pick_format, read_json, read_jsonl, single_value
+from histnorm.document.result import DocumentResult, Skip
+from histnorm.document.torn import torn_lines
+from histnorm.document.write import write
+from histnorm.engine import unreadable
+from histnorm.errors import HistnormError, NotATranscript
+from histnorm.model import Transcript
+from histnorm.settings import Settings
+
+
+def check_document(
+    data: bytes,
+    mode: Mode,
+    settings: Settings,
+    *,
+    path_hint: str | None = None,
+    format: str | None = None,
+    jsonl_mode: str = "auto",
+    detect: str = "file",
+) -> DocumentResult:
+    """Lint or fix the document `data` (see `lint_document`)."""
+    if jsonl_mode not in JSONL_MODES:
+        raise HistnormError(
+            f"unknown JSONL mode {jsonl_mode!r}; expected auto, transcript or message"
+        )
+    if detect not in DETECT_MODES:
+        raise HistnormError(f"unknown detection {detect!r}; expected {' or '.join(DETECT_MODES)}")
+    jsonl = is_jsonl(path_hint, data)
+    if (
+        jsonl
+        and jsonl_mode != "message"
+        and not (jsonl_mode == "auto" and message_line(first_line(data)))
+    ):
+        return _lines(data, mode, settings, format, detect)
+    layout = Layout.JSONL_MESSAGES if jsonl else Layout.JSON
+    value = single_value(data, jsonl, "message" if jsonl else jsonl_mode)
+    if value is not None:
+        chosen = pick_format(value, format)
+        if chosen is not None and check.proven_clean(value, chosen, settings):
+            return DocumentResult(layout, transcripts=1)  # no models built
+    if jsonl:
+        document = read_jsonl(data, format, "message", detect)
+    else:
+        document = read_json(data, format, detect)
+    return _document(document, data, mode, settings)
+
+
+def first_line(data: bytes) -> bytes:
+    """The first line of `data` that is not blank (empty if none is)."""
+    return next((line for line in _split(data) if line.strip()), b"")
+
+
+def _split(data: bytes) -> Iterator[bytes]:
+    """The lines of `data`, each with its ending (only `\\n` ends a line)."""
+    start = 0
+    while start < len(data):
+        end = data.find(b"\n", start)
+        stop = len(data) if end < 0 else end + 1
+        yield data[start:stop]
+        start = stop
+
+
+def _lines(
+    data: bytes, mode: Mode, settings: Settings, format: str | None, detect: str
+) -> DocumentResult:
+    file_format = lines_format(_split(data), format, detect)
+    lines = check_lines(
+        _split(data), mode, settings, format=format, detect=detect, file_format=file_format
+    )
+    found: list[Diagnostic] = []
+    skipped: list[Skip] = []
+    applied: Counter[str] = Counter()
+    out: list[bytes] = []
+    changed = False
+    transcripts = 0
+    for line in lines:
+        found.extend(line.diagnostics)
+        if line.skip is not None:
+            skipped.append(line.skip)
+        applied.update(line.applied)
+        transcripts += line.transcript
+        changed = changed or line.output is not None
+        out.append(line.new_bytes)
+    output = b"".join(out) if changed else None
+    return DocumentResult(
+        Layout.JSONL, tuple(found), output, tuple(skipped), dict(applied), transcripts
+    )
+
+
+def _document(document: Document, data: bytes, mode: Mode, settings: Settings) -> DocumentResult:
+    """Check each record of a document read whole, write it back, and place the findings."""
+    results: list[Transcript | None] = []
+    found: list[tuple[int, Diagnostic]] = []
+    skipped: list[Skip] = []
+    applied: Counter[str] = Counter()
+    array = document.layout is Layout.JSON_ARRAY
+    spliced = document.layout in (Layout.JSON, Layout.JSON_ARRAY)
+    whole = data[: len(data) - len(document.tail)]  # torn last lines are no JSON
+    transcripts = 0
+    for index, record in enumerate(document.records):
+        if isinstance(record.error, NotATranscript):
+            error = record.error
+            skipped.append(
+                Skip(error.message, record.line, error.pointer, index if array else None)
+            )
+            results.append(None)  # never written: its bytes are kept
+            continue
+        transcripts += 1
+        if record.transcript is None:
+            assert record.error is not None
+            error_line = record.error.line or record.line
+            found.append((index, unreadable(record.error).at(line=error_line)))
+            results.append(None)
+            continue
+        checked = check.check_record(record, mode, settings, whole, spliced)
+        applied.update(checked.applied)
+        results.append(checked.transcript)
+        found.extend(
+            (index, d.at(line=record.line) if record.line else d) for d in checked.diagnostics
+        )
+    skipped_file = bool(skipped) and not transcripts
+    new = write(document, results) if mode == "fix" and not skipped_file else data
+    held = any(record.held for record in document.records)
+    for note in torn_lines(document, new):  # a session read around its broken lines
+        torn = unreadable(note)
+        found.append((0, torn if held else replace(torn, severity=Severity.WARNING)))
+    return DocumentResult(
+        document.layout,
+        tuple(place(document, new, found)),
+        new if new != data else None,
+        tuple(skipped),
+        dict(applied),
+        transcripts,
+    )

@@ -1,0 +1,185 @@
+"""`histnorm.lint_document` / `fix_document`: what the command line does, from Python.
+
+Bytes in, diagnostics (with lines and pointers) and bytes out: the layout (one JSON
+transcript, an array of them, transcript-per-line JSONL, message-per-line JSONL) is
+found as the CLI finds it, untouched bytes stay as they were, and `histnorm.lint` on
+bytes holding several transcripts agrees with the CLI instead of saying HN000.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import orjson
+import pytest
+from histnorm_cli.app import app
+from typer.testing import CliRunner
+
+import histnorm
+from histnorm.document import Layout, fix_lines, lint_lines
+
+ORPHAN = [
+    {"role": "user", "content": "Weather in Oslo, and book a table?"},
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "call_w",
+                "type": "function",
+                "function": {"name": "weather", "arguments": "{}"},
+            },
+            {"id": "call_b", "type": "function", "function": {"name": "book", "arguments": "{}"}},
+        ],
+    },
+    {"role": "tool", "tool_call_id": "call_w", "content": "4 C"},
+    {"role": "user", "content": "Never mind the table."},
+]
+CLEAN = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "formats"
+PRETTY = orjson.dumps(ORPHAN, option=orjson.OPT_INDENT_2) + b"\n"
+
+
+def _cli(tmp_path: Path, name: str, data: bytes, *args: str) -> tuple[int, str, bytes]:
+    path = tmp_path / name
+    path.write_bytes(data)
+    result = CliRunner().invoke(app, [*args, str(path)])
+    return result.exit_code, result.stdout, path.read_bytes()
+
+
+def test_an_array_of_two_transcripts_lints_as_the_cli_lints_it(tmp_path: Path) -> None:
+    data = orjson.dumps([CLEAN, CLEAN], option=orjson.OPT_INDENT_2)
+    code, out, _ = _cli(tmp_path, "two.json", data, "lint")
+    assert code == 0 and "All checks passed!" in out
+    result = histnorm.lint_document(data)
+    assert result.layout is Layout.JSON_ARRAY
+    assert result.diagnostics == () and result.transcripts == 2
+    assert histnorm.lint(data) == ()
+
+
+def test_an_array_with_a_damaged_transcript_gives_its_line_pointer_and_index() -> None:
+    data = orjson.dumps([CLEAN, ORPHAN], option=orjson.OPT_INDENT_2)
+    (found,) = histnorm.lint_document(data).diagnostics
+    assert found.code == "HN001"
+    assert found.location.transcript_index == 1
+    assert found.location.pointer is not None and found.location.pointer.startswith("/1/")
+    assert found.location.line is not None and found.location.line > 1
+    assert [d.code for d in histnorm.lint(data)] == ["HN001"]
+
+
+def test_transcript_per_line_jsonl_is_linted_line_by_line() -> None:
+    data = orjson.dumps(CLEAN) + b"\n" + orjson.dumps(ORPHAN) + b"\n"
+    result = histnorm.lint_document(data)
+    assert result.layout is Layout.JSONL
+    assert [(d.code, d.location.line) for d in result.diagnostics] == [("HN001", 2)]
+    assert [(d.code, d.location.line) for d in histnorm.lint(data)] == [("HN001", 2)]
+
+
+def test_the_path_hint_decides_jsonl_as_the_cli_does() -> None:
+    data = orjson.dumps(ORPHAN) + b"\n"  # one line: valid JSON, and JSONL by its name
+    assert histnorm.lint_document(data).layout is Layout.JSON
+    assert histnorm.lint_document(data, path_hint="chat.jsonl").layout is Layout.JSONL
+
+
+def test_fix_document_keeps_the_bytes_no_fix_touched(tmp_path: Path) -> None:
+    result = histnorm.fix_document(PRETTY)
+    assert result.output is not None and result.changed
+    assert result.applied == {"HN001": 1}
+    _, _, written = _cli(tmp_path, "orphan.json", PRETTY, "fix")
+    assert result.output == written
+    assert result.output.startswith(PRETTY[: PRETTY.index(b"tool_calls")])  # still indented
+    assert len(result.output) > len(histnorm.dump(histnorm.fix(PRETTY).transcript))
+
+
+def test_a_clean_document_is_unchanged() -> None:
+    data = orjson.dumps(CLEAN, option=orjson.OPT_INDENT_2)
+    result = histnorm.fix_document(data)
+    assert result.output is None and not result.changed
+    assert result.new_bytes(data) is data
+
+
+def test_not_a_transcript_is_a_skip_and_unreadable_is_hn000() -> None:
+    skipped = histnorm.lint_document(b'{"name": "settings"}')
+    assert skipped.diagnostics == () and skipped.skipped_file and len(skipped.skipped) == 1
+    broken = histnorm.lint_document(b'[{"role": "user", "content": "hi"}')
+    assert [d.code for d in broken.diagnostics] == ["HN000"]
+    assert broken.diagnostics[0].location.line == 1
+
+
+def test_the_repeated_key_refusal_is_the_cli_s() -> None:
+    data = PRETTY.replace(b'"content": null', b'"content": null, "content": null')
+    result = histnorm.fix_document(data)
+    assert result.output is None
+    assert result.diagnostics[0].code == "HN000"
+    assert "appears twice" in result.diagnostics[0].message
+
+
+def test_the_streaming_variant_yields_each_line() -> None:
+    lines = [orjson.dumps(CLEAN) + b"\n", b"\n", orjson.dumps(ORPHAN) + b"\r\n"]
+    linted = list(lint_lines(lines))
+    assert [r.number for r in linted] == [1, 2, 3]
+    assert [d.code for r in linted for d in r.diagnostics] == ["HN001"]
+    assert all(r.output is None for r in linted)
+    fixed = list(fix_lines(lines))
+    assert fixed[0].output is None and fixed[1].output is None
+    assert fixed[2].output is not None and fixed[2].output.endswith(b"\r\n")
+    assert dict(fixed[2].applied) == {"HN001": 1}
+    assert (
+        b"".join(r.new_bytes for r in fixed)
+        == histnorm.fix_document(b"".join(lines), path_hint="x.jsonl").output
+    )
+
+
+def test_the_streaming_variant_reads_one_line_at_a_time() -> None:
+    """Each line's result comes before the next line is read: memory stays bounded."""
+    read: list[int] = []
+
+    def lines() -> Iterator[bytes]:
+        for n in range(1, 4):
+            read.append(n)
+            yield orjson.dumps(ORPHAN) + b"\n"
+
+    results = lint_lines(lines())
+    assert next(results).number == 1 and read == [1]
+    assert next(results).number == 2 and read == [1, 2]
+
+
+def test_a_claude_code_session_lints_as_the_cli_lints_it(tmp_path: Path) -> None:
+    session = sorted((FIXTURES / "claude-code").glob("*.jsonl"))[0]
+    data = session.read_bytes()
+    result = histnorm.lint_document(data, path_hint=session.name)
+    assert result.layout is Layout.JSONL_MESSAGES and result.transcripts == 1
+    assert histnorm.lint(data) == result.diagnostics
+    code, _, _ = _cli(tmp_path, session.name, data, "lint")
+    assert code == (1 if result.diagnostics else 0)
+
+
+def test_fix_of_several_transcripts_points_to_fix_document() -> None:
+    with pytest.raises(histnorm.HistnormError, match="fix_document"):
+        histnorm.fix(orjson.dumps(CLEAN) + b"\n" + orjson.dumps(CLEAN) + b"\n")
+
+
+def test_lint_of_a_parsed_list_of_transcripts_points_to_lint_document() -> None:
+    (found,) = histnorm.lint([CLEAN, ORPHAN])
+    assert found.code == "HN000" and "lint_document" in found.message
+
+
+def test_unknown_modes_are_refused_with_what_is_expected() -> None:
+    with pytest.raises(histnorm.HistnormError, match="expected auto, transcript or message"):
+        histnorm.lint_document(b"[]", jsonl_mode="lines")
+    with pytest.raises(histnorm.HistnormError, match="expected file or per-line"):
+        histnorm.lint_document(b"{}\n{}\n", detect="each")
+
+
+def test_a_blank_first_line_does_not_hide_a_session(tmp_path: Path) -> None:
+    """The first line that is not blank says whether lines are messages: a session whose
+    file starts with a blank line is still one session (it was read line by line, each
+    event a record that is no transcript)."""
+    session = sorted((FIXTURES / "claude-code").glob("*.jsonl"))[0]
+    data = b"\n" + session.read_bytes()
+    result = histnorm.lint_document(data, path_hint=session.name)
+    assert result.layout is Layout.JSONL_MESSAGES and not result.skipped
+    code, out, _ = _cli(tmp_path, session.name, data, "lint")
+    assert "skipped" not in out.lower()
+    assert code == (1 if result.diagnostics else 0)
