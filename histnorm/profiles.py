@@ -14,7 +14,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from types import MappingProxyType
 from typing import Literal
 
-from histnorm import profile_evidence as cited
+import histnorm.profile_evidence as cited
 from histnorm.diagnostic import Severity
 from histnorm.errors import HistnormError
 
