@@ -58,7 +58,11 @@ def test_the_graph_reads_every_kind_of_import(tmp_path: Path) -> None:
     }
     loops = cycles(graph, "pkg")
     assert len(loops) == 1
-    assert [(e.importer, e.target) for e in loops[0]] == [("pkg", "pkg.a"), ("pkg.a", "pkg.b"), ("pkg.b", "pkg")]
+    assert [(e.importer, e.target) for e in loops[0]] == [
+        ("pkg", "pkg.a"),
+        ("pkg.a", "pkg.b"),
+        ("pkg.b", "pkg"),
+    ]
 
 
 def test_the_graph_sees_the_real_imports() -> None:
