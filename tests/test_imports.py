@@ -121,3 +121,13 @@ def test_import_histnorm_loads_neither_the_cli_nor_its_dependencies() -> None:
     assert Path(where).is_relative_to(ROOT / "histnorm")
     heavy = sorted(m for m in loaded.split() if m.split(".")[0] in HEAVY)
     assert not heavy, f"import histnorm loads {heavy}"
+
+
+def test_every_public_name_resolves() -> None:
+    """Some names of the face are imported on first use (`histnorm.__getattr__`)."""
+    import histnorm
+    import histnorm.behaviours
+
+    missing = [name for name in histnorm.__all__ if not hasattr(histnorm, name)]
+    assert not missing
+    assert histnorm.is_partial is histnorm.behaviours.is_partial
