@@ -114,7 +114,10 @@ def edges(known: Mapping[str, Path]) -> list[Edge]:
                     inside = importer == package or importer.startswith(package + ".")
                     if package in known and not inside and package != importer:
                         out.append(Edge(importer, package, statement.lineno, kind, (), True))
-    return out
+    unique: dict[tuple[str, str, int], Edge] = {}
+    for edge in out:
+        unique.setdefault((edge.importer, edge.target, edge.line), edge)
+    return list(unique.values())
 
 
 def cycles(graph: Iterable[Edge], within: str) -> list[list[Edge]]:
