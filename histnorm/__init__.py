@@ -6,21 +6,9 @@ return new values. Nothing here reads files, the environment or the terminal.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm import engine, jsonio
-from histnorm.behaviours import (
-    ApprovalValidationError,
-    dedupe_handoff_candidates,
-    dedupe_transcript_requests,
-    is_partial,
-    merge_repeated_requests,
-    reconcile_approval_state,
-    repair_appended_tool_results,
-    reslot_approval_results,
-    sanitize_partial_response,
-    strip_partial_markers,
-)
 from histnorm.convert import convert
 from histnorm.diagnostic import Applicability, Diagnostic, FixInfo, Location, Severity
 from histnorm.document import DocumentResult, fix_document, lint_document
@@ -56,6 +44,20 @@ from histnorm.settings import (
     Settings,
     TailMode,
 )
+
+if TYPE_CHECKING:
+    from histnorm.behaviours import (
+        ApprovalValidationError,
+        dedupe_handoff_candidates,
+        dedupe_transcript_requests,
+        is_partial,
+        merge_repeated_requests,
+        reconcile_approval_state,
+        repair_appended_tool_results,
+        reslot_approval_results,
+        sanitize_partial_response,
+        strip_partial_markers,
+    )
 
 __version__ = "0.1.0"
 
@@ -162,6 +164,34 @@ def fix(
     except HistnormError as error:
         raise several_error(data, error) from None
     return engine.fix(transcript, chosen)
+
+
+_BEHAVIOURS = frozenset(
+    {
+        "ApprovalValidationError",
+        "dedupe_handoff_candidates",
+        "dedupe_transcript_requests",
+        "is_partial",
+        "merge_repeated_requests",
+        "reconcile_approval_state",
+        "repair_appended_tool_results",
+        "reslot_approval_results",
+        "sanitize_partial_response",
+        "strip_partial_markers",
+    }
+)
+
+
+def __getattr__(name: str) -> Any:
+    """The seed behaviours (`histnorm.behaviours`), imported on first use: lint and fix do
+    not need them, so `import histnorm` does not pay for them."""
+    if name not in _BEHAVIOURS:
+        raise AttributeError(f"module 'histnorm' has no attribute {name!r}")
+    import histnorm.behaviours as behaviours
+
+    value = getattr(behaviours, name)
+    globals()[name] = value
+    return value
 
 
 __all__ = [

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from histnorm import engine
+import histnorm.engine as engine
 from histnorm.diagnostic import Diagnostic
 from histnorm.document import fix_document, single_value
 from histnorm.errors import HistnormError

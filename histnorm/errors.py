@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 def escape_token(token: str | int) -> str:
     """Escape one JSON Pointer reference token (RFC 6901)."""
@@ -62,3 +64,20 @@ class NotATranscript(HistnormError):
     """Valid JSON that holds no transcript of a format histnorm reads: an Alpaca dataset,
     a dataset registry, preference pairs, a package.json. Found without an explicit
     format, readers skip it (it is no error); with one, it is reported like bad input."""
+
+
+def type_name(value: Any) -> str:
+    """The JSON type name of `value`, for error messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__

@@ -1,8 +1,8 @@
 """The unknown-content guard: no fix removes, moves or rewrites what histnorm cannot see.
 
-Content histnorm does not model (`histnorm.rules.unknown_content.findings`) could be a
-tool call or a result. Where it is, the view the rules have of the pairing is not to be
-trusted, so a fix is *held back* (its diagnostic loses its fix and says why) when:
+Content histnorm does not model (`histnorm.unknown.findings`) could be a tool call or a
+result. Where it is, the view the rules have of the pairing is not to be trusted, so a fix
+is *held back* (its diagnostic loses its fix and says why) when:
 - its subject is a call or approval request at or before the end of a turn holding
   unknown content (an unseen result there could answer it), or a result or approval
   response at or after the start of such a turn (an unseen call could own it);
@@ -28,6 +28,7 @@ from histnorm.model import (
     Transcript,
     UnknownPart,
 )
+from histnorm.unknown import findings
 
 TrialFix = Callable[[Diagnostic], Transcript | None]
 """What applying one diagnostic's fix alone gives (None: the fix cannot be tried)."""
@@ -50,8 +51,6 @@ def _opens_turn(message: Message) -> bool:
 
 def blocks(transcript: Transcript) -> tuple[Block, ...]:
     """The turns of `transcript` that hold unknown content, one per finding."""
-    from histnorm.rules.unknown_content import findings
-
     messages = transcript.messages
     found = findings(transcript)
     if not found:

@@ -11,13 +11,9 @@ values are defined by each codec.
 from __future__ import annotations
 
 from enum import StrEnum
-from functools import cached_property
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
-
-if TYPE_CHECKING:
-    from histnorm.pairing import Pairing
 
 JsonValue = Any
 """Any JSON-compatible value: dict, list, str, int, float, bool or None."""
@@ -198,11 +194,3 @@ class Transcript(_Frozen):
     """The request key naming stored server-side state this history continues (an OpenAI
     Responses `previous_response_id` or `conversation`), or None. Calls its results answer
     may live there rather than in `messages`."""
-
-    @cached_property
-    def pairing(self) -> Pairing:
-        """How its calls, results, requests and responses pair (computed once; the model is
-        frozen, so it never goes stale)."""
-        from histnorm.pairing import pair, transcript_items
-
-        return pair(transcript_items(self), server_calls=self.server_state is not None)

@@ -263,6 +263,17 @@ def transcript_items(transcript: Transcript) -> Iterable[tuple[Position, Part]]:
             yield (mi, pi), part
 
 
+_MEMO = "_histnorm_pairing"
+"""Where `pair_transcript` keeps its answer in the transcript's `__dict__`, as
+`functools.cached_property` would (pydantic ignores it: not a field, not compared)."""
+
+
 def pair_transcript(transcript: Transcript) -> Pairing:
-    """Pair the whole transcript (computed once per transcript object)."""
-    return transcript.pairing
+    """Pair the whole transcript (computed once per transcript object; the model is frozen,
+    so the answer never goes stale)."""
+    memo = transcript.__dict__
+    found: Pairing | None = memo.get(_MEMO)
+    if found is None:
+        items = transcript_items(transcript)
+        found = memo[_MEMO] = pair(items, server_calls=transcript.server_state is not None)
+    return found

@@ -9,12 +9,14 @@ strictest value of every constraint.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
+from functools import cache
 from types import MappingProxyType
 from typing import Literal
 
-from histnorm import profile_evidence as cited
+import histnorm.profile_evidence as cited
 from histnorm.diagnostic import Severity
 from histnorm.errors import HistnormError
 
@@ -250,3 +252,19 @@ def profile_for(chosen: str | None, format: str | None) -> Profile:
     if chosen is not None:
         return get_profile(chosen)
     return PROFILES[DEFAULT_FOR_FORMAT.get(format or "", NEUTRAL)]
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+def call_id_problem(call_id: str, limits: Profile) -> str | None:
+    """Why `call_id` breaks the profile's limits on call ids (HN104), or None."""
+    if limits.max_call_id_length is not None and len(call_id) > limits.max_call_id_length:
+        return f"is {len(call_id)} characters long (the limit is {limits.max_call_id_length})"
+    if limits.call_id_pattern is not None and not _compiled(limits.call_id_pattern).fullmatch(
+        call_id
+    ):
+        return f"does not match {limits.call_id_pattern}"
+    return None

@@ -18,7 +18,7 @@ from typing import Any, Generic, TypeVar, overload
 import orjson
 from pydantic import BaseModel
 
-from histnorm import engine
+import histnorm.engine as engine
 from histnorm._document_repair import empty_history, repair_document
 from histnorm.diagnostic import Diagnostic
 from histnorm.errors import HistnormError, NotATranscript, join_pointer

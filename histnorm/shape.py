@@ -31,8 +31,7 @@ from histnorm.model import (
     ToolResultPart,
     Transcript,
 )
-from histnorm.profiles import Profile
-from histnorm.rules.invalid_call_id import problem
+from histnorm.profiles import Profile, call_id_problem
 
 
 class Step(NamedTuple):
@@ -161,7 +160,7 @@ def _turns_ok(steps: Sequence[Step], profile: Profile, items: bool) -> bool:
         unique = set(wanted)
         if len(unique) != len(wanted) or not seen.isdisjoint(unique):
             return False
-        if limited and any(problem(call_id, profile) is not None for call_id in wanted):
+        if limited and any(call_id_problem(call_id, profile) is not None for call_id in wanted):
             return False
         seen |= unique
     return True

@@ -19,7 +19,7 @@ from typing import Any
 
 import orjson
 
-from histnorm import jsonio
+import histnorm.jsonio as jsonio
 from histnorm.errors import join_pointer
 from histnorm.linemap import scalar_spans, spans_for
 

@@ -31,6 +31,7 @@ from histnorm.model import (
     Transcript,
     UnknownPart,
 )
+from histnorm.pairing import pair_transcript
 from histnorm.settings import OrphanCallPolicy, TailMode
 from histnorm.shape import shape_of
 
@@ -86,7 +87,7 @@ def test_v1_parts_are_text_reasoning_and_position_paired_calls() -> None:
     (result,) = transcript.messages[3].parts
     assert isinstance(result, ToolResultPart)
     assert result.content == '{"rain_mm": 1.2, "temp_c": 3}'
-    assert transcript.pairing.result_calls == {(3, 0): (2, 1)}
+    assert pair_transcript(transcript).result_calls == {(3, 0): (2, 1)}
     assert isinstance(transcript.messages[4].parts[0], TextPart)
 
 
@@ -99,7 +100,7 @@ def test_v1_tool_results_are_not_orphans_and_fix_keeps_every_record(doc: Any) ->
 
 def test_parallel_v1_calls_pair_in_order() -> None:
     transcript = CHAT.decode(documents(V1)[2])
-    assert transcript.pairing.result_calls == {(2, 0): (1, 1), (3, 0): (1, 2)}
+    assert pair_transcript(transcript).result_calls == {(2, 0): (1, 1), (3, 0): (1, 2)}
 
 
 def test_a_v1_result_without_any_call_is_still_an_orphan() -> None:
@@ -168,7 +169,7 @@ def test_trl_tool_type_calls_are_calls_with_object_arguments() -> None:
     assert (call.call_id, call.name) == (None, "route_duration")
     assert (result.call_id, result.content) == (None, "about 7 hours")
     assert call.arguments == {"origin": "Oslo", "destination": "Bergen"}
-    assert transcript.pairing.result_calls == {(2, 0): (1, 0)}
+    assert pair_transcript(transcript).result_calls == {(2, 0): (1, 0)}
     assert dump(CHAT.encode(transcript)) == dump(doc)
     assert problems(doc) == []
     assert unchanged_by_fix(doc)
@@ -203,8 +204,8 @@ def test_an_output_whose_call_lives_on_the_server_is_kept(index: int) -> None:
     doc = documents(SERVER)[index]
     assert detect_format(doc) == "openai-responses"
     transcript = RESPONSES.decode(doc)
-    assert transcript.pairing.orphan_results == ()
-    assert transcript.pairing.server_results == ((0, 0),)
+    assert pair_transcript(transcript).orphan_results == ()
+    assert pair_transcript(transcript).server_results == ((0, 0),)
     assert problems(doc) == []
     assert unchanged_by_fix(doc)
     assert unchanged_by_fix(doc, tail=TailMode.CLOSE)
@@ -239,7 +240,7 @@ def test_a_client_tool_search_call_is_answered_by_a_function_call_output() -> No
     assert (call.call_id, call.tool_type) == ("call_ts1", "tool_search_call")
     assert call.arguments == {"queries": ["currency conversion"]}
     assert result.content == "Found convert_currency."
-    assert transcript.pairing.result_calls == {(2, 0): (1, 0)}
+    assert pair_transcript(transcript).result_calls == {(2, 0): (1, 0)}
     assert problems(doc) == []
     assert unchanged_by_fix(doc)
 
@@ -251,7 +252,7 @@ def test_a_client_tool_search_output_answers_its_call() -> None:
     assert [c.tool_type for c in calls] == ["tool_search_call", "function_call"]
     assert results[0].tool_type == "tool_search_output"
     assert results[0].content == doc["input"][2]["tools"]
-    assert transcript.pairing.result_calls == {(2, 0): (1, 0), (4, 0): (3, 0)}
+    assert pair_transcript(transcript).result_calls == {(2, 0): (1, 0), (4, 0): (3, 0)}
     assert problems(doc) == []
     assert unchanged_by_fix(doc)
 
@@ -305,7 +306,7 @@ def _kept_results(doc: Any, out: Any) -> None:
     before = histnorm.load(doc)
     after = histnorm.load(out, format=before.format)
     kept = Counter(dump(p.content) for p in calls_and_results(after)[1])
-    pairing = before.pairing
+    pairing = pair_transcript(before)
     wanted = Counter(
         dump(before.messages[mi].parts[pi].content)  # type: ignore[union-attr]
         for mi, pi in [*pairing.result_calls, *pairing.server_results]
@@ -342,7 +343,7 @@ def test_v1_records_round_trip_and_fix_writes_v1(doc: Any) -> None:
 def test_trl_calls_pair_and_fixes_keep_their_results(doc: Any) -> None:
     transcript = CHAT.decode(doc)
     assert dump(CHAT.encode(transcript)) == dump(doc)
-    assert transcript.pairing.orphan_results == ()
+    assert pair_transcript(transcript).orphan_results == ()
     assert "HN002" not in problems(doc)
     fixed = histnorm.encode(histnorm.fix(doc, tail=TailMode.CLOSE).transcript)
     calls = [c for m in fixed["messages"] for c in m.get("tool_calls") or ()]
@@ -355,7 +356,7 @@ def test_trl_calls_pair_and_fixes_keep_their_results(doc: Any) -> None:
 def test_server_state_outputs_are_never_orphans_nor_dropped(doc: Any) -> None:
     transcript = RESPONSES.decode(doc)
     assert dump(RESPONSES.encode(transcript)) == dump(doc)
-    pairing = transcript.pairing
+    pairing = pair_transcript(transcript)
     if transcript.server_state is None:
         assert pairing.server_results == ()
     else:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from histnorm import engine
+import histnorm.engine as engine
 from histnorm.diagnostic import Diagnostic
 from histnorm.document.layout import Record
 from histnorm.document.write import lost_by_rewrite

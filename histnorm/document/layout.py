@@ -8,7 +8,7 @@ from enum import StrEnum
 from pathlib import PurePath
 from typing import Any
 
-from histnorm import jsonio
+import histnorm.jsonio as jsonio
 from histnorm.errors import HistnormError
 from histnorm.model import Transcript
 

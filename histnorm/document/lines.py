@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 
-from histnorm import jsonio
-from histnorm.document import check
+import histnorm.document.check as check
+import histnorm.jsonio as jsonio
 from histnorm.document.check import Mode
 from histnorm.document.layout import BOM, Record
 from histnorm.document.read import WINDOW, parse_line, pick_format, read_value

@@ -6,8 +6,8 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 
+import histnorm.document.check as check
 from histnorm.diagnostic import Diagnostic, Severity
-from histnorm.document import check
 from histnorm.document.check import Mode
 from histnorm.document.layout import JSONL_MODES, Document, Layout, is_jsonl, message_line
 from histnorm.document.lines import check_lines, lines_format

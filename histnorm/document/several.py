@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from histnorm import jsonio
+import histnorm.jsonio as jsonio
 from histnorm.diagnostic import Diagnostic
 from histnorm.document.layout import BOM, is_jsonl, is_transcript_array
 from histnorm.document.run import check_document, first_line

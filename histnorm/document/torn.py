@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from histnorm import jsonio
+import histnorm.jsonio as jsonio
 from histnorm.document.layout import BOM, Document, Layout, Record
 from histnorm.errors import HistnormError
 from histnorm.model import Transcript

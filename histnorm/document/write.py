@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from histnorm import jsonio
+import histnorm.jsonio as jsonio
 from histnorm.document.layout import BOM, Document, Layout, Record, split_lines
 from histnorm.errors import HistnormError
 from histnorm.formats import get_codec

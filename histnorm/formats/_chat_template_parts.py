@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from histnorm import jsonio
+import histnorm.jsonio as jsonio
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats._chat_template_v1 import decode_v1_part, is_v1_content, is_v1_part
 from histnorm.formats.base import MISSING, expect_object, optional_str, rebuild, reuse_native

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from histnorm import jsonio
+import histnorm.jsonio as jsonio
 from histnorm.formats._anthropic_blocks import name_hosted_results
 from histnorm.formats._claude_code_block_encode import (
     encode_content,

@@ -6,13 +6,18 @@ never becomes `[]`), or the tools that load the file refuse it (`Codec.check_fix
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from histnorm.formats.base import type_name
-from histnorm.model import Transcript
+from histnorm.errors import type_name
+from histnorm.model import JsonValue, Transcript
 
-if TYPE_CHECKING:
-    from histnorm.formats.base import Codec
+
+class Writer(Protocol):
+    """What `changed_type` needs of a codec."""
+
+    def encode(self, transcript: Transcript) -> JsonValue: ...
+
+    def message_pointer(self, transcript: Transcript, message_index: int) -> str: ...
 
 
 def _kind(value: Any) -> str:
@@ -54,7 +59,7 @@ def _resolve(document: Any, pointer: str) -> Any:
     return node
 
 
-def changed_type(codec: Codec, original: Transcript, fixed: Transcript) -> str | None:
+def changed_type(codec: Writer, original: Transcript, fixed: Transcript) -> str | None:
     """The first top-level key whose JSON type the fix changed: in the native envelope, or
     in a kept message (one that still carries the native object it was read from)."""
     document = codec.encode(fixed)

@@ -14,7 +14,7 @@ from urllib.parse import unquote_to_bytes
 
 import orjson
 
-from histnorm import jsonio
+import histnorm.jsonio as jsonio
 from histnorm.errors import HistnormError
 from histnorm.formats._gemini_parts import (
     CODE_EXECUTION,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from histnorm import jsonio
+import histnorm.jsonio as jsonio
 from histnorm.errors import HistnormError
 from histnorm.formats._langchain_blocks import (
     _CALL_BLOCKS,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from histnorm import jsonio
+import histnorm.jsonio as jsonio
 from histnorm.errors import HistnormError
 from histnorm.formats._openai_chat_read import (
     _CONTENT_SLOTS,

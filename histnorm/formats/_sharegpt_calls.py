@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from histnorm import jsonio
+import histnorm.jsonio as jsonio
 from histnorm.errors import HistnormError
 from histnorm.formats.base import MISSING, rebuild, reuse_native
 from histnorm.formats.openai_chat import HANDOFF_PREFIX

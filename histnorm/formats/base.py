@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 from pydantic import BaseModel
 
 from histnorm.errors import HistnormError, join_pointer
+from histnorm.errors import type_name as type_name  # re-exported for the codecs
+from histnorm.formats._fixed_types import changed_type
 from histnorm.model import JsonValue, Message, Transcript
 
 if TYPE_CHECKING:
@@ -86,8 +88,6 @@ class Codec(ABC):
         `fix` calls this after repairing `original` and refuses the repair when it returns
         a problem. The default refuses a change of JSON type (`changed_type`) of a top-level
         key of the envelope or of a message that is kept."""
-        from histnorm.formats._fixed_types import changed_type  # needs Codec: no cycle
-
         return changed_type(self, original, fixed)
 
 
@@ -195,23 +195,6 @@ def join_envelope(transcript: Transcript, key: str, messages: list[Any]) -> Json
     if isinstance(transcript.native, dict):
         return rebuild(transcript.native, {key: messages})
     return messages
-
-
-def type_name(value: Any) -> str:
-    """The JSON type name of `value`, for error messages."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
 
 
 def expect_object(value: Any, pointer: str, what: str) -> dict[str, Any]:

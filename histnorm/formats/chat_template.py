@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from histnorm import jsonio
+import histnorm.jsonio as jsonio
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats._chat_template_parts import (
     arguments,

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from histnorm import jsonio
+import histnorm.jsonio as jsonio
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats._sharegpt_calls import (
     COMPACT,

@@ -32,33 +32,15 @@ input, so fixing twice gives the same result.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
-from functools import cache
 from typing import Any
 
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.model import ToolCallPart, Transcript
-from histnorm.profiles import Profile
+from histnorm.profiles import call_id_problem
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import profile, rename_calls, show_id
 from histnorm.settings import Settings
-
-
-@cache
-def _compiled(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
-
-
-def problem(call_id: str, limits: Profile) -> str | None:
-    """Why `call_id` breaks the profile's limits, or None."""
-    if limits.max_call_id_length is not None and len(call_id) > limits.max_call_id_length:
-        return f"is {len(call_id)} characters long (the limit is {limits.max_call_id_length})"
-    if limits.call_id_pattern is not None and not _compiled(limits.call_id_pattern).fullmatch(
-        call_id
-    ):
-        return f"does not match {limits.call_id_pattern}"
-    return None
 
 
 def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
@@ -69,7 +51,7 @@ def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
     for mi, message in enumerate(transcript.messages):
         for pi, part in enumerate(message.parts):
             if isinstance(part, ToolCallPart) and part.call_id is not None:
-                why = problem(part.call_id, limits)
+                why = call_id_problem(part.call_id, limits)
                 if why is not None:
                     yield RULE.diagnostic(
                         f"call id {show_id(part.call_id)} {why} for {limits.name}",

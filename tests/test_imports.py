@@ -1,0 +1,137 @@
+"""The import graph of the core: one direction, no cycles, no reach into the CLI or a rule.
+
+The graph is read statically (`tests/import_graph.py`): module-level, lazy (function-level)
+and type-only imports all count, because each one is a dependency the design has to carry.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from import_graph import Edge, cycles, edges, modules, public_names
+
+ROOT = Path(__file__).resolve().parents[1]
+MODULES = modules(ROOT, "histnorm") | modules(ROOT / "cli", "histnorm_cli")
+GRAPH = edges(MODULES)
+CORE = [edge for edge in GRAPH if edge.importer.startswith("histnorm.")]
+"""What the modules of the core import (`histnorm/__init__.py`, the face, is not one)."""
+
+HEAVY = ("histnorm_cli", "typer", "click", "rich", "jsonschema", "hypothesis", "pytest")
+"""What `import histnorm` must not load: the CLI and what only the CLI or the tests use."""
+
+
+def _lines(found: list[Edge]) -> str:
+    return "\n".join(f"  {edge}" for edge in found)
+
+
+def test_the_graph_reads_every_kind_of_import(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text("from pkg import a\n")
+    (package / "a.py").write_text(
+        "from typing import TYPE_CHECKING\n"
+        "import pkg.sub.c as c\n"
+        "if TYPE_CHECKING:\n"
+        "    from pkg.sub.c import T\n"
+        "def f():\n"
+        "    from .b import g\n"
+    )
+    (package / "b.py").write_text("from pkg import a\n")
+    (package / "sub" / "__init__.py").write_text("from . import c\n")
+    (package / "sub" / "c.py").write_text("from ..b import g\n")
+    graph = edges(modules(tmp_path, "pkg"))
+    found = {(e.importer, e.target, e.kind, e.implied) for e in graph}
+    assert found == {
+        ("pkg", "pkg.a", "module", False),
+        ("pkg.a", "pkg.sub.c", "module", False),
+        ("pkg.a", "pkg.sub", "module", True),
+        ("pkg.a", "pkg.sub.c", "type", False),
+        ("pkg.a", "pkg.sub", "type", True),
+        ("pkg.a", "pkg.b", "function", False),
+        ("pkg.b", "pkg", "module", False),
+        ("pkg.b", "pkg.a", "module", False),
+        ("pkg.sub", "pkg.sub.c", "module", False),
+        ("pkg.sub.c", "pkg.b", "module", False),
+    }
+    loops = cycles(graph, "pkg")
+    assert len(loops) == 1
+    assert [(e.importer, e.target) for e in loops[0]] == [
+        ("pkg", "pkg.a"),
+        ("pkg.a", "pkg.b"),
+        ("pkg.b", "pkg"),
+    ]
+
+
+def test_the_graph_sees_the_real_imports() -> None:
+    assert len(MODULES) > 100
+    assert any(e.importer == "histnorm.engine" and e.target == "histnorm.rules" for e in GRAPH)
+    assert any(e.importer == "histnorm_cli.app" and e.target.startswith("histnorm") for e in GRAPH)
+
+
+def test_no_import_cycles_in_the_core() -> None:
+    found = cycles(GRAPH, "histnorm")
+    assert not found, "import cycles in histnorm (each line imports the next):\n" + "\n\n".join(
+        _lines(loop) for loop in found
+    )
+
+
+def test_the_core_never_imports_the_cli() -> None:
+    found = [
+        e
+        for e in GRAPH
+        if e.importer.split(".")[0] == "histnorm" and e.target.split(".")[0] == "histnorm_cli"
+    ]
+    assert not found, "the core imports the CLI:\n" + _lines(found)
+
+
+def test_only_the_rule_registry_is_imported_from_outside_the_rules() -> None:
+    """Outside `histnorm/rules/`, a rule is reached through the registry `histnorm.rules`
+    (`ALL_RULES`, `FIX_ORDER`, `BY_CODE`, `BY_NAME`, `resolve`), never through its module:
+    what a rule module holds besides its `RULE` is its own business."""
+    registry = public_names(MODULES["histnorm.rules"])
+    assert {"ALL_RULES", "FIX_ORDER", "resolve"} <= registry
+    outside = [e for e in GRAPH if not e.importer.startswith("histnorm.rules")]
+    found = [
+        e
+        for e in outside
+        if e.target.startswith("histnorm.rules.")
+        or (e.target == "histnorm.rules" and not set(e.names) <= registry)
+    ]
+    assert not found, (
+        "imports of a rule's internals (import what is shared from a core module, and rules "
+        f"from histnorm.rules: {', '.join(sorted(registry))}):\n" + _lines(found)
+    )
+
+
+def test_no_core_module_imports_the_package_face() -> None:
+    """`histnorm/__init__.py` is the public API, built on the core: a core module that
+    imports from it (even `from histnorm import jsonio`, which reads its namespace) depends on
+    everything the face imports. Write `import histnorm.jsonio as jsonio` instead."""
+    found = [e for e in CORE if e.target == "histnorm"]
+    assert not found, "core modules that import the package face:\n" + _lines(found)
+
+
+def test_import_histnorm_loads_neither_the_cli_nor_its_dependencies() -> None:
+    path = os.pathsep.join([str(ROOT), str(ROOT / "cli")])
+    env = {**os.environ, "PYTHONPATH": path}
+    code = "import histnorm, sys; print(histnorm.__file__); print(*sorted(sys.modules))"
+    completed = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    where, loaded = completed.stdout.splitlines()
+    assert Path(where).is_relative_to(ROOT / "histnorm")
+    heavy = sorted(m for m in loaded.split() if m.split(".")[0] in HEAVY)
+    assert not heavy, f"import histnorm loads {heavy}"
+
+
+def test_every_public_name_resolves() -> None:
+    """Some names of the face are imported on first use (`histnorm.__getattr__`)."""
+    import histnorm
+    import histnorm.behaviours
+
+    missing = [name for name in histnorm.__all__ if not hasattr(histnorm, name)]
+    assert not missing
+    assert histnorm.is_partial is histnorm.behaviours.is_partial
