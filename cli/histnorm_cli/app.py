@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 
 import typer
 
+from histnorm import __version__
 from histnorm.formats import CODECS
 from histnorm.profiles import PROFILES
 from histnorm.schema import SCHEMAS, render
@@ -23,6 +24,27 @@ app = typer.Typer(
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"histnorm {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="Print the version and exit.",
+        ),
+    ] = False,
+) -> None:
+    """Find and repair what makes a stored LLM chat history unreplayable."""
 
 
 class OutputFormat(StrEnum):
@@ -281,4 +303,8 @@ def schema(
 
 def main() -> None:
     """Console-script entry point."""
-    app()
+    app(prog_name="histnorm")
+
+
+if __name__ == "__main__":
+    main()
