@@ -122,7 +122,30 @@ Include = Annotated[
     list[str] | None,
     typer.Option("--include", help="Glob of files to take from folders (default *.json, *.jsonl)."),
 ]
-Exclude = Annotated[list[str] | None, typer.Option("--exclude", help="Glob of files to skip.")]
+Exclude = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--exclude",
+        help="Pattern of files or folders to skip, as in .gitignore: without a slash it "
+        "matches a name at any depth (adds to the default excludes).",
+    ),
+]
+ForceExclude = Annotated[
+    bool | None,
+    typer.Option(
+        "--force-exclude/--no-force-exclude",
+        help="Apply the excludes to paths named on the command line too (for pre-commit).",
+        show_default=False,
+    ),
+]
+RespectGitignore = Annotated[
+    bool | None,
+    typer.Option(
+        "--respect-gitignore/--no-respect-gitignore",
+        help="Skip files .gitignore ignores when scanning folders (default: on).",
+        show_default=False,
+    ),
+]
 ExitZero = Annotated[bool, typer.Option("--exit-zero", help="Exit 0 even if diagnostics remain.")]
 Strict = Annotated[bool, typer.Option("--strict", help="Warnings fail the run too.")]
 Statistics = Annotated[bool, typer.Option("--statistics", help="Count diagnostics per rule.")]
@@ -192,6 +215,8 @@ def lint(
     detect: Detect = None,
     include: Include = None,
     exclude: Exclude = None,
+    force_exclude: ForceExclude = None,
+    respect_gitignore: RespectGitignore = None,
     exit_zero: ExitZero = False,
     strict: Strict = False,
     statistics: Statistics = False,
@@ -219,6 +244,8 @@ def fix(
     detect: Detect = None,
     include: Include = None,
     exclude: Exclude = None,
+    force_exclude: ForceExclude = None,
+    respect_gitignore: RespectGitignore = None,
     exit_zero: ExitZero = False,
     strict: Strict = False,
     statistics: Statistics = False,
