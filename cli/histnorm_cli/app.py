@@ -120,12 +120,17 @@ Detect = Annotated[
 ]
 Include = Annotated[
     list[str] | None,
-    typer.Option("--include", help="Glob of files to take from folders (default *.json, *.jsonl)."),
+    typer.Option(
+        "--include",
+        metavar="GLOB",
+        help="Glob of files to take from folders (default *.json, *.jsonl).",
+    ),
 ]
 Exclude = Annotated[
     list[str] | None,
     typer.Option(
         "--exclude",
+        metavar="PATTERN",
         help="Pattern of files or folders to skip, as in .gitignore: without a slash it "
         "matches a name at any depth (adds to the default excludes).",
     ),
