@@ -2,19 +2,26 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# Two install stamps: the package with its runtime dependencies (all `make demo` needs),
+# then the test extras on top (pytest, ruff, mypy, the SDKs, pre-commit) for the rest.
+RUNTIME := $(VENV)/.installed-runtime
+STAMP := $(VENV)/.installed-test
 
 .PHONY: demo test lint typecheck schema clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): $(BIN)/python pyproject.toml
+$(RUNTIME): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(RUNTIME)
+
+$(STAMP): $(RUNTIME)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-demo: $(STAMP)
+demo: $(RUNTIME)
 	@echo '$$ histnorm lint fixtures/demo'
 	@$(BIN)/histnorm lint fixtures/demo || test $$? -eq 1
 	@echo
@@ -33,7 +40,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-schema: $(STAMP)
+schema: $(RUNTIME)
 	$(BIN)/histnorm schema
 
 clean:

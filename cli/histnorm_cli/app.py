@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 
 import typer
 
+from histnorm import __version__
 from histnorm.formats import CODECS
 from histnorm.profiles import PROFILES
 from histnorm.schema import SCHEMAS, render
@@ -23,6 +24,27 @@ app = typer.Typer(
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"histnorm {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="Print the version and exit.",
+        ),
+    ] = False,
+) -> None:
+    """Find and repair what makes a stored LLM chat history unreplayable."""
 
 
 class OutputFormat(StrEnum):
@@ -98,9 +120,37 @@ Detect = Annotated[
 ]
 Include = Annotated[
     list[str] | None,
-    typer.Option("--include", help="Glob of files to take from folders (default *.json, *.jsonl)."),
+    typer.Option(
+        "--include",
+        metavar="GLOB",
+        help="Glob of files to take from folders (default *.json, *.jsonl).",
+    ),
 ]
-Exclude = Annotated[list[str] | None, typer.Option("--exclude", help="Glob of files to skip.")]
+Exclude = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--exclude",
+        metavar="PATTERN",
+        help="Pattern of files or folders to skip, as in .gitignore: without a slash it "
+        "matches a name at any depth (adds to the default excludes).",
+    ),
+]
+ForceExclude = Annotated[
+    bool | None,
+    typer.Option(
+        "--force-exclude/--no-force-exclude",
+        help="Apply the excludes to paths named on the command line too (for pre-commit).",
+        show_default=False,
+    ),
+]
+RespectGitignore = Annotated[
+    bool | None,
+    typer.Option(
+        "--respect-gitignore/--no-respect-gitignore",
+        help="Skip files .gitignore ignores when scanning folders (default: on).",
+        show_default=False,
+    ),
+]
 ExitZero = Annotated[bool, typer.Option("--exit-zero", help="Exit 0 even if diagnostics remain.")]
 Strict = Annotated[bool, typer.Option("--strict", help="Warnings fail the run too.")]
 Statistics = Annotated[bool, typer.Option("--statistics", help="Count diagnostics per rule.")]
@@ -170,6 +220,8 @@ def lint(
     detect: Detect = None,
     include: Include = None,
     exclude: Exclude = None,
+    force_exclude: ForceExclude = None,
+    respect_gitignore: RespectGitignore = None,
     exit_zero: ExitZero = False,
     strict: Strict = False,
     statistics: Statistics = False,
@@ -197,6 +249,8 @@ def fix(
     detect: Detect = None,
     include: Include = None,
     exclude: Exclude = None,
+    force_exclude: ForceExclude = None,
+    respect_gitignore: RespectGitignore = None,
     exit_zero: ExitZero = False,
     strict: Strict = False,
     statistics: Statistics = False,
@@ -281,4 +335,8 @@ def schema(
 
 def main() -> None:
     """Console-script entry point."""
-    app()
+    app(prog_name="histnorm")
+
+
+if __name__ == "__main__":
+    main()

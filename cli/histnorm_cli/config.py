@@ -49,6 +49,8 @@ class FileConfig(BaseModel):
     detect: str | None = None
     include: list[str] | None = None
     exclude: list[str] = []
+    force_exclude: bool | None = None
+    respect_gitignore: bool | None = None
     root: str | None = None
     """The folder of the configuration file (set when it is read, not a key)."""
 

@@ -24,9 +24,10 @@ from histnorm_cli.config import (
     ignored_for,
     load_config,
 )
+from histnorm_cli.discovery import Discovery, expand
 from histnorm_cli.exitcodes import ExitCode
 from histnorm_cli.feed import Feed, PipeClosed, shifted, shown
-from histnorm_cli.files import DEFAULT_INCLUDE, STDIN, expand
+from histnorm_cli.files import DEFAULT_INCLUDE, STDIN
 from histnorm_cli.pool import Interrupted, Pool, Task, process, signals_raise, workers
 from histnorm_cli.progress import Progress
 from histnorm_cli.reporters import FORMATS, Reporter, Summary, reporter
@@ -48,6 +49,8 @@ class Request:
     detect: str | None = None
     include: list[str] | None = None
     exclude: list[str] | None = None
+    force_exclude: bool | None = None
+    respect_gitignore: bool | None = None
     exit_zero: bool = False
     strict: bool = False
     statistics: bool = False
@@ -197,8 +200,7 @@ def execute(request: Request) -> int:
         stream, color=color, quiet=request.quiet, statistics=request.statistics
     )
     summary = Summary(request.mode, check=request.check or request.diff)
-    include = request.include or config.include or list(DEFAULT_INCLUDE)
-    exclude = request.exclude or config.exclude
+    discovery = _discovery(request, config)
     base = Job(
         mode=request.mode,
         settings=settings,
@@ -211,7 +213,7 @@ def execute(request: Request) -> int:
         backup=request.backup,
     )
     items: list[Item] = []
-    for path, error in expand(request.paths or ["."], include, exclude):
+    for path, error in expand(request.paths or ["."], discovery):
         if error is not None:
             if not os.path.lexists(path) and glob.has_magic(path):
                 error = f"no files matched: {shown(path)} (a pattern nothing matched)"
@@ -220,7 +222,13 @@ def execute(request: Request) -> int:
             continue
         data = sys.stdin.buffer.read() if path == STDIN else None
         items.append((path, _job_for(base, config, settings, path), data))
-    if not items and not summary.errors:
+    if discovery.excluded:
+        count = len(discovery.excluded)
+        print(
+            f"histnorm: {count} named path{'s' * (count != 1)} excluded (--force-exclude)",
+            file=sys.stderr,
+        )
+    if not items and not summary.errors and not discovery.excluded:
         print(
             f"histnorm: no files matched: {' '.join(map(shown, request.paths or ['.']))}",
             file=sys.stderr,
@@ -232,6 +240,23 @@ def execute(request: Request) -> int:
         return stopped
     report.finish(summary)
     return _exit_code(request, summary)
+
+
+def _discovery(request: Request, config: FileConfig) -> Discovery:
+    """Flags win over the configuration; exclude patterns are anchored to the folder of
+    the file that gives them (the working directory for flags)."""
+    exclude, base = (request.exclude, ".") if request.exclude else (config.exclude, config.root)
+    return Discovery(
+        include=request.include or config.include or list(DEFAULT_INCLUDE),
+        exclude=exclude,
+        exclude_base=base or ".",
+        force_exclude=bool(_first(request.force_exclude, config.force_exclude, False)),
+        respect_gitignore=bool(_first(request.respect_gitignore, config.respect_gitignore, True)),
+    )
+
+
+def _first(*values: bool | None) -> bool | None:
+    return next((v for v in values if v is not None), None)
 
 
 def _run(run: _Run, items: list[Item], jobs: int) -> int | None:

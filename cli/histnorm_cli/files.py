@@ -1,4 +1,4 @@
-"""Paths in, bytes out: expanding arguments and writing files atomically.
+"""Bytes out: writing files atomically (finding them is `histnorm_cli.discovery`).
 
 A new content is written to a temporary file beside its target, named
 `.NAME.XXXXXXXX.histnorm` (`.NAME.N.XXXXXXXX.histnorm` for a share of a file fixed by
@@ -13,8 +13,7 @@ import errno
 import os
 import re
 import tempfile
-from collections.abc import Callable, Iterator
-from fnmatch import fnmatch
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import BinaryIO
@@ -25,7 +24,6 @@ from histnorm_cli.identity import (
     backup_as_bak,
     keep_identity,
     open_regular,
-    regular_error,
     sync_folder,
 )
 
@@ -33,69 +31,6 @@ DEFAULT_INCLUDE = ("*.json", "*.jsonl")
 STDIN = "-"
 TEMPORARY = re.compile(r"\..+\.[a-z0-9_]{8}\.histnorm")
 """The name of a temporary file of histnorm's (see the module docstring)."""
-
-
-def _matches(path: Path, patterns: tuple[str, ...] | list[str]) -> bool:
-    text = path.as_posix()
-    return any(fnmatch(path.name, p) or fnmatch(text, p) for p in patterns)
-
-
-def _scan(
-    folder: Path, include: tuple[str, ...] | list[str], exclude: tuple[str, ...] | list[str]
-) -> list[Path]:
-    """The regular files below `folder` to take, sorted; a symlink is taken only when it
-    points to a file inside `folder`, and one file reached by several names once."""
-    root = folder.resolve()
-    chosen: dict[str, Path] = {}
-    for path in folder.rglob("*"):
-        if TEMPORARY.fullmatch(path.name) or not _matches(path, include) or _matches(path, exclude):
-            continue
-        link = path.is_symlink()
-        real = path.resolve()
-        if (link and not real.is_relative_to(root)) or not path.is_file():
-            continue  # out of the folder, dangling, or no regular file
-        key = str(real)
-        if key not in chosen or (chosen[key].is_symlink() and not link):
-            chosen[key] = path
-    return sorted(chosen.values())
-
-
-def expand(
-    paths: list[str],
-    include: tuple[str, ...] | list[str] = DEFAULT_INCLUDE,
-    exclude: tuple[str, ...] | list[str] = (),
-) -> Iterator[tuple[str, str | None]]:
-    """Yield (path, error) for each file named or found below a named folder, sorted.
-
-    Files named explicitly are always taken (a symlink is followed); files found in
-    folders must match `include` and not `exclude`, be regular, not be a temporary file
-    of histnorm's and, if a symlink, point inside the folder. A path that does not exist,
-    or is a FIFO, device or socket, yields an error instead.
-    """
-    seen: set[str] = set()
-    for name in paths:
-        if name == STDIN:
-            yield STDIN, None
-            continue
-        path = Path(name)
-        if path.is_dir():
-            for file in _scan(path, include, exclude):
-                if _new(file, seen):
-                    yield str(file), None
-        elif path.exists():
-            if _new(path, seen):
-                yield name, regular_error(name)
-        else:
-            yield name, f"{name}: no such file or directory"
-
-
-def _new(path: Path, seen: set[str]) -> bool:
-    """Whether `path` names a file not yielded yet (by this or another name)."""
-    keys = {os.path.normpath(path), os.path.realpath(path)}
-    if keys & seen:
-        return False
-    seen.update(keys)
-    return True
 
 
 def _new_file_mode() -> int:
