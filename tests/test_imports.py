@@ -78,13 +78,25 @@ def test_no_import_cycles_in_the_core() -> None:
     )
 
 
+ENTRY_POINT = "histnorm.__main__"
+"""`python -m histnorm` runs the command: the one module of the package that may import
+the CLI. Nothing imports it (checked below), so the core never loads the CLI."""
+
+
 def test_the_core_never_imports_the_cli() -> None:
     found = [
         e
         for e in GRAPH
-        if e.importer.split(".")[0] == "histnorm" and e.target.split(".")[0] == "histnorm_cli"
+        if e.importer.split(".")[0] == "histnorm"
+        and e.importer != ENTRY_POINT
+        and e.target.split(".")[0] == "histnorm_cli"
     ]
     assert not found, "the core imports the CLI:\n" + _lines(found)
+
+
+def test_nothing_imports_the_entry_point() -> None:
+    found = [e for e in GRAPH if e.target == ENTRY_POINT]
+    assert not found, "modules import histnorm.__main__:\n" + _lines(found)
 
 
 def test_only_the_rule_registry_is_imported_from_outside_the_rules() -> None:
