@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from histnorm.analysis.outline import Call, OutlinePart, Request, Response, Result
 from histnorm.model import (
     ApprovalRequestPart,
     ApprovalResponsePart,
@@ -39,8 +40,12 @@ Position = tuple[int, int]
 
 Key = tuple[str, str | None]
 
+AnyCall = ToolCallPart | Call
+AnyResult = ToolResultPart | Result
+"""Calls and results of a model or of an outline: `pair()` reads the same attributes."""
 
-def group(part: ToolCallPart | ToolResultPart) -> str:
+
+def group(part: AnyCall | AnyResult) -> str:
     """The pairing group of a call or result: results answer calls of the same group."""
     if part.family is ToolFamily.MCP:
         return "mcp"
@@ -71,7 +76,7 @@ def result_type_for(call_type: str | None) -> str | None:
     return call_type + "_result"
 
 
-def key_of(part: ToolCallPart | ToolResultPart) -> Key:
+def key_of(part: AnyCall | AnyResult) -> Key:
     """The pairing key of a call or result."""
     return group(part), part.call_id
 
@@ -106,34 +111,33 @@ class Pairing:
     lone_responses: tuple[Position, ...] = ()
 
 
-def _wrapped(part: ApprovalRequestPart) -> tuple[str | None, str | None]:
+def _wrapped(part: ApprovalRequestPart | Request) -> tuple[str | None, str | None]:
     call = part.tool_call
     return (None, None) if call is None else (call.call_id, call.tool_type or call.family.value)
 
 
 def pair(
-    items: Iterable[tuple[Position, Part]],
+    items: Iterable[tuple[Position, Part | OutlinePart]],
     *,
     call_filter: Callable[[ToolCallPart], bool] | None = None,
     server_calls: bool = False,
 ) -> Pairing:
     """Walk `items` in order and pair them; calls rejected by `call_filter` are ignored.
-    With `server_calls`, a result no call in `items` owns is a server result, not an orphan."""
-    pending: dict[Key, list[tuple[Position, ToolCallPart]]] = {}
+    With `server_calls`, a result no call in `items` owns is a server result, not an orphan.
+    `items` are model parts or outline parts (`histnorm.analysis.outline`), never both."""
+    pending: dict[Key, list[tuple[Position, AnyCall]]] = {}
     answered: dict[Key, Position] = {}
-    parts: dict[Position, Part] = {}
     call_results: dict[Position, Position] = {}
     orphans: list[Position] = []
     server: list[Position] = []
     duplicates: list[tuple[Position, Position]] = []
     repeats: list[Repeat] = []
-    requests: dict[str, tuple[Position, ApprovalRequestPart]] = {}
+    requests: dict[str, tuple[Position, ApprovalRequestPart | Request]] = {}
     request_responses: dict[Position, Position] = {}
     lone: list[Position] = []
     for position, part in items:
-        parts[position] = part
-        if isinstance(part, ToolCallPart):
-            if call_filter is not None and not call_filter(part):
+        if isinstance(part, AnyCall):
+            if call_filter is not None and not call_filter(part):  # type: ignore[arg-type]
                 continue
             key = key_of(part)
             stack = pending.setdefault(key, [])
@@ -143,7 +147,7 @@ def pair(
                 continue
             stack.append((position, part))
             answered.pop(key, None)
-        elif isinstance(part, ToolResultPart):
+        elif isinstance(part, AnyResult):
             key = key_of(part)
             waiting = pending.get(key)
             if not waiting and key not in answered:
@@ -156,7 +160,7 @@ def pair(
                 duplicates.append((position, answered[key]))
             else:
                 (server if server_calls else orphans).append(position)
-        elif isinstance(part, ApprovalRequestPart):
+        elif isinstance(part, ApprovalRequestPart | Request):
             held = requests.get(part.request_id)
             if held is None:
                 requests[part.request_id] = (position, part)
@@ -174,7 +178,7 @@ def pair(
                     dropped[0],
                 )
             )
-        elif isinstance(part, ApprovalResponsePart):
+        elif isinstance(part, ApprovalResponsePart | Response):
             held = requests.pop(part.request_id, None)
             if held is None:
                 lone.append(position)
@@ -195,7 +199,7 @@ def pair(
     )
 
 
-def _pick(waiting: list[tuple[Position, ToolCallPart]], result: ToolResultPart) -> int:
+def _pick(waiting: list[tuple[Position, AnyCall]], result: AnyResult) -> int:
     """Which pending call a result answers: the nearest one; or, pairing by position, the
     earliest call of the most recent message that still has pending calls, preferring one
     with the result's name; a named result with no call of its name there answers the
@@ -213,8 +217,8 @@ def _pick(waiting: list[tuple[Position, ToolCallPart]], result: ToolResultPart) 
 
 
 def _across_ids(
-    pending: dict[Key, list[tuple[Position, ToolCallPart]]], result: ToolResultPart
-) -> tuple[Key, list[tuple[Position, ToolCallPart]] | None]:
+    pending: dict[Key, list[tuple[Position, AnyCall]]], result: AnyResult
+) -> tuple[Key, list[tuple[Position, AnyCall]] | None]:
     """For data with ids on one side only: an id-less result may answer a pending call that
     has an id (same name), and a result with an id may answer a pending id-less call."""
     if result.call_id is not None:
@@ -233,7 +237,7 @@ def _across_ids(
 
 
 def _call_repeat(
-    position: Position, part: ToolCallPart, stack: list[tuple[Position, ToolCallPart]]
+    position: Position, part: AnyCall, stack: list[tuple[Position, AnyCall]]
 ) -> Repeat | None:
     if part.family is ToolFamily.HANDOFF:
         for first_position, first in stack:

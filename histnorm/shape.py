@@ -23,14 +23,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from histnorm.model import (
-    ReasoningPart,
-    TextPart,
-    ToolCallPart,
-    ToolFamily,
-    ToolResultPart,
-    Transcript,
+from histnorm.analysis.outline import (
+    REASONING,
+    TEXT,
+    UNKNOWN_ROLE,
+    Call,
+    Outline,
+    Result,
+    outline_of,
 )
+from histnorm.analysis.outline import Step as OutlineStep
+from histnorm.model import ToolFamily, Transcript
 from histnorm.profiles import Profile
 from histnorm.rules.invalid_call_id import problem
 
@@ -57,37 +60,55 @@ _ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
 _SYSTEM = frozenset({"system", "developer"})
 
 
-def shape_of(transcript: Transcript) -> Shape | None:
-    """The shape of a decoded transcript, or None when it holds anything but plain content.
-
-    This is the reference every codec's `shape` must agree with.
-    """
+def plain_steps(outline: Outline | None) -> Shape | None:
+    """The plain shape of an outline, or None when it holds anything but plain content."""
+    if outline is None or outline.all_flags & ~UNKNOWN_ROLE:
+        return None
     steps: list[Step] = []
-    for message in transcript.messages:
-        if not message.parts or message.is_partial:
+    previous: OutlineStep | None = None
+    items = outline.format == "openai-responses"
+    for message in outline.messages:
+        if not message.parts or message.flags:
             return None
+        if items and previous is not None and _unmatched(previous, message):
+            return None  # HN103 reports it: the server cannot tie the message to the reasoning
+        previous = message
         calls: list[str] = []
         results: list[str] = []
         other = reasoning = 0
         for part in message.parts:
-            if isinstance(part, ToolCallPart | ToolResultPart):
+            if isinstance(part, Call | Result):
                 if not part.call_id or part.family is not ToolFamily.FUNCTION:
                     return None
-                if isinstance(part, ToolCallPart):
+                if isinstance(part, Call):
                     if part.informational:
                         return None
                     calls.append(part.call_id)
                 else:
                     results.append(part.call_id)
-            elif isinstance(part, TextPart) and part.text.strip():
+            elif part == TEXT:
                 other += 1
-            elif isinstance(part, ReasoningPart):
+            elif part == REASONING:
                 other += 1
                 reasoning += 1
             else:
                 return None
         steps.append(Step(message.role.casefold(), tuple(calls), tuple(results), other, reasoning))
     return tuple(steps)
+
+
+def _unmatched(reasoning: OutlineStep, following: OutlineStep) -> bool:
+    return (
+        reasoning.parts == (REASONING,)
+        and reasoning.id is not None
+        and following.id is None
+        and not any(isinstance(p, Call) for p in following.parts)
+    )
+
+
+def shape_of(transcript: Transcript) -> Shape | None:
+    """The shape of a decoded transcript, or None when it holds anything but plain content."""
+    return plain_steps(outline_of(transcript))
 
 
 def _call_only(step: Step) -> bool:

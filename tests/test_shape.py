@@ -35,7 +35,9 @@ from histnorm.settings import Settings
 from histnorm.shape import Step, is_plain, shape_of
 
 ROOT = Path(__file__).resolve().parent.parent / "fixtures"
-SHAPED = tuple(name for name, codec in CODECS.items() if type(codec).shape is not Codec.shape)
+SHAPED = tuple(
+    name for name, codec in CODECS.items() if type(codec).read_outline is not Codec.read_outline
+)
 """Formats whose codec reads shapes (the others never claim one)."""
 
 

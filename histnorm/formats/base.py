@@ -12,6 +12,7 @@ from histnorm.errors import HistnormError, join_pointer
 from histnorm.model import JsonValue, Message, Transcript
 
 if TYPE_CHECKING:
+    from histnorm.analysis.outline import Outline
     from histnorm.shape import Shape
 
 
@@ -68,9 +69,25 @@ class Codec(ABC):
     def part_pointer(self, transcript: Transcript, message_index: int, part_index: int) -> str:
         """The JSON Pointer of part `part_index` of message `message_index`."""
 
+    def outline(self, data: JsonValue) -> Outline:
+        """The outline of `data` (`histnorm.analysis.outline`): what `read_outline` reads,
+        else `outline_of` the decoded transcript; raises `HistnormError` if malformed."""
+        found = self.read_outline(data)
+        if found is not None:
+            return found
+        from histnorm.analysis.outline import outline_of
+
+        return outline_of(self.decode(data))
+
     def shape(self, data: JsonValue) -> Shape | None:
-        """The plain shape of `data` without building models (`histnorm.shape`), or None
-        when it holds anything but plain content. The default never claims a shape."""
+        """The plain shape of `data` (`histnorm.shape`), from `read_outline`, or None."""
+        from histnorm.shape import plain_steps
+
+        return plain_steps(self.read_outline(data))
+
+    def read_outline(self, data: JsonValue) -> Outline | None:
+        """The outline of `data` read without building models, or None for anything the
+        fast reader does not handle (`outline` decodes those). The default reads nothing."""
         return None
 
     def read_back(self, fixed: Transcript) -> Transcript | None:

@@ -78,10 +78,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from histnorm.analysis.outline import Outline
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats._claude_code_blocks import decode_content, parse_slot
 from histnorm.formats._claude_code_encode import encode_session
-from histnorm.formats._claude_code_shape import shape as plain_shape
+from histnorm.formats._claude_code_outline import read_outline
 from histnorm.formats._claude_code_tree import (
     MESSAGE_TYPES,
     Session,
@@ -92,7 +93,6 @@ from histnorm.formats._claude_code_tree import (
 )
 from histnorm.formats.base import Codec, expect_object
 from histnorm.model import JsonValue, Message, Part, Transcript
-from histnorm.shape import Shape
 
 _SESSION_KEYS = ("uuid", "parentUuid", "sessionId", "leafUuid", "messageId")
 _OTHER_TYPES = {
@@ -173,9 +173,9 @@ class ClaudeCodeCodec(Codec):
             )
         return Transcript(messages=tuple(messages), format=self.name, native=data)
 
-    def shape(self, data: JsonValue) -> Shape | None:
-        """The plain shape of the session lines (`histnorm.shape`), or None."""
-        return plain_shape(data)
+    def read_outline(self, data: JsonValue) -> Outline | None:
+        """The outline read without building models, or None (`Codec.read_outline`)."""
+        return read_outline(data)
 
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode to session lines, rewriting only the lines the edits touch."""

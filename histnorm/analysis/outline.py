@@ -1,0 +1,242 @@
+"""The outline: a transcript as the structural rules see it, cheap to read from native data.
+
+Per message an outline keeps the role, one small tuple per part (part indices are the
+model's, so diagnostics locate the same way) and the flags of what its parts do not
+show (`PARTIAL`, `UNKNOWN`). Calls and results carry exactly the attributes `pair()`
+reads (`call_id`, `name`, `family`, `tool_type`, `informational`), so one pairing serves
+outlines and models. `outline_of(transcript)` builds it from a model; a codec's
+`outline(native)` builds the same from a parsed native value (the representation test
+holds the two equal).
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import TYPE_CHECKING, Literal, NamedTuple
+
+from histnorm.call_keys import unread_call_keys
+from histnorm.model import (
+    ApprovalRequestPart,
+    ApprovalResponsePart,
+    Part,
+    TextPart,
+    ToolCallPart,
+    ToolFamily,
+    ToolResultPart,
+    Transcript,
+)
+
+if TYPE_CHECKING:
+    from histnorm.pairing import Pairing
+
+PARTIAL = 1
+"""The message is marked as part of a cancelled (partial) response."""
+UNKNOWN = 2
+"""It carries call keys its format's reader skips (`histnorm.call_keys`)."""
+EMPTY_TEXT = 4
+"""(Derived) a text part is empty or whitespace only."""
+EMPTY = 8
+"""(Derived) a message has no parts, or only usage parts."""
+APPROVAL = 16
+"""(Derived) an approval request or response."""
+HANDOFF = 32
+"""(Derived) a handoff call or result."""
+UNKNOWN_PART = 64
+"""(Derived) a part histnorm does not model."""
+UNKNOWN_ROLE = 256
+"""(Derived) a role neither every rule nor the format knows."""
+BROKEN_CHAIN = 128
+"""(Whole outline) a Claude Code session whose parent chain stops at a missing line."""
+
+MODELLED_ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
+"""The roles every rule understands."""
+
+
+class Call(NamedTuple):
+    """A tool call, as `pair()` reads it."""
+
+    call_id: str | None
+    name: str | None
+    family: ToolFamily = ToolFamily.FUNCTION
+    tool_type: str | None = None
+    informational: bool = False
+    kind: Literal["tool_call"] = "tool_call"
+
+
+class Result(NamedTuple):
+    """A tool result, as `pair()` reads it."""
+
+    call_id: str | None
+    name: str | None
+    family: ToolFamily = ToolFamily.FUNCTION
+    tool_type: str | None = None
+    kind: Literal["tool_result"] = "tool_result"
+
+
+class Request(NamedTuple):
+    """An approval request and the call it wraps."""
+
+    request_id: str
+    tool_call: Call | None = None
+    kind: Literal["approval_request"] = "approval_request"
+
+
+class Response(NamedTuple):
+    """An approval response."""
+
+    request_id: str
+    kind: Literal["approval_response"] = "approval_response"
+
+
+class Other(NamedTuple):
+    """Any other part: its kind (`text`, `reasoning`, `media`, ...) and, for text,
+    whether it is empty or whitespace only."""
+
+    kind: str
+    empty: bool = False
+
+
+OutlinePart = Call | Result | Request | Response | Other
+
+TEXT = Other("text")
+EMPTY_TEXT_PART = Other("text", True)
+REASONING = Other("reasoning")
+
+
+class Step(NamedTuple):
+    """One message: its role, its parts, its `PARTIAL` / `UNKNOWN` flags and its id."""
+
+    role: str
+    parts: tuple[OutlinePart, ...]
+    flags: int = 0
+    id: str | None = None
+
+    def role_is(self, *roles: str) -> bool:
+        """Whether the role equals one of `roles`, ignoring case."""
+        mine = self.role.casefold()
+        return any(mine == role.casefold() for role in roles)
+
+    @property
+    def is_partial(self) -> bool:
+        """Whether the message is marked as part of a cancelled (partial) response."""
+        return bool(self.flags & PARTIAL)
+
+
+class Outline:
+    """A transcript's messages as steps, with its format and server-side state."""
+
+    __slots__ = ("__dict__", "flags", "format", "messages", "server_state")
+
+    def __init__(
+        self,
+        messages: tuple[Step, ...],
+        format: str | None = None,
+        server_state: str | None = None,
+        flags: int = 0,
+    ) -> None:
+        self.messages = messages
+        self.format = format
+        self.server_state = server_state
+        self.flags = flags
+        """Flags of the whole outline (`BROKEN_CHAIN`)."""
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.messages, self.format, self.server_state, self.flags)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Outline) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Outline({self.messages!r}, {self.format!r}, {self.server_state!r}, {self.flags})"
+
+    @cached_property
+    def pairing(self) -> Pairing:
+        """How its calls, results, requests and responses pair (as `Transcript.pairing`)."""
+        from histnorm.pairing import pair
+
+        items = (
+            ((mi, pi), part)
+            for mi, message in enumerate(self.messages)
+            for pi, part in enumerate(message.parts)
+        )
+        return pair(items, server_calls=self.server_state is not None)
+
+    @cached_property
+    def all_flags(self) -> int:
+        """The flags of the outline, of every message and those its parts show."""
+        from histnorm.formats import CODECS
+
+        codec = CODECS.get(self.format or "")
+        known = None if codec is None else codec.known_roles
+        found = self.flags
+        for message in self.messages:
+            found |= message.flags
+            role = message.role.casefold()
+            if known is not None and role not in known and role not in MODELLED_ROLES:
+                found |= UNKNOWN_ROLE
+            parts = message.parts
+            if not parts:
+                found |= EMPTY
+                continue
+            usage = True
+            for part in parts:
+                kind = part.kind
+                if kind == "text":
+                    if part == EMPTY_TEXT_PART:
+                        found |= EMPTY_TEXT
+                elif kind == "tool_call" or kind == "tool_result":
+                    if part.family is ToolFamily.HANDOFF:  # type: ignore[union-attr]
+                        found |= HANDOFF
+                elif kind == "approval_request" or kind == "approval_response":
+                    found |= APPROVAL
+                elif kind == "unknown":
+                    found |= UNKNOWN_PART
+                usage = usage and kind == "usage"
+            if usage:
+                found |= EMPTY
+        return found
+
+
+def outline_part(part: Part) -> OutlinePart:
+    """The outline of one model part."""
+    if isinstance(part, ToolCallPart):
+        return Call(part.call_id, part.name, part.family, part.tool_type, part.informational)
+    if isinstance(part, ToolResultPart):
+        return Result(part.call_id, part.name, part.family, part.tool_type)
+    if isinstance(part, ApprovalRequestPart):
+        wrapped = part.tool_call
+        return Request(part.request_id, None if wrapped is None else outline_part(wrapped))  # type: ignore[arg-type]
+    if isinstance(part, ApprovalResponsePart):
+        return Response(part.request_id)
+    if isinstance(part, TextPart):
+        return EMPTY_TEXT_PART if not part.text.strip() else TEXT
+    return Other(part.kind)
+
+
+def outline_of(transcript: Transcript) -> Outline:
+    """The outline of a decoded transcript: the reference every codec's outline equals."""
+    from histnorm.formats import CODECS
+
+    codec = CODECS.get(transcript.format or "")
+    read = None if codec is None else codec.read_call_keys
+    steps = []
+    for message in transcript.messages:
+        flags = PARTIAL if message.is_partial else 0
+        if read is not None and unread_call_keys(message.native, read):
+            flags |= UNKNOWN
+        steps.append(Step(message.role, tuple(map(outline_part, message.parts)), flags, message.id))
+    flags = 0
+    if transcript.format == "claude-code" and _broken_chain(transcript):
+        flags |= BROKEN_CHAIN
+    return Outline(tuple(steps), transcript.format, transcript.server_state, flags)
+
+
+def _broken_chain(transcript: Transcript) -> bool:
+    """Whether the session's parent chain stops at a line the file does not hold (HN014)."""
+    from histnorm.formats._claude_code_tree import analyse, check_lines, missing_parent
+
+    native = transcript.native
+    return isinstance(native, list) and missing_parent(analyse(check_lines(native))) is not None
