@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 if TYPE_CHECKING:
+    from histnorm.analysis.outline import Outline
     from histnorm.pairing import Pairing
 
 JsonValue = Any
@@ -200,9 +201,14 @@ class Transcript(_Frozen):
     may live there rather than in `messages`."""
 
     @cached_property
-    def pairing(self) -> Pairing:
-        """How its calls, results, requests and responses pair (computed once; the model is
-        frozen, so it never goes stale)."""
-        from histnorm.pairing import pair, transcript_items
+    def outline(self) -> Outline:
+        """Its outline (`histnorm.analysis.outline`; computed once: the model is frozen)."""
+        from histnorm.analysis.outline import outline_of
 
-        return pair(transcript_items(self), server_calls=self.server_state is not None)
+        return outline_of(self)
+
+    @property
+    def pairing(self) -> Pairing:
+        """How its calls, results, requests and responses pair: the pairing of its outline
+        (computed once)."""
+        return self.outline.pairing

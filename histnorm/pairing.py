@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from histnorm.analysis.outline import Call, OutlinePart, Request, Response, Result
+from histnorm.analysis.outline import Call, Outline, OutlinePart, Request, Response, Result
 from histnorm.model import (
     ApprovalRequestPart,
     ApprovalResponsePart,
@@ -267,6 +267,6 @@ def transcript_items(transcript: Transcript) -> Iterable[tuple[Position, Part]]:
             yield (mi, pi), part
 
 
-def pair_transcript(transcript: Transcript) -> Pairing:
-    """Pair the whole transcript (computed once per transcript object)."""
+def pair_transcript(transcript: Transcript | Outline) -> Pairing:
+    """Pair the whole transcript or outline (computed once per object)."""
     return transcript.pairing

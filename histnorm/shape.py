@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from histnorm.analysis.outline import (
+    ALWAYS,
     REASONING,
     TEXT,
     UNKNOWN_ROLE,
@@ -62,7 +63,7 @@ _SYSTEM = frozenset({"system", "developer"})
 
 def plain_steps(outline: Outline | None) -> Shape | None:
     """The plain shape of an outline, or None when it holds anything but plain content."""
-    if outline is None or outline.all_flags & ~UNKNOWN_ROLE:
+    if outline is None or outline.all_flags & ~(UNKNOWN_ROLE | ALWAYS):
         return None
     steps: list[Step] = []
     previous: OutlineStep | None = None

@@ -48,6 +48,9 @@ UNKNOWN_ROLE = 256
 BROKEN_CHAIN = 128
 """(Whole outline) a Claude Code session whose parent chain stops at a missing line."""
 
+ALWAYS = 1 << 30
+"""Set in every outline's `all_flags`: a rule that wants it always needs the model."""
+
 MODELLED_ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
 """The roles every rule understands."""
 
@@ -171,7 +174,7 @@ class Outline:
 
         codec = CODECS.get(self.format or "")
         known = None if codec is None else codec.known_roles
-        found = self.flags
+        found = self.flags | ALWAYS
         for message in self.messages:
             found |= message.flags
             role = message.role.casefold()

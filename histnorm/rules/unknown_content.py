@@ -52,6 +52,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from histnorm.analysis.outline import UNKNOWN, UNKNOWN_PART, UNKNOWN_ROLE
 from histnorm.call_keys import unread_call_keys
 from histnorm.diagnostic import Diagnostic, Severity
 from histnorm.errors import join_pointer
@@ -264,6 +265,7 @@ RULE = Rule(
     applicability=None,
     doc=__doc__ or "",
     check=check,
+    wants=UNKNOWN | UNKNOWN_PART | UNKNOWN_ROLE,
     examples=(
         Example(bad=_FORCED, good=None, format="anthropic", title="tool_calls read as Anthropic"),
         Example(bad=_ROLE, good=None, title="a misspelt role"),
