@@ -13,7 +13,6 @@ from histnorm.model import JsonValue, Message, Transcript
 
 if TYPE_CHECKING:
     from histnorm.analysis.outline import Outline
-    from histnorm.shape import Shape
 
 
 class _Missing:
@@ -78,12 +77,6 @@ class Codec(ABC):
         from histnorm.analysis.outline import outline_of
 
         return outline_of(self.decode(data))
-
-    def shape(self, data: JsonValue) -> Shape | None:
-        """The plain shape of `data` (`histnorm.shape`), from `read_outline`, or None."""
-        from histnorm.shape import plain_steps
-
-        return plain_steps(self.read_outline(data))
 
     def read_outline(self, data: JsonValue) -> Outline | None:
         """The outline of `data` read without building models, or None for anything the
