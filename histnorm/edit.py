@@ -43,6 +43,8 @@ class _Ends:
     """For each index: the last index of the run of call-only messages after it."""
 
 
+_RESULT_KINDS = frozenset({"tool_result"})
+_CALL_KINDS = frozenset({"tool_call", "reasoning"})
 _ENDS: dict[int, tuple[Sequence[AnyMessage], _Ends]] = {}
 """`_Ends` of the last few message sequences (by identity), so that a rule asking about
 every call of a transcript walks its messages once, not once per call."""
@@ -55,9 +57,13 @@ def _ends(messages: Sequence[AnyMessage]) -> _Ends:
     count = len(messages)
     results, calls = list(range(count)), list(range(count))
     for i in range(count - 2, -1, -1):
-        if is_result_only(messages[i + 1]):
+        message = messages[i + 1]
+        if not message.parts:
+            continue
+        kinds = {p.kind for p in message.parts}  # `is_result_only` and `_call_only`, inlined
+        if kinds == _RESULT_KINDS:
             results[i] = results[i + 1]
-        if _call_only(messages[i + 1]):
+        elif kinds <= _CALL_KINDS and message.role_is("assistant"):
             calls[i] = calls[i + 1]
     ends = _Ends(results, calls)
     if not isinstance(messages, tuple):  # may change: not kept

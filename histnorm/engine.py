@@ -46,6 +46,21 @@ class FixResult:
 
 def selected_rules(settings: Settings) -> tuple[Rule, ...]:
     """The rules `settings` selects, in code order; unknown names raise `HistnormError`."""
+    key = (settings.select, settings.ignore, tuple(settings.severity))
+    held = _SELECTED.get(key)
+    if held is None:
+        held = _select(settings)
+        if len(_SELECTED) >= 64:
+            _SELECTED.clear()
+        _SELECTED[key] = held
+    return held
+
+
+_SELECTED: dict[tuple[object, ...], tuple[Rule, ...]] = {}
+"""`selected_rules` by the settings it reads (lint asks once per transcript)."""
+
+
+def _select(settings: Settings) -> tuple[Rule, ...]:
     chosen = (
         {resolve(name).code for name in settings.select}
         if settings.select is not None

@@ -24,10 +24,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from histnorm.analysis.outline import Call, Outline, OutlinePart, Request, Response, Result
+from histnorm.analysis.outline import Call, Outline, OutlinePart, Request, Result
 from histnorm.model import (
     ApprovalRequestPart,
-    ApprovalResponsePart,
     Part,
     ToolCallPart,
     ToolFamily,
@@ -78,6 +77,8 @@ def result_type_for(call_type: str | None) -> str | None:
 
 def key_of(part: AnyCall | AnyResult) -> Key:
     """The pairing key of a call or result."""
+    if part.family is ToolFamily.FUNCTION:
+        return "function", part.call_id  # `group`, for the most common family
     return group(part), part.call_id
 
 
@@ -136,7 +137,7 @@ def pair(
     request_responses: dict[Position, Position] = {}
     lone: list[Position] = []
     for position, part in items:
-        if isinstance(part, AnyCall):
+        if part.kind == "tool_call":
             if call_filter is not None and not call_filter(part):  # type: ignore[arg-type]
                 continue
             key = key_of(part)
@@ -147,7 +148,7 @@ def pair(
                 continue
             stack.append((position, part))
             answered.pop(key, None)
-        elif isinstance(part, AnyResult):
+        elif part.kind == "tool_result":
             key = key_of(part)
             waiting = pending.get(key)
             if not waiting and key not in answered:
@@ -160,7 +161,7 @@ def pair(
                 duplicates.append((position, answered[key]))
             else:
                 (server if server_calls else orphans).append(position)
-        elif isinstance(part, ApprovalRequestPart | Request):
+        elif part.kind == "approval_request":
             held = requests.get(part.request_id)
             if held is None:
                 requests[part.request_id] = (position, part)
@@ -178,7 +179,7 @@ def pair(
                     dropped[0],
                 )
             )
-        elif isinstance(part, ApprovalResponsePart | Response):
+        elif part.kind == "approval_response":
             held = requests.pop(part.request_id, None)
             if held is None:
                 lone.append(position)

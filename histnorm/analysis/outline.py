@@ -37,10 +37,6 @@ EMPTY_TEXT = 4
 """(Derived) a text part is empty or whitespace only."""
 EMPTY = 8
 """(Derived) a message has no parts, or only usage parts."""
-APPROVAL = 16
-"""(Derived) an approval request or response."""
-HANDOFF = 32
-"""(Derived) a handoff call or result."""
 UNKNOWN_PART = 64
 """(Derived) a part histnorm does not model."""
 UNKNOWN_ROLE = 256
@@ -91,11 +87,13 @@ class Response(NamedTuple):
     kind: Literal["approval_response"] = "approval_response"
 
 
-class Other(NamedTuple):
-    """Any other part: its kind (`text`, `reasoning`, `media`, ...) and, for text,
-    whether it is empty or whitespace only."""
+OtherKind = Literal["text", "reasoning", "refusal", "media", "usage", "unknown"]
 
-    kind: str
+
+class Other(NamedTuple):
+    """Any other part: its kind and, for text, whether it is empty or whitespace only."""
+
+    kind: OtherKind
     empty: bool = False
 
 
@@ -117,7 +115,10 @@ class Step(NamedTuple):
     def role_is(self, *roles: str) -> bool:
         """Whether the role equals one of `roles`, ignoring case."""
         mine = self.role.casefold()
-        return any(mine == role.casefold() for role in roles)
+        for role in roles:  # noqa: SIM110 (a loop: no generator on the lint hot path)
+            if role == mine or role.casefold() == mine:
+                return True
+        return False
 
     @property
     def is_partial(self) -> bool:
@@ -164,6 +165,7 @@ class Outline:
             ((mi, pi), part)
             for mi, message in enumerate(self.messages)
             for pi, part in enumerate(message.parts)
+            if type(part) is not Other  # never paired: passed over here, not in `pair`
         )
         return pair(items, server_calls=self.server_state is not None)
 
@@ -173,34 +175,29 @@ class Outline:
         from histnorm.formats import CODECS
 
         codec = CODECS.get(self.format or "")
-        known = None if codec is None else codec.known_roles
+        known = None if codec is None or codec.known_roles is None else codec.known_roles
+        known = None if known is None else known | MODELLED_ROLES
         found = self.flags | ALWAYS
         for message in self.messages:
             found |= message.flags
-            role = message.role.casefold()
-            if known is not None and role not in known and role not in MODELLED_ROLES:
+            role = message.role
+            if known is not None and role not in known and role.casefold() not in known:
                 found |= UNKNOWN_ROLE
             parts = message.parts
             if not parts:
                 found |= EMPTY
                 continue
-            usage = True
-            for part in parts:
-                kind = part.kind
-                if kind == "text":
-                    if part == EMPTY_TEXT_PART:
-                        found |= EMPTY_TEXT
-                elif kind == "tool_call" or kind == "tool_result":
-                    if part.family is ToolFamily.HANDOFF:  # type: ignore[union-attr]
-                        found |= HANDOFF
-                elif kind == "approval_request" or kind == "approval_response":
-                    found |= APPROVAL
-                elif kind == "unknown":
-                    found |= UNKNOWN_PART
-                usage = usage and kind == "usage"
-            if usage:
+            kinds = {part.kind for part in parts}
+            if "text" in kinds and EMPTY_TEXT_PART in parts:
+                found |= EMPTY_TEXT
+            if "unknown" in kinds:
+                found |= UNKNOWN_PART
+            if kinds == _USAGE:
                 found |= EMPTY
         return found
+
+
+_USAGE = frozenset({"usage"})
 
 
 def outline_part(part: Part) -> OutlinePart:

@@ -36,14 +36,14 @@ def describe(part: Part | OutlinePart) -> str:
     """A short human description of a call, result or approval request (of a model or
     of an outline: both have the attributes read here)."""
     if part.kind == "tool_call":
-        name = f" ({part.name})" if part.name else ""  # type: ignore[union-attr]
-        return f"tool call {show_id(part.call_id)}{name}"  # type: ignore[union-attr]
+        name = f" ({part.name})" if part.name else ""
+        return f"tool call {show_id(part.call_id)}{name}"
     if part.kind == "tool_result":
-        return f"tool result {show_id(part.call_id)}"  # type: ignore[union-attr]
+        return f"tool result {show_id(part.call_id)}"
     if part.kind == "approval_request":
-        call = part.tool_call  # type: ignore[union-attr]
+        call = part.tool_call
         wrapped = f" for {describe(call)}" if call else ""
-        return f"approval request {show_id(part.request_id)}{wrapped}"  # type: ignore[union-attr]
+        return f"approval request {show_id(part.request_id)}{wrapped}"
     return f"{part.kind} part"
 
 

@@ -58,7 +58,7 @@ def displaced(transcript: AnyTranscript) -> list[tuple[Position, Position]]:
     message also holds other content (Anthropic results live in user messages)."""
     found = []
     for result, call in sorted(pair_transcript(transcript).result_calls.items()):
-        if result[0] - 1 > turn_end(transcript, call[0]):
+        if result[0] - 1 > call[0] and result[0] - 1 > turn_end(transcript, call[0]):
             found.append((result, call))
     return found
 

@@ -46,7 +46,10 @@ from histnorm.settings import Settings
 
 
 def _reasoning_only(message: Step) -> bool:
-    return bool(message.parts) and all(p.kind == "reasoning" for p in message.parts)
+    parts = message.parts
+    return (
+        bool(parts) and parts[0].kind == "reasoning" and all(p.kind == "reasoning" for p in parts)
+    )
 
 
 def _unmatched(reasoning: Step, following: Step) -> bool:

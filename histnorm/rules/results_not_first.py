@@ -53,7 +53,7 @@ def check(context: Context) -> Iterable[Diagnostic]:
     if not context.profile.results_first:
         return
     for mi, message in enumerate(outline.messages):
-        if message.role_is("assistant"):
+        if len(message.parts) < 2 or message.role_is("assistant"):
             continue  # server-tool results follow their call inside the assistant message
         kinds = [_client_result(p) for p in message.parts]
         if any(kinds) and kinds != sorted(kinds, reverse=True):

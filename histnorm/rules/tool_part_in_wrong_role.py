@@ -62,7 +62,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from histnorm.analysis.context import Context
-from histnorm.analysis.outline import Call, Outline, Result, Step
+from histnorm.analysis.outline import Call, Outline, Result
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.model import (
     Message,
@@ -89,14 +89,6 @@ PLACES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 _CLIENT = (ToolFamily.FUNCTION, ToolFamily.CUSTOM, ToolFamily.HANDOFF)
 
 
-def _known(transcript: Outline, message: Step) -> bool:
-    from histnorm.formats import CODECS
-
-    codec = CODECS.get(transcript.format or "")
-    roles = codec.known_roles if codec is not None else None
-    return roles is None or message.role.casefold() in roles
-
-
 def _a(word: str) -> str:
     return ("an " if word[:1].casefold() in "aeio" else "a ") + word
 
@@ -106,16 +98,20 @@ def misplaced(transcript: Outline) -> list[tuple[Position, Call | Result]]:
     places = PLACES.get(transcript.format or "")
     if places is None:
         return []
+    from histnorm.formats import CODECS
+
+    codec = CODECS.get(transcript.format or "")
+    known = codec.known_roles if codec is not None else None
     call_roles, result_roles = places
     found: list[tuple[Position, Call | Result]] = []
     for mi, message in enumerate(transcript.messages):
-        if not _known(transcript, message):
+        role = message.role.casefold()
+        if known is not None and role not in known:
             continue
         for pi, part in enumerate(message.parts):
             if not isinstance(part, Call | Result) or part.family not in _CLIENT:
                 continue
-            roles = call_roles if isinstance(part, Call) else result_roles
-            if not message.role_is(*roles):
+            if role not in (call_roles if isinstance(part, Call) else result_roles):
                 found.append(((mi, pi), part))
     return found
 
