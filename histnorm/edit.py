@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from histnorm.analysis.outline import Outline, Step
@@ -90,6 +90,14 @@ def item_style(transcript: AnyTranscript) -> bool:
 def turn_end(transcript: AnyTranscript, index: int) -> int:
     """`block_end` for a transcript, knowing its format."""
     return block_end(transcript.messages, index, item_style(transcript))
+
+
+def turn_ends(transcript: AnyTranscript) -> Callable[[int], int]:
+    """`turn_end` of `transcript` for many indices, its messages walked once."""
+    ends = _ends(transcript.messages)
+    if item_style(transcript):
+        return lambda index: ends.after_results[ends.after_calls[index]]
+    return ends.after_results.__getitem__
 
 
 def turn_is_last(transcript: AnyTranscript, index: int) -> bool:

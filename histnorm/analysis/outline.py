@@ -1,8 +1,9 @@
 """The outline: a transcript as the structural rules see it, cheap to read from native data.
 
-Per message an outline keeps the role, one small tuple per part (part indices are the
-model's, so diagnostics locate the same way) and the flags of what its parts do not
-show (`PARTIAL`, `UNKNOWN`). Calls and results carry exactly the attributes `pair()`
+Per message an outline keeps the role, the id, one small tuple per part (part indices
+are the model's, so diagnostics locate the same way) and the flags of what its parts do
+not show (`PARTIAL`, `UNKNOWN`); `Outline.all_flags` adds those the parts show, which
+content rules name in `Rule.wants`. Calls and results carry exactly the attributes `pair()`
 reads (`call_id`, `name`, `family`, `tool_type`, `informational`), so one pairing serves
 outlines and models. `outline_of(transcript)` builds it from a model; a codec's
 `outline(native)` builds the same from a parsed native value (the representation test
@@ -37,11 +38,11 @@ EMPTY_TEXT = 4
 """(Derived) a text part is empty or whitespace only."""
 EMPTY = 8
 """(Derived) a message has no parts, or only usage parts."""
-UNKNOWN_PART = 64
+UNKNOWN_PART = 16
 """(Derived) a part histnorm does not model."""
-UNKNOWN_ROLE = 256
+UNKNOWN_ROLE = 32
 """(Derived) a role neither every rule nor the format knows."""
-BROKEN_CHAIN = 128
+BROKEN_CHAIN = 64
 """(Whole outline) a Claude Code session whose parent chain stops at a missing line."""
 
 ALWAYS = 1 << 30
@@ -98,6 +99,20 @@ class Other(NamedTuple):
 
 
 OutlinePart = Call | Result | Request | Response | Other
+
+_FUNCTION = ToolFamily.FUNCTION
+_new = tuple.__new__  # a named tuple as `_make` builds it, without its slower `__new__`
+
+
+def function_call(call_id: str, name: str | None, tool_type: str) -> Call:
+    """`Call(call_id, name, tool_type=tool_type)`, built fast (for the fast readers)."""
+    return _new(Call, (call_id, name, _FUNCTION, tool_type, False, "tool_call"))
+
+
+def function_result(call_id: str, name: str | None, tool_type: str) -> Result:
+    """`Result(call_id, name, tool_type=tool_type)`, built fast (for the fast readers)."""
+    return _new(Result, (call_id, name, _FUNCTION, tool_type, "tool_result"))
+
 
 TEXT = Other("text")
 EMPTY_TEXT_PART = Other("text", True)
@@ -200,15 +215,19 @@ class Outline:
 _USAGE = frozenset({"usage"})
 
 
+def _call(part: ToolCallPart) -> Call:
+    return Call(part.call_id, part.name, part.family, part.tool_type, part.informational)
+
+
 def outline_part(part: Part) -> OutlinePart:
     """The outline of one model part."""
     if isinstance(part, ToolCallPart):
-        return Call(part.call_id, part.name, part.family, part.tool_type, part.informational)
+        return _call(part)
     if isinstance(part, ToolResultPart):
         return Result(part.call_id, part.name, part.family, part.tool_type)
     if isinstance(part, ApprovalRequestPart):
         wrapped = part.tool_call
-        return Request(part.request_id, None if wrapped is None else outline_part(wrapped))  # type: ignore[arg-type]
+        return Request(part.request_id, None if wrapped is None else _call(wrapped))
     if isinstance(part, ApprovalResponsePart):
         return Response(part.request_id)
     if isinstance(part, TextPart):
@@ -239,4 +258,14 @@ def _broken_chain(transcript: Transcript) -> bool:
     from histnorm.formats._claude_code_tree import analyse, check_lines, missing_parent
 
     native = transcript.native
-    return isinstance(native, list) and missing_parent(analyse(check_lines(native))) is not None
+    if not isinstance(native, list):
+        return False
+    if _CHAIN and _CHAIN[0][0] is native:  # fixes keep the session's native lines
+        return _CHAIN[0][1]
+    broken = missing_parent(analyse(check_lines(native))) is not None
+    _CHAIN[:] = [(native, broken)]
+    return broken
+
+
+_CHAIN: list[tuple[object, bool]] = []
+"""The native lines `_broken_chain` answered for last, and its answer."""

@@ -12,7 +12,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from histnorm.analysis.outline import REASONING, TEXT, Call, Outline, OutlinePart, Result, Step
+from histnorm.analysis.outline import (
+    REASONING,
+    TEXT,
+    Outline,
+    OutlinePart,
+    Step,
+    function_call,
+    function_result,
+)
 from histnorm.call_keys import unread_call_keys
 from histnorm.formats._anthropic_blocks import HANDOFF_PREFIX
 
@@ -70,12 +78,12 @@ def read_outline(data: Any) -> Outline | None:
                     return None
                 if name is not None and (type(name) is not str or name.startswith(HANDOFF_PREFIX)):
                     return None
-                parts.append(Call(call_id, name, tool_type="tool_use"))
+                parts.append(function_call(call_id, name, "tool_use"))
             elif kind == "tool_result":
                 call_id = block.get("tool_use_id")
                 if type(call_id) is not str or not call_id:
                     return None
-                parts.append(Result(call_id, None, tool_type="tool_result"))
+                parts.append(function_result(call_id, None, "tool_result"))
             elif kind == "thinking":
                 thought = block.get("thinking")
                 if thought is not None and type(thought) is not str:

@@ -28,7 +28,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from histnorm.analysis.outline import REASONING, TEXT, Call, Outline, OutlinePart, Result, Step
+from histnorm.analysis.outline import (
+    REASONING,
+    TEXT,
+    Outline,
+    OutlinePart,
+    Step,
+    function_call,
+    function_result,
+)
 from histnorm.formats._claude_code_blocks import HANDOFF_PREFIX
 from histnorm.formats._claude_code_tree import MESSAGE_TYPES
 
@@ -41,7 +49,7 @@ def _results(content: list[Any], parts: list[OutlinePart]) -> bool:
         call_id = block.get("tool_use_id")
         if type(call_id) is not str or not call_id:
             return False
-        parts.append(Result(call_id, None, tool_type="tool_result"))
+        parts.append(function_result(call_id, None, "tool_result"))
     return True
 
 
@@ -69,7 +77,7 @@ def _reply(content: list[Any], parts: list[OutlinePart]) -> bool:
                 return False
             if name is not None and (type(name) is not str or name.startswith(HANDOFF_PREFIX)):
                 return False
-            parts.append(Call(call_id, name, tool_type="tool_use"))
+            parts.append(function_call(call_id, name, "tool_use"))
         elif kind == "text":
             text = block.get("text")
             if type(text) is not str or not text.strip():

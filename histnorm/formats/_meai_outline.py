@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from histnorm.analysis.outline import REASONING, TEXT, Call, Outline, OutlinePart, Result, Step
+from histnorm.analysis.outline import (
+    REASONING,
+    TEXT,
+    Outline,
+    OutlinePart,
+    Step,
+    function_call,
+    function_result,
+)
 from histnorm.call_keys import unread_call_keys
 from histnorm.formats._meai_keys import _CALLS, _KNOWN, _RESULTS, HANDOFF_PREFIX, TYPE_KEY
 from histnorm.model import PARTIAL_RESPONSE_KEY, ToolFamily
@@ -114,7 +122,7 @@ def read_outline(data: Any) -> Outline | None:
                     found += 1
                 if "arguments" in content or "Arguments" in content:
                     found += 1
-                parts.append(Call(call_id, name, tool_type=kind))
+                parts.append(function_call(call_id, name, kind))
             elif kind in _RESULT_KINDS:
                 call_id = content.get("callId")
                 if call_id is None:
@@ -122,7 +130,7 @@ def read_outline(data: Any) -> Outline | None:
                 if type(call_id) is not str or not call_id:
                     return None
                 found = 3 if "result" in content or "Result" in content else 2
-                parts.append(Result(call_id, None, tool_type=kind))
+                parts.append(function_result(call_id, None, kind))
             elif kind == "reasoning":
                 text = content.get("text")
                 if text is None:

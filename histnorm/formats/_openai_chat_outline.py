@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from histnorm.analysis.outline import TEXT, Call, Outline, OutlinePart, Result, Step
+from histnorm.analysis.outline import (
+    TEXT,
+    Outline,
+    OutlinePart,
+    Step,
+    function_call,
+    function_result,
+)
 from histnorm.formats._openai_chat_read import HANDOFF_PREFIX
 
 _ROLES = frozenset({"system", "developer", "user", "assistant"})
@@ -57,7 +64,7 @@ def _calls(calls: Any) -> tuple[OutlinePart, ...] | None:
         name = body.get("name")
         if not _plain_name(name):
             return None
-        found.append(Call(call_id, name, tool_type="function"))
+        found.append(function_call(call_id, name, "function"))
     return tuple(found)
 
 
@@ -69,7 +76,7 @@ def _step(message: Any) -> Step | None:
         call_id, name = message.get("tool_call_id"), message.get("name")
         if type(call_id) is not str or not call_id or not _plain_name(name):
             return None
-        return _new(Step, ("tool", (Result(call_id, name, tool_type="tool"),), 0, None))
+        return _new(Step, ("tool", (function_result(call_id, name, "tool"),), 0, None))
     if type(role) is not str or role not in _ROLES:
         return None
     get = message.get

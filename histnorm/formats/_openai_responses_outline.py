@@ -12,7 +12,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from histnorm.analysis.outline import REASONING, TEXT, Call, Other, Outline, Result, Step
+from histnorm.analysis.outline import (
+    REASONING,
+    TEXT,
+    Other,
+    Outline,
+    Step,
+    function_call,
+    function_result,
+)
 from histnorm.call_keys import unread_call_keys
 from histnorm.formats._openai_responses_items import HANDOFF_PREFIX, server_state
 
@@ -52,14 +60,14 @@ def read_outline(data: Any) -> Outline | None:
                 return None
             if name.startswith(HANDOFF_PREFIX):
                 return None
-            append(new(Step, ("assistant", (Call(call_id, name, tool_type=kind),), 0, item_id)))
+            append(new(Step, ("assistant", (function_call(call_id, name, kind),), 0, item_id)))
         elif kind == "function_call_output":
             call_id, name = get("call_id"), get("name")
             if type(call_id) is not str or not call_id:
                 return None
             if name is not None and (type(name) is not str or name.startswith(HANDOFF_PREFIX)):
                 return None
-            append(new(Step, ("tool", (Result(call_id, name, tool_type=kind),), 0, item_id)))
+            append(new(Step, ("tool", (function_result(call_id, name, kind),), 0, item_id)))
         elif kind == "reasoning":
             summary = get("summary")
             if summary is not None and type(summary) is not list:

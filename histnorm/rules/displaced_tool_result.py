@@ -43,7 +43,7 @@ from collections.abc import Iterable, Sequence
 
 from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.edit import AnyTranscript, is_result_only, rewrite, turn_end
+from histnorm.edit import AnyTranscript, is_result_only, rewrite, turn_end, turn_ends
 from histnorm.model import Message, Part, Transcript
 from histnorm.pairing import Position, pair_transcript
 from histnorm.rule import Example, Rule
@@ -57,8 +57,9 @@ def displaced(transcript: AnyTranscript) -> list[tuple[Position, Position]]:
     A result in the message right after its call's block is in place, even when that
     message also holds other content (Anthropic results live in user messages)."""
     found = []
+    end = turn_ends(transcript)
     for result, call in sorted(pair_transcript(transcript).result_calls.items()):
-        if result[0] - 1 > call[0] and result[0] - 1 > turn_end(transcript, call[0]):
+        if result[0] - 1 > call[0] and result[0] - 1 > end(call[0]):
             found.append((result, call))
     return found
 
