@@ -65,4 +65,4 @@ fuzz: $(STAMP)
 	PYTHONPATH=tests $(BIN)/python -m fuzzing --cases $(FUZZ_CASES) --jobs $(FUZZ_JOBS) \
 		--seed $(FUZZ_SEED)
 	HISTNORM_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -q -p no:randomly \
-		tests/test_shape.py::test_shape_promises_on_fuzzed_damage
+		tests/test_fast_path.py::test_fast_path_on_fuzzed_damage

@@ -135,7 +135,7 @@ def lint(
         try:
             chosen_format = format if format is not None else detect_format(value)
             if engine.proven_clean(value, chosen_format, chosen):
-                return ()  # a plain shape: no model needed (histnorm.shape)
+                return ()  # clean on its outline: no model needed (engine.outline_clean)
             data = _decode(value if private else jsonio.copy(value), chosen_format)
         except NotATranscript:
             raise

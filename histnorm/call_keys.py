@@ -1,8 +1,8 @@
 """Message keys that carry tool calls or results in some format, wherever they appear.
 
 A reader that does not read such a key cannot see the calls or results under it (an
-OpenAI Chat file read with `--format anthropic`); rule HN013 reports them and the plain
-shapes (`histnorm.shape`) never call a message holding one plain.
+OpenAI Chat file read with `--format anthropic`); rule HN013 reports them, and an outline
+(`histnorm.analysis.outline`) flags a message holding one `UNKNOWN`.
 """
 
 from __future__ import annotations

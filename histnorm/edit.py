@@ -2,27 +2,32 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from histnorm.model import Message, Part, ReasoningPart, ToolCallPart, ToolResultPart, Transcript
+from histnorm.analysis.outline import Outline, Step
+from histnorm.model import Message, Part, ToolResultPart, Transcript
 from histnorm.pairing import Position
 
+AnyMessage = Message | Step
+"""A message of a model or of an outline: the helpers below read what both hold."""
+AnyTranscript = Transcript | Outline
 
-def is_result_only(message: Message) -> bool:
+
+def is_result_only(message: AnyMessage) -> bool:
     """Whether every part of `message` is a tool result (and it has at least one)."""
-    return bool(message.parts) and all(isinstance(p, ToolResultPart) for p in message.parts)
+    return bool(message.parts) and all(p.kind == "tool_result" for p in message.parts)
 
 
-def _call_only(message: Message) -> bool:
+def _call_only(message: AnyMessage) -> bool:
     return (
         message.role_is("assistant")
         and bool(message.parts)
-        and all(isinstance(p, ToolCallPart | ReasoningPart) for p in message.parts)
+        and all(p.kind == "tool_call" or p.kind == "reasoning" for p in message.parts)
     )
 
 
-def block_end(messages: Sequence[Message], index: int, items: bool = False) -> int:
+def block_end(messages: Sequence[AnyMessage], index: int, items: bool = False) -> int:
     """The index of the last message of the turn that message `index` opens: the result
     messages that follow it and, for formats with one item per message (`items`), the
     further call items of the same parallel batch before them."""
@@ -38,21 +43,27 @@ class _Ends:
     """For each index: the last index of the run of call-only messages after it."""
 
 
-_ENDS: dict[int, tuple[Sequence[Message], _Ends]] = {}
+_RESULT_KINDS = frozenset({"tool_result"})
+_CALL_KINDS = frozenset({"tool_call", "reasoning"})
+_ENDS: dict[int, tuple[Sequence[AnyMessage], _Ends]] = {}
 """`_Ends` of the last few message sequences (by identity), so that a rule asking about
 every call of a transcript walks its messages once, not once per call."""
 
 
-def _ends(messages: Sequence[Message]) -> _Ends:
+def _ends(messages: Sequence[AnyMessage]) -> _Ends:
     held = _ENDS.get(id(messages))
     if held is not None and held[0] is messages:
         return held[1]
     count = len(messages)
     results, calls = list(range(count)), list(range(count))
     for i in range(count - 2, -1, -1):
-        if is_result_only(messages[i + 1]):
+        message = messages[i + 1]
+        if not message.parts:
+            continue
+        kinds = {p.kind for p in message.parts}  # `is_result_only` and `_call_only`, inlined
+        if kinds == _RESULT_KINDS:
             results[i] = results[i + 1]
-        if _call_only(messages[i + 1]):
+        elif kinds <= _CALL_KINDS and message.role_is("assistant"):
             calls[i] = calls[i + 1]
     ends = _Ends(results, calls)
     if not isinstance(messages, tuple):  # may change: not kept
@@ -63,12 +74,12 @@ def _ends(messages: Sequence[Message]) -> _Ends:
     return ends
 
 
-def open_at_end(messages: Sequence[Message], index: int, items: bool = False) -> bool:
+def open_at_end(messages: Sequence[AnyMessage], index: int, items: bool = False) -> bool:
     """Whether nothing but the rest of its turn follows message `index`."""
     return block_end(messages, index, items) == len(messages) - 1
 
 
-def item_style(transcript: Transcript) -> bool:
+def item_style(transcript: AnyTranscript) -> bool:
     """Whether the transcript's format stores each call and result as its own message."""
     from histnorm.formats import CODECS
 
@@ -76,12 +87,20 @@ def item_style(transcript: Transcript) -> bool:
     return bool(codec is not None and codec.items_are_messages)
 
 
-def turn_end(transcript: Transcript, index: int) -> int:
+def turn_end(transcript: AnyTranscript, index: int) -> int:
     """`block_end` for a transcript, knowing its format."""
     return block_end(transcript.messages, index, item_style(transcript))
 
 
-def turn_is_last(transcript: Transcript, index: int) -> bool:
+def turn_ends(transcript: AnyTranscript) -> Callable[[int], int]:
+    """`turn_end` of `transcript` for many indices, its messages walked once."""
+    ends = _ends(transcript.messages)
+    if item_style(transcript):
+        return lambda index: ends.after_results[ends.after_calls[index]]
+    return ends.after_results.__getitem__
+
+
+def turn_is_last(transcript: AnyTranscript, index: int) -> bool:
     """`open_at_end` for a transcript, knowing its format."""
     return open_at_end(transcript.messages, index, item_style(transcript))
 

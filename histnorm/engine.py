@@ -6,17 +6,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
+from histnorm.analysis.context import Context, NeedsModel
+from histnorm.analysis.outline import Outline
 from histnorm.diagnostic import Applicability, Diagnostic, Location, Severity
 from histnorm.edit import dropped_answers, is_result_only
 from histnorm.errors import HistnormError
-from histnorm.formats import get_codec
+from histnorm.formats import CODECS, get_codec, outline_of
 from histnorm.guard import Block, blocks, guard, keeps
 from histnorm.model import JsonValue, Transcript
 from histnorm.profiles import profile_for
 from histnorm.rule import Rule
 from histnorm.rules import ALL_RULES, FIX_ORDER, resolve
 from histnorm.settings import DEFAULT_SETTINGS, Scope, Settings
-from histnorm.shape import is_plain
 
 MAX_PASSES = 10
 """How many times `fix` runs the whole fix order before it gives up."""
@@ -45,6 +46,21 @@ class FixResult:
 
 def selected_rules(settings: Settings) -> tuple[Rule, ...]:
     """The rules `settings` selects, in code order; unknown names raise `HistnormError`."""
+    key = (settings.select, settings.ignore, tuple(settings.severity))
+    held = _SELECTED.get(key)
+    if held is None:
+        held = _select(settings)
+        if len(_SELECTED) >= 64:
+            _SELECTED.clear()
+        _SELECTED[key] = held
+    return held
+
+
+_SELECTED: dict[tuple[object, ...], tuple[Rule, ...]] = {}
+"""`selected_rules` by the settings it reads (lint asks once per transcript)."""
+
+
+def _select(settings: Settings) -> tuple[Rule, ...]:
     chosen = (
         {resolve(name).code for name in settings.select}
         if settings.select is not None
@@ -96,7 +112,7 @@ def check_rule(rule: Rule, transcript: Transcript, settings: Settings) -> list[D
     severity = _severity(rule, settings, transcript)
     in_scope = _scope(transcript, settings)
     found = []
-    for diagnostic in rule.check(transcript, settings):
+    for diagnostic in rule.run(Context(outline_of(transcript), settings, transcript)):
         if not in_scope(diagnostic.location.message_index):
             continue
         if severity is not None:
@@ -135,12 +151,31 @@ def lint(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> tuple
 
 
 def proven_clean(value: JsonValue, format: str, settings: Settings = DEFAULT_SETTINGS) -> bool:
-    """Whether the parsed native `value` (in `format`) is so plain that `lint` would report
-    nothing, decided without building models (see `histnorm.shape`). False means only
-    "not proven": decode the value and run the rules. `value` is not changed."""
-    codec = get_codec(format)
-    profile = profile_for(settings.profile, format)
-    return is_plain(codec.shape(value), profile, codec.items_are_messages)
+    """Whether `lint` of the parsed native `value` (in `format`) reports nothing, decided
+    on its outline without building models (`outline_clean`) when the codec's fast reader
+    reads it. False means only "not proven": decode the value and lint the transcript.
+    `value` is not changed."""
+    outline = get_codec(format).read_outline(value)
+    return outline is not None and outline_clean(outline, settings)
+
+
+def outline_clean(outline: Outline, settings: Settings = DEFAULT_SETTINGS) -> bool:
+    """Whether no selected rule can report anything on a transcript with this outline:
+    every structural rule checks the outline and finds nothing (without asking for the
+    model), and no content rule wants a flag the outline has (`Rule.wants`)."""
+    codec = CODECS.get(outline.format or "")
+    flags = outline.all_flags(None if codec is None else codec.known_roles)
+    context = Context(outline, settings)
+    try:
+        for rule in selected_rules(settings):
+            if rule.check_outline is None:
+                if rule.wants & flags:
+                    return False
+            elif next(iter(rule.check_outline(context)), None) is not None:
+                return False
+    except NeedsModel:
+        return False  # a rule needs content the outline does not hold: it reports
+    return True
 
 
 def fix_allowed(diagnostic: Diagnostic, settings: Settings) -> bool:

@@ -24,9 +24,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from histnorm.analysis.outline import Call, Other, Outline, OutlinePart, Request, Result
 from histnorm.model import (
     ApprovalRequestPart,
-    ApprovalResponsePart,
     Part,
     ToolCallPart,
     ToolFamily,
@@ -39,8 +39,12 @@ Position = tuple[int, int]
 
 Key = tuple[str, str | None]
 
+AnyCall = ToolCallPart | Call
+AnyResult = ToolResultPart | Result
+"""Calls and results of a model or of an outline: `pair()` reads the same attributes."""
 
-def group(part: ToolCallPart | ToolResultPart) -> str:
+
+def group(part: AnyCall | AnyResult) -> str:
     """The pairing group of a call or result: results answer calls of the same group."""
     if part.family is ToolFamily.MCP:
         return "mcp"
@@ -71,8 +75,10 @@ def result_type_for(call_type: str | None) -> str | None:
     return call_type + "_result"
 
 
-def key_of(part: ToolCallPart | ToolResultPart) -> Key:
+def key_of(part: AnyCall | AnyResult) -> Key:
     """The pairing key of a call or result."""
+    if part.family is ToolFamily.FUNCTION:
+        return "function", part.call_id  # `group`, for the most common family
     return group(part), part.call_id
 
 
@@ -106,34 +112,33 @@ class Pairing:
     lone_responses: tuple[Position, ...] = ()
 
 
-def _wrapped(part: ApprovalRequestPart) -> tuple[str | None, str | None]:
+def _wrapped(part: ApprovalRequestPart | Request) -> tuple[str | None, str | None]:
     call = part.tool_call
     return (None, None) if call is None else (call.call_id, call.tool_type or call.family.value)
 
 
 def pair(
-    items: Iterable[tuple[Position, Part]],
+    items: Iterable[tuple[Position, Part | OutlinePart]],
     *,
     call_filter: Callable[[ToolCallPart], bool] | None = None,
     server_calls: bool = False,
 ) -> Pairing:
     """Walk `items` in order and pair them; calls rejected by `call_filter` are ignored.
-    With `server_calls`, a result no call in `items` owns is a server result, not an orphan."""
-    pending: dict[Key, list[tuple[Position, ToolCallPart]]] = {}
+    With `server_calls`, a result no call in `items` owns is a server result, not an orphan.
+    `items` are model parts or outline parts (`histnorm.analysis.outline`), never both."""
+    pending: dict[Key, list[tuple[Position, AnyCall]]] = {}
     answered: dict[Key, Position] = {}
-    parts: dict[Position, Part] = {}
     call_results: dict[Position, Position] = {}
     orphans: list[Position] = []
     server: list[Position] = []
     duplicates: list[tuple[Position, Position]] = []
     repeats: list[Repeat] = []
-    requests: dict[str, tuple[Position, ApprovalRequestPart]] = {}
+    requests: dict[str, tuple[Position, ApprovalRequestPart | Request]] = {}
     request_responses: dict[Position, Position] = {}
     lone: list[Position] = []
     for position, part in items:
-        parts[position] = part
-        if isinstance(part, ToolCallPart):
-            if call_filter is not None and not call_filter(part):
+        if part.kind == "tool_call":
+            if call_filter is not None and not call_filter(part):  # type: ignore[arg-type]
                 continue
             key = key_of(part)
             stack = pending.setdefault(key, [])
@@ -143,7 +148,7 @@ def pair(
                 continue
             stack.append((position, part))
             answered.pop(key, None)
-        elif isinstance(part, ToolResultPart):
+        elif part.kind == "tool_result":
             key = key_of(part)
             waiting = pending.get(key)
             if not waiting and key not in answered:
@@ -156,7 +161,7 @@ def pair(
                 duplicates.append((position, answered[key]))
             else:
                 (server if server_calls else orphans).append(position)
-        elif isinstance(part, ApprovalRequestPart):
+        elif part.kind == "approval_request":
             held = requests.get(part.request_id)
             if held is None:
                 requests[part.request_id] = (position, part)
@@ -174,7 +179,7 @@ def pair(
                     dropped[0],
                 )
             )
-        elif isinstance(part, ApprovalResponsePart):
+        elif part.kind == "approval_response":
             held = requests.pop(part.request_id, None)
             if held is None:
                 lone.append(position)
@@ -195,7 +200,7 @@ def pair(
     )
 
 
-def _pick(waiting: list[tuple[Position, ToolCallPart]], result: ToolResultPart) -> int:
+def _pick(waiting: list[tuple[Position, AnyCall]], result: AnyResult) -> int:
     """Which pending call a result answers: the nearest one; or, pairing by position, the
     earliest call of the most recent message that still has pending calls, preferring one
     with the result's name; a named result with no call of its name there answers the
@@ -213,8 +218,8 @@ def _pick(waiting: list[tuple[Position, ToolCallPart]], result: ToolResultPart) 
 
 
 def _across_ids(
-    pending: dict[Key, list[tuple[Position, ToolCallPart]]], result: ToolResultPart
-) -> tuple[Key, list[tuple[Position, ToolCallPart]] | None]:
+    pending: dict[Key, list[tuple[Position, AnyCall]]], result: AnyResult
+) -> tuple[Key, list[tuple[Position, AnyCall]] | None]:
     """For data with ids on one side only: an id-less result may answer a pending call that
     has an id (same name), and a result with an id may answer a pending id-less call."""
     if result.call_id is not None:
@@ -233,7 +238,7 @@ def _across_ids(
 
 
 def _call_repeat(
-    position: Position, part: ToolCallPart, stack: list[tuple[Position, ToolCallPart]]
+    position: Position, part: AnyCall, stack: list[tuple[Position, AnyCall]]
 ) -> Repeat | None:
     if part.family is ToolFamily.HANDOFF:
         for first_position, first in stack:
@@ -264,16 +269,24 @@ def transcript_items(transcript: Transcript) -> Iterable[tuple[Position, Part]]:
 
 
 _MEMO = "_histnorm_pairing"
-"""Where `pair_transcript` keeps its answer in the transcript's `__dict__`, as
+"""Where `pair_transcript` keeps its answer in the object's `__dict__`, as
 `functools.cached_property` would (pydantic ignores it: not a field, not compared)."""
 
 
-def pair_transcript(transcript: Transcript) -> Pairing:
-    """Pair the whole transcript (computed once per transcript object; the model is frozen,
-    so the answer never goes stale)."""
+def pair_transcript(transcript: Transcript | Outline) -> Pairing:
+    """Pair the whole transcript or outline (computed once per object; both are frozen, so
+    the answer never goes stale). One `pair()` reads model parts and outline parts."""
     memo = transcript.__dict__
     found: Pairing | None = memo.get(_MEMO)
     if found is None:
-        items = transcript_items(transcript)
+        if isinstance(transcript, Outline):
+            items: Iterable[tuple[Position, Part | OutlinePart]] = (
+                ((mi, pi), part)
+                for mi, message in enumerate(transcript.messages)
+                for pi, part in enumerate(message.parts)
+                if type(part) is not Other  # never paired: passed over here, not in `pair`
+            )
+        else:
+            items = transcript_items(transcript)
         found = memo[_MEMO] = pair(items, server_calls=transcript.server_state is not None)
     return found

@@ -6,11 +6,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from histnorm.analysis.context import Context
+from histnorm.analysis.outline import ALWAYS
 from histnorm.diagnostic import Applicability, Diagnostic, FixInfo, Location, Severity
 from histnorm.model import JsonValue, Transcript
 from histnorm.settings import DEFAULT_SETTINGS, Settings
 
 CheckFn = Callable[[Transcript, Settings], Iterable[Diagnostic]]
+OutlineCheckFn = Callable[[Context], Iterable[Diagnostic]]
 FixFn = Callable[[Transcript, Sequence[Diagnostic], Settings], Transcript]
 
 DOC_SECTIONS = (
@@ -44,7 +47,14 @@ def _no_check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic
 
 @dataclass(frozen=True)
 class Rule:
-    """One rule: identity, defaults, a pure check, an optional pure fix, docs and examples."""
+    """One rule: identity, defaults, a pure check, an optional pure fix, docs and examples.
+
+    A structural rule gives `check_outline`, which reads the `Context` (its outline, and
+    its transcript only for what the outline does not hold); `check` then runs it on the
+    transcript's context. A content rule gives `check` on the model and `wants`: the
+    outline flags (`histnorm.analysis.outline`) without which it reports nothing, so lint
+    can skip decoding a value whose outline has none of them (`ALWAYS`: never skip).
+    """
 
     code: str
     name: str
@@ -56,6 +66,25 @@ class Rule:
     fix: FixFn | None = None
     examples: tuple[Example, ...] = ()
     aliases: tuple[str, ...] = field(default=())
+    check_outline: OutlineCheckFn | None = None
+    wants: int = ALWAYS
+
+    def __post_init__(self) -> None:
+        outline_check = self.check_outline
+        if outline_check is not None:
+
+            def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+                from histnorm.formats import outline_of
+
+                return outline_check(Context(outline_of(transcript), settings, transcript))
+
+            object.__setattr__(self, "check", check)
+
+    def run(self, context: Context) -> Iterable[Diagnostic]:
+        """The diagnostics of this rule in `context` (before scope and severity overrides)."""
+        if self.check_outline is not None:
+            return self.check_outline(context)
+        return self.check(context.transcript, context.settings)
 
     def diagnostic(
         self,

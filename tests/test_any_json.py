@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import histnorm
+from histnorm.analysis.outline import Outline
 from histnorm.errors import HistnormError, NotATranscript
 from histnorm.formats import CODECS, detect_format
 
@@ -50,8 +51,8 @@ VALUES = st.recursive(
 def test_any_value_fails_only_cleanly(value: Any) -> None:
     for name, codec in CODECS.items():
         assert 0 <= codec.sniff(value) <= 1, name
-        shaped = codec.shape(value)
-        assert shaped is None or isinstance(shaped, tuple), name
+        shaped = codec.read_outline(value)
+        assert shaped is None or isinstance(shaped, Outline), name
         with contextlib.suppress(HistnormError):
             codec.decode(value)
     with contextlib.suppress(HistnormError):

@@ -21,7 +21,7 @@ from hypothesis import given, settings
 
 import histnorm
 from histnorm import jsonio
-from histnorm.formats import detect_format, get_codec
+from histnorm.formats import detect_format, get_codec, outline_of
 from histnorm.model import (
     MediaPart,
     ReasoningPart,
@@ -33,7 +33,6 @@ from histnorm.model import (
 )
 from histnorm.pairing import pair_transcript
 from histnorm.settings import OrphanCallPolicy, TailMode
-from histnorm.shape import shape_of
 
 ROOT = Path(__file__).resolve().parent.parent
 V1 = ROOT / "fixtures" / "formats" / "chat-template" / "llamafactory-v1.jsonl"
@@ -292,10 +291,10 @@ def test_an_edited_client_tool_search_call_keeps_its_item_type() -> None:
 def test_plain_shapes_agree_with_the_decoded_dialects(path: Path, fmt: str) -> None:
     codec = get_codec(fmt)
     for doc in documents(path):
-        shape = codec.shape(doc)
-        assert shape is None or shape == shape_of(codec.decode(doc))
+        shape = codec.read_outline(doc)
+        assert shape is None or shape == outline_of(codec.decode(doc))
         for other in ("openai-chat", "openai-responses"):
-            assert other == fmt or get_codec(other).shape(doc) is None
+            assert other == fmt or get_codec(other).read_outline(doc) is None
 
 
 # --- properties -------------------------------------------------------------------------

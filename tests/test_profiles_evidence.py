@@ -18,7 +18,7 @@ import pytest
 
 import histnorm
 from histnorm.diagnostic import Severity
-from histnorm.engine import proven_clean
+from histnorm.engine import outline_clean, proven_clean
 from histnorm.formats import get_codec
 from histnorm.profiles import CONSTRAINTS, PROFILES, RULES_OF, Profile, evidence_for, is_default
 from histnorm.settings import Settings
@@ -260,9 +260,10 @@ def test_reasoning_followed_by_an_answer_without_an_id_is_an_error() -> None:
     assert "rs_68c4" in found[0].message
 
 
-def test_the_plain_shape_does_not_prove_that_history_clean() -> None:
-    assert get_codec("openai-responses").shape(_REASONING_THEN_EASY_ANSWER) is None
+def test_the_fast_path_does_not_prove_that_history_clean() -> None:
+    outline = get_codec("openai-responses").outline(_REASONING_THEN_EASY_ANSWER)
     profile = Settings(profile="openai-responses")
+    assert not outline_clean(outline, profile)  # HN103 finds it on the outline
     assert not proven_clean(_REASONING_THEN_EASY_ANSWER, "openai-responses", profile)
 
 

@@ -22,11 +22,11 @@ from strategies_native import DOCUMENTS
 from typer.testing import CliRunner
 
 import histnorm
-from histnorm.engine import fix_allowed
+from histnorm.engine import fix_allowed, outline_clean
 from histnorm.formats import CODECS
 from histnorm.model import Transcript, UnknownPart
 from histnorm.profiles import PROFILES
-from histnorm.shape import is_plain
+from histnorm.settings import Settings
 
 CALL = {"id": "call_1", "type": "function", "function": {"name": "weather", "arguments": "{}"}}
 OPENAI = [
@@ -300,10 +300,8 @@ SHAPE_CASES = [
 @pytest.mark.parametrize(("fmt", "doc"), SHAPE_CASES)
 def test_no_shape_claims_unknown_content_plain(fmt: str, doc: Any) -> None:
     codec = CODECS[fmt]
-    shape = codec.shape(doc)
-    assert not any(
-        is_plain(shape, profile, codec.items_are_messages) for profile in PROFILES.values()
-    )
+    outline = codec.outline(doc)
+    assert not any(outline_clean(outline, Settings(profile=name)) for name in PROFILES)
     assert not histnorm.engine.proven_clean(doc, fmt)
 
 
@@ -316,7 +314,7 @@ def test_claude_code_shape_rejects_unknown_blocks() -> None:
         "message": {"role": "assistant", "content": [{"type": "tool_call", "value": "{}"}]},
         "uuid": "u1",
     }
-    assert CODECS["claude-code"].shape([line]) is None
+    assert CODECS["claude-code"].read_outline([line]) is None
 
 
 # --- the property: nothing is deleted where a fix is held back --------------------------

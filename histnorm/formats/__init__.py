@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
+from histnorm.analysis.outline import Outline, build_outline
 from histnorm.errors import HistnormError, NotATranscript, join_pointer
 from histnorm.formats.agent_framework import AgentFrameworkCodec
 from histnorm.formats.anthropic import AnthropicCodec
@@ -17,7 +18,7 @@ from histnorm.formats.meai import MeaiCodec
 from histnorm.formats.openai_chat import OpenAIChatCodec
 from histnorm.formats.openai_responses import OpenAIResponsesCodec
 from histnorm.formats.sharegpt import ShareGPTCodec
-from histnorm.model import JsonValue
+from histnorm.model import JsonValue, Transcript
 
 CODECS: Mapping[str, Codec] = MappingProxyType(
     {
@@ -37,6 +38,23 @@ CODECS: Mapping[str, Codec] = MappingProxyType(
     }
 )
 """Every codec by format name, in detection-tie order."""
+
+
+_OUTLINE = "_histnorm_outline"
+"""Where `outline_of` keeps its answer in the transcript's `__dict__` (pydantic ignores
+it: not a field, not compared)."""
+
+
+def outline_of(transcript: Transcript) -> Outline:
+    """The outline of a decoded transcript, as its codec tells it (computed once per
+    transcript object): the reference every codec's `outline(native)` equals."""
+    memo = transcript.__dict__
+    found: Outline | None = memo.get(_OUTLINE)
+    if found is None:
+        codec = CODECS.get(transcript.format or "")
+        found = build_outline(transcript) if codec is None else codec.outline_of(transcript)
+        memo[_OUTLINE] = found
+    return found
 
 
 def get_codec(name: str) -> Codec:
@@ -246,5 +264,6 @@ __all__ = [
     "get_codec",
     "in_file_format",
     "kin",
+    "outline_of",
     "pick",
 ]

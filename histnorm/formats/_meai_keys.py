@@ -1,5 +1,5 @@
 """The vocabulary of Microsoft.Extensions.AI `ChatMessage` JSON, shared by its reader,
-writer and plain shape.
+writer and outline reader.
 
 The `$type` discriminator and the tables of content kinds it selects (calls, results,
 approval requests and responses, media), the property names MEAI itself defines, and

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from histnorm.analysis.outline import Outline
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats._anthropic_blocks import (
     BLOCK_SLOT,
@@ -34,7 +35,7 @@ from histnorm.formats._anthropic_blocks import (
     hosted_result_type,
     name_hosted_results,
 )
-from histnorm.formats._anthropic_shape import shape as plain_shape
+from histnorm.formats._anthropic_outline import read_outline
 from histnorm.formats.base import (
     MISSING,
     MessageListCodec,
@@ -56,7 +57,6 @@ from histnorm.model import (
     TextPart,
     Transcript,
 )
-from histnorm.shape import Shape
 
 STRING_SLOT = "content"
 """The slot of the text part read from a string `content`."""
@@ -217,9 +217,9 @@ class AnthropicCodec(MessageListCodec):
             return 0.9
         return 0.0 if system else 0.2
 
-    def shape(self, data: JsonValue) -> Shape | None:
-        """The plain shape of the messages (`histnorm.shape`), or None."""
-        return plain_shape(data)
+    def read_outline(self, data: JsonValue) -> Outline | None:
+        """The outline read without building models, or None (`Codec.read_outline`)."""
+        return read_outline(data)
 
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode to the shape the transcript was read from; other envelope keys are kept."""

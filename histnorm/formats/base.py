@@ -4,17 +4,15 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import Any, ClassVar, Final
 
 from pydantic import BaseModel
 
+from histnorm.analysis.outline import Outline, build_outline
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.errors import type_name as type_name  # re-exported for the codecs
 from histnorm.formats._fixed_types import changed_type
 from histnorm.model import JsonValue, Message, Transcript
-
-if TYPE_CHECKING:
-    from histnorm.shape import Shape
 
 
 class _Missing:
@@ -70,9 +68,25 @@ class Codec(ABC):
     def part_pointer(self, transcript: Transcript, message_index: int, part_index: int) -> str:
         """The JSON Pointer of part `part_index` of message `message_index`."""
 
-    def shape(self, data: JsonValue) -> Shape | None:
-        """The plain shape of `data` without building models (`histnorm.shape`), or None
-        when it holds anything but plain content. The default never claims a shape."""
+    def outline(self, data: JsonValue) -> Outline:
+        """The outline of `data` (`histnorm.analysis.outline`): what `read_outline` reads,
+        else `outline_of` the decoded transcript; raises `HistnormError` if malformed."""
+        found = self.read_outline(data)
+        if found is not None:
+            return found
+        return self.outline_of(self.decode(data))
+
+    def outline_of(self, transcript: Transcript) -> Outline:
+        """The outline of a decoded transcript: the reference `outline` must equal."""
+        return build_outline(transcript, self.read_call_keys, self.outline_flags(transcript))
+
+    def outline_flags(self, transcript: Transcript) -> int:
+        """Outline flags of the whole transcript only the codec can tell (default none)."""
+        return 0
+
+    def read_outline(self, data: JsonValue) -> Outline | None:
+        """The outline of `data` read without building models, or None for anything the
+        fast reader does not handle (`outline` decodes those). The default reads nothing."""
         return None
 
     def read_back(self, fixed: Transcript) -> Transcript | None:

@@ -78,21 +78,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from histnorm.analysis.outline import BROKEN_CHAIN, Outline
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats._claude_code_blocks import decode_content, parse_slot
 from histnorm.formats._claude_code_encode import encode_session
-from histnorm.formats._claude_code_shape import shape as plain_shape
+from histnorm.formats._claude_code_outline import read_outline
 from histnorm.formats._claude_code_tree import (
     MESSAGE_TYPES,
     Session,
     analyse,
     check_lines,
     message_id,
+    missing_parent,
     uuid_of,
 )
 from histnorm.formats.base import Codec, expect_object
 from histnorm.model import JsonValue, Message, Part, Transcript
-from histnorm.shape import Shape
 
 _SESSION_KEYS = ("uuid", "parentUuid", "sessionId", "leafUuid", "messageId")
 _OTHER_TYPES = {
@@ -132,8 +133,24 @@ def _line_of_uuid(lines: Any, uuid: str) -> int | None:
     return next((i for i in range(len(lines) - 1, -1, -1) if uuid_of(lines[i]) == uuid), None)
 
 
+_CHAIN: list[tuple[object, int]] = []
+"""The native lines `outline_flags` answered for last, and its answer."""
+
+
 class ClaudeCodeCodec(Codec):
     """Claude Code session JSONL: the active branch of the line tree, as messages."""
+
+    def outline_flags(self, transcript: Transcript) -> int:
+        """`BROKEN_CHAIN` when the session's parent chain stops at a line the file does not
+        hold (HN014)."""
+        native = transcript.native
+        if not isinstance(native, list):
+            return 0
+        if _CHAIN and _CHAIN[0][0] is native:  # fixes keep the session's native lines
+            return _CHAIN[0][1]
+        found = BROKEN_CHAIN if missing_parent(analyse(check_lines(native))) is not None else 0
+        _CHAIN[:] = [(native, found)]
+        return found
 
     name = "claude-code"
     summary = "Claude Code session logs (one event per JSONL line, a tree through parentUuid)"
@@ -173,9 +190,9 @@ class ClaudeCodeCodec(Codec):
             )
         return Transcript(messages=tuple(messages), format=self.name, native=data)
 
-    def shape(self, data: JsonValue) -> Shape | None:
-        """The plain shape of the session lines (`histnorm.shape`), or None."""
-        return plain_shape(data)
+    def read_outline(self, data: JsonValue) -> Outline | None:
+        """The outline read without building models, or None (`Codec.read_outline`)."""
+        return read_outline(data)
 
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode to session lines, rewriting only the lines the edits touch."""

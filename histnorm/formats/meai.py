@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from histnorm.analysis.outline import Outline
 from histnorm.errors import join_pointer
 from histnorm.formats._meai_keys import TYPE_KEY, _is_pascal, find_key, get_key
+from histnorm.formats._meai_outline import read_outline
 from histnorm.formats._meai_read import decode_content, decode_message
-from histnorm.formats._meai_shape import shape as plain_shape
 from histnorm.formats._meai_write import encode_content, encode_message
 from histnorm.formats.base import MessageListCodec, join_envelope, messages_sniff
 from histnorm.model import JsonValue, Message, Transcript
-from histnorm.shape import Shape
 
 __all__ = [
     "TYPE_KEY",
@@ -65,9 +65,9 @@ class MeaiCodec(MessageListCodec):
                 score = max(score, 0.6)
         return score
 
-    def shape(self, data: JsonValue) -> Shape | None:
-        """The plain shape of the messages (`histnorm.shape`), or None."""
-        return plain_shape(data)
+    def read_outline(self, data: JsonValue) -> Outline | None:
+        """The outline read without building models, or None (`Codec.read_outline`)."""
+        return read_outline(data)
 
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode in the casing each message was read in (new messages follow the transcript)."""

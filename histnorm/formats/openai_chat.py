@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from histnorm.analysis.outline import Outline
 from histnorm.errors import join_pointer
+from histnorm.formats._openai_chat_outline import read_outline
 from histnorm.formats._openai_chat_read import (
     HANDOFF_PREFIX,
     _foreign_part,
@@ -19,7 +21,6 @@ from histnorm.formats._openai_chat_read import (
     decode_message,
     decode_tool_call,
 )
-from histnorm.formats._openai_chat_shape import shape as plain_shape
 from histnorm.formats._openai_chat_write import encode_message
 from histnorm.formats.base import (
     MessageListCodec,
@@ -30,7 +31,6 @@ from histnorm.formats.base import (
     messages_sniff,
 )
 from histnorm.model import JsonValue, Message, Transcript
-from histnorm.shape import Shape
 
 _ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 
@@ -95,9 +95,9 @@ class OpenAIChatCodec(MessageListCodec):
                 score = max(score, 0.5)
         return score if has_role(messages, _ROLES) else 0.0
 
-    def shape(self, data: JsonValue) -> Shape | None:
-        """The plain shape of the messages (`histnorm.shape`), or None."""
-        return plain_shape(data)
+    def read_outline(self, data: JsonValue) -> Outline | None:
+        """The outline read without building models, or None (`Codec.read_outline`)."""
+        return read_outline(data)
 
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode to the native shape the transcript was read from."""

@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from histnorm.analysis.outline import Outline
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats._openai_responses_items import (
     CALLS,
@@ -47,7 +48,7 @@ from histnorm.formats._openai_responses_items import (
     message_id,
     server_state,
 )
-from histnorm.formats._openai_responses_shape import shape as plain_shape
+from histnorm.formats._openai_responses_outline import read_outline
 from histnorm.formats._openai_responses_sniff import ENVELOPE_KEY, sniff
 from histnorm.formats._openai_responses_write import (
     encode_approval,
@@ -82,7 +83,6 @@ from histnorm.model import (
     UnknownPart,
 )
 from histnorm.pairing import pair_transcript
-from histnorm.shape import Shape
 
 
 def decode_string_input(text: str) -> Message:
@@ -231,9 +231,9 @@ class OpenAIResponsesCodec(Codec):
         state = server_state(data)
         return Transcript(messages=decoded, format=self.name, native=native, server_state=state)
 
-    def shape(self, data: JsonValue) -> Shape | None:
-        """The plain shape of the input items (`histnorm.shape`), or None."""
-        return plain_shape(data)
+    def read_outline(self, data: JsonValue) -> Outline | None:
+        """The outline read without building models, or None (`Codec.read_outline`)."""
+        return read_outline(data)
 
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode to the envelope the transcript was read from; new parts become new items."""

@@ -5,15 +5,10 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Iterator, Sequence
 
+from histnorm.analysis.outline import OutlinePart
 from histnorm.diagnostic import Applicability, Diagnostic
-from histnorm.edit import rewrite, turn_is_last
-from histnorm.model import (
-    ApprovalRequestPart,
-    Part,
-    ToolCallPart,
-    ToolResultPart,
-    Transcript,
-)
+from histnorm.edit import AnyTranscript, rewrite, turn_is_last
+from histnorm.model import Part, ToolCallPart, Transcript
 from histnorm.pairing import Position, pair_transcript
 from histnorm.profiles import Profile, profile_for
 from histnorm.rule import Rule
@@ -26,32 +21,40 @@ def part_at(transcript: Transcript, position: Position) -> Part:
     return transcript.messages[mi].parts[pi]
 
 
+def outline_part_at(transcript: AnyTranscript, position: Position) -> Part | OutlinePart:
+    """The part at (message index, part index) of a transcript or an outline."""
+    mi, pi = position
+    return transcript.messages[mi].parts[pi]
+
+
 def show_id(value: str | None) -> str:
     """An id for messages: quoted, `""` for the empty string, or "without an id"."""
     return "without an id" if value is None else repr(value) if value else '""'
 
 
-def describe(part: Part) -> str:
-    """A short human description of a call, result or approval request."""
-    if isinstance(part, ToolCallPart):
+def describe(part: Part | OutlinePart) -> str:
+    """A short human description of a call, result or approval request (of a model or
+    of an outline: both have the attributes read here)."""
+    if part.kind == "tool_call":
         name = f" ({part.name})" if part.name else ""
         return f"tool call {show_id(part.call_id)}{name}"
-    if isinstance(part, ToolResultPart):
+    if part.kind == "tool_result":
         return f"tool result {show_id(part.call_id)}"
-    if isinstance(part, ApprovalRequestPart):
-        wrapped = f" for {describe(part.tool_call)}" if part.tool_call else ""
+    if part.kind == "approval_request":
+        call = part.tool_call
+        wrapped = f" for {describe(call)}" if call else ""
         return f"approval request {show_id(part.request_id)}{wrapped}"
     return f"{part.kind} part"
 
 
-def left_open(transcript: Transcript, position: Position, settings: Settings) -> bool:
+def left_open(transcript: AnyTranscript, position: Position, settings: Settings) -> bool:
     """Whether an unanswered item at `position` is a tail state to leave alone (tail=keep)."""
     return settings.tail is TailMode.KEEP and turn_is_last(transcript, position[0])
 
 
 def unanswered(
     rule: Rule,
-    transcript: Transcript,
+    transcript: AnyTranscript,
     positions: Iterable[Position],
     settings: Settings,
     *,
@@ -69,7 +72,7 @@ def unanswered(
             continue
         at_end = turn_is_last(transcript, position[0])
         yield rule.diagnostic(
-            f"{describe(part_at(transcript, position))} has no {missing}"
+            f"{describe(outline_part_at(transcript, position))} has no {missing}"
             + (", but later messages follow" if not at_end else " (tail=close)"),
             message_index=position[0],
             part_index=position[1],
@@ -91,7 +94,7 @@ def remove_reported(
     return rewrite(transcript, remove=reported(diagnostics))
 
 
-def profile(transcript: Transcript, settings: Settings) -> Profile:
+def profile(transcript: AnyTranscript, settings: Settings) -> Profile:
     """The replay target's constraints for `transcript` under `settings`."""
     return profile_for(settings.profile, transcript.format)
 

@@ -28,17 +28,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.model import Transcript
-from histnorm.pairing import pair_transcript
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import remove_reported, show_id
 from histnorm.settings import Settings
 
 
-def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+def check(context: Context) -> Iterable[Diagnostic]:
     """Report every conflicting request under a pending id."""
-    for repeat in pair_transcript(transcript).repeats:
+    for repeat in context.pairing.repeats:
         if not repeat.conflict:
             continue
         if repeat.kind == "approval_request":
@@ -75,7 +74,7 @@ RULE = Rule(
     severity=Severity.WARNING,
     applicability=Applicability.UNSAFE,
     doc=__doc__ or "",
-    check=check,
+    check_outline=check,
     fix=remove_reported,
     examples=(
         Example(bad=_BAD, good=None, format="meai", title="reported, not fixed, by default"),

@@ -30,24 +30,25 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.edit import is_result_only, rewrite
+from histnorm.edit import AnyMessage, AnyTranscript, is_result_only, rewrite
 from histnorm.model import Part, Transcript
 from histnorm.pairing import Position
 from histnorm.rule import Example, Rule
-from histnorm.rules._common import profile
 from histnorm.settings import Settings
 
 
-def _runs(transcript: Transcript) -> list[list[int]]:
+def _runs(transcript: AnyTranscript) -> list[list[int]]:
     """Runs of two or more adjacent messages that share a role."""
     runs: list[list[int]] = []
     previous: int | None = None
-    for mi, message in enumerate(transcript.messages):
+    messages: Sequence[AnyMessage] = transcript.messages
+    for mi, message in enumerate(messages):
         if message.role_is("system", "developer") or is_result_only(message):
             previous = None
             continue
-        if previous is not None and transcript.messages[previous].role_is(message.role):
+        if previous is not None and messages[previous].role_is(message.role):
             if runs and runs[-1][-1] == previous:
                 runs[-1].append(mi)
             else:
@@ -56,14 +57,15 @@ def _runs(transcript: Transcript) -> list[list[int]]:
     return runs
 
 
-def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+def check(context: Context) -> Iterable[Diagnostic]:
     """Report every message that repeats the role of the one before it."""
-    if not profile(transcript, settings).alternating_roles:
+    outline = context.outline
+    if not context.profile.alternating_roles:
         return
-    for run in _runs(transcript):
+    for run in _runs(outline):
         for mi in run[1:]:
             yield RULE.diagnostic(
-                f"message {mi} has the same role ({transcript.messages[mi].role}) as the "
+                f"message {mi} has the same role ({outline.messages[mi].role}) as the "
                 "message before it",
                 message_index=mi,
                 fix_title=f"merge it into message {run[0]}",
@@ -101,7 +103,7 @@ RULE = Rule(
     severity=Severity.ERROR,
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
-    check=check,
+    check_outline=check,
     fix=fix,
     examples=(
         Example(

@@ -41,28 +41,30 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.edit import is_result_only, rewrite, turn_end
+from histnorm.edit import AnyTranscript, is_result_only, rewrite, turn_end, turn_ends
 from histnorm.model import Message, Part, Transcript
 from histnorm.pairing import Position, pair_transcript
 from histnorm.rule import Example, Rule
-from histnorm.rules._common import describe, part_at, profile
+from histnorm.rules._common import describe, outline_part_at
 from histnorm.settings import Settings
 
 
-def displaced(transcript: Transcript) -> list[tuple[Position, Position]]:
+def displaced(transcript: AnyTranscript) -> list[tuple[Position, Position]]:
     """(result, call) pairs with a message between them that is not a result message.
 
     A result in the message right after its call's block is in place, even when that
     message also holds other content (Anthropic results live in user messages)."""
     found = []
+    end = turn_ends(transcript)
     for result, call in sorted(pair_transcript(transcript).result_calls.items()):
-        if result[0] - 1 > turn_end(transcript, call[0]):
+        if result[0] - 1 > call[0] and result[0] - 1 > end(call[0]):
             found.append((result, call))
     return found
 
 
-def _run_end(transcript: Transcript, index: int) -> int:
+def _run_end(transcript: AnyTranscript, index: int) -> int:
     """The last message of the run of same-role messages that message `index` is in."""
     messages, end = transcript.messages, index
     while end + 1 < len(messages) and messages[end + 1].role_is(messages[index].role):
@@ -70,7 +72,7 @@ def _run_end(transcript: Transcript, index: int) -> int:
     return end
 
 
-def merged_in_place(transcript: Transcript, result: Position, call: Position) -> bool:
+def merged_in_place(transcript: AnyTranscript, result: Position, call: Position) -> bool:
     """Whether `result` sits in the message after its call once same-role neighbours are
     merged into one message, as Anthropic and Gemini do: in the run of messages right
     after the call's run, with only result messages before it in that run."""
@@ -81,15 +83,16 @@ def merged_in_place(transcript: Transcript, result: Position, call: Position) ->
     return all(is_result_only(messages[i]) for i in range(start, result[0]))
 
 
-def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+def check(context: Context) -> Iterable[Diagnostic]:
     """Report every result that does not sit in the result block after its call."""
-    merges = profile(transcript, settings).merges_same_role
-    for result, call in displaced(transcript):
-        if merges and merged_in_place(transcript, result, call):
+    outline = context.outline
+    merges = context.profile.merges_same_role
+    for result, call in displaced(outline):
+        if merges and merged_in_place(outline, result, call):
             continue
-        between = result[0] - turn_end(transcript, call[0]) - 1
+        between = result[0] - turn_end(outline, call[0]) - 1
         yield RULE.diagnostic(
-            f"{describe(part_at(transcript, result))} answers a call in message {call[0]}, "
+            f"{describe(outline_part_at(outline, result))} answers a call in message {call[0]}, "
             f"but {between} other message{'s come' if between != 1 else ' comes'} between them",
             message_index=result[0],
             part_index=result[1],
@@ -183,7 +186,7 @@ RULE = Rule(
     severity=Severity.ERROR,
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
-    check=check,
+    check_outline=check,
     fix=fix,
     examples=(
         Example(

@@ -34,23 +34,25 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from histnorm.analysis.context import Context
+from histnorm.analysis.outline import Call
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.model import ToolCallPart, Transcript
-from histnorm.pairing import pair_transcript
+from histnorm.model import Transcript
 from histnorm.rule import Example, Rule
-from histnorm.rules._common import new_call_id, profile, rename_calls, show_id
+from histnorm.rules._common import new_call_id, rename_calls, show_id
 from histnorm.settings import Settings
 
 
-def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+def check(context: Context) -> Iterable[Diagnostic]:
     """Report every call whose id an earlier call already used."""
-    if not profile(transcript, settings).unique_call_ids:
+    outline = context.outline
+    if not context.profile.unique_call_ids:
         return
-    repeats = {r.position for r in pair_transcript(transcript).repeats}  # HN006, HN007, HN009
+    repeats = {r.position for r in context.pairing.repeats}  # HN006, HN007, HN009
     seen: dict[str, int] = {}
-    for mi, message in enumerate(transcript.messages):
+    for mi, message in enumerate(outline.messages):
         for pi, part in enumerate(message.parts):
-            if not isinstance(part, ToolCallPart) or part.call_id is None:
+            if not isinstance(part, Call) or part.call_id is None:
                 continue
             if (mi, pi) in repeats:
                 continue
@@ -99,7 +101,7 @@ RULE = Rule(
     severity=Severity.ERROR,
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
-    check=check,
+    check_outline=check,
     fix=fix,
     examples=(
         Example(

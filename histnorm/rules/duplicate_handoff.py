@@ -27,17 +27,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.model import Transcript
-from histnorm.pairing import pair_transcript
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import remove_reported, show_id
-from histnorm.settings import Settings
 
 
-def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+def check(context: Context) -> Iterable[Diagnostic]:
     """Report every repeated pending handoff call."""
-    for repeat in pair_transcript(transcript).repeats:
+    for repeat in context.pairing.repeats:
         if repeat.kind != "handoff":
             continue
         yield RULE.diagnostic(
@@ -66,7 +64,7 @@ RULE = Rule(
     severity=Severity.ERROR,
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
-    check=check,
+    check_outline=check,
     fix=remove_reported,
     examples=(
         Example(

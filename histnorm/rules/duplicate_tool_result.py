@@ -31,9 +31,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.model import ToolResultPart, Transcript
-from histnorm.pairing import pair_transcript
+from histnorm.model import ToolResultPart
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import describe, part_at, remove_reported
 from histnorm.settings import Settings
@@ -43,9 +43,10 @@ def _same(a: ToolResultPart, b: ToolResultPart) -> bool:
     return (a.content, a.is_error) == (b.content, b.is_error) and type(a.content) is type(b.content)
 
 
-def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+def check(context: Context) -> Iterable[Diagnostic]:
     """Report every second result of an answered call."""
-    for position, first in pair_transcript(transcript).duplicate_results:
+    for position, first in context.pairing.duplicate_results:
+        transcript = context.transcript  # whether the contents differ: the model says
         later, earlier = part_at(transcript, position), part_at(transcript, first)
         assert isinstance(later, ToolResultPart) and isinstance(earlier, ToolResultPart)
         same = _same(later, earlier)
@@ -75,7 +76,7 @@ RULE = Rule(
     severity=Severity.ERROR,
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
-    check=check,
+    check_outline=check,
     fix=remove_reported,
     examples=(
         Example(bad=_BAD, good=[_BAD[0], _BAD[1], _BAD[3]], title="an identical second result"),

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from histnorm.analysis.outline import EMPTY
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import rewrite
 from histnorm.model import Transcript, UsagePart
@@ -91,6 +92,7 @@ RULE = Rule(
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
     check=check,
+    wants=EMPTY,
     fix=fix,
     examples=(
         Example(bad=_BAD, good=[_BAD[0], _BAD[2]], title="a null assistant message"),

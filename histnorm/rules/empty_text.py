@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from histnorm.analysis.outline import EMPTY_TEXT
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.model import Message, TextPart, ToolResultPart, Transcript
 from histnorm.rule import Example, Rule
@@ -97,6 +98,7 @@ RULE = Rule(
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
     check=check,
+    wants=EMPTY_TEXT,
     fix=remove_reported,
     examples=(
         Example(

@@ -29,18 +29,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from histnorm.analysis.context import Context
 from histnorm.diagnostic import Diagnostic, Severity
-from histnorm.model import Transcript
 from histnorm.rule import Example, Rule
-from histnorm.rules._common import profile
 from histnorm.settings import Settings
 
 
-def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+def check(context: Context) -> Iterable[Diagnostic]:
     """Report the first non-system message when it is not from the user."""
-    if not profile(transcript, settings).first_message_user:
+    outline = context.outline
+    if not context.profile.first_message_user:
         return
-    for mi, message in enumerate(transcript.messages):
+    for mi, message in enumerate(outline.messages):
         if message.role_is("system", "developer"):
             continue
         if not message.role_is("user"):
@@ -63,7 +63,7 @@ RULE = Rule(
     severity=Severity.WARNING,
     applicability=None,
     doc=__doc__ or "",
-    check=check,
+    check_outline=check,
     examples=(
         Example(
             bad=_BAD,

@@ -35,22 +35,25 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from histnorm.analysis.context import Context
+from histnorm.analysis.outline import Call
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.model import ToolCallPart, Transcript
+from histnorm.model import Transcript
 from histnorm.profiles import call_id_problem
 from histnorm.rule import Example, Rule
-from histnorm.rules._common import profile, rename_calls, show_id
+from histnorm.rules._common import rename_calls, show_id
 from histnorm.settings import Settings
 
 
-def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+def check(context: Context) -> Iterable[Diagnostic]:
     """Report calls whose id the target rejects."""
-    limits = profile(transcript, settings)
+    outline = context.outline
+    limits = context.profile
     if limits.max_call_id_length is None and limits.call_id_pattern is None:
         return
-    for mi, message in enumerate(transcript.messages):
+    for mi, message in enumerate(outline.messages):
         for pi, part in enumerate(message.parts):
-            if isinstance(part, ToolCallPart) and part.call_id is not None:
+            if isinstance(part, Call) and part.call_id is not None:
                 why = call_id_problem(part.call_id, limits)
                 if why is not None:
                     yield RULE.diagnostic(
@@ -88,7 +91,7 @@ RULE = Rule(
     severity=Severity.ERROR,
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
-    check=check,
+    check_outline=check,
     fix=fix,
     examples=(
         Example(

@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from histnorm.analysis.outline import BROKEN_CHAIN
 from histnorm.diagnostic import Diagnostic, Severity
 from histnorm.formats._claude_code_tree import analyse, check_lines, missing_parent
 from histnorm.model import Transcript
@@ -88,5 +89,6 @@ RULE = Rule(
     applicability=None,
     doc=__doc__ or "",
     check=check,
+    wants=BROKEN_CHAIN,
     examples=(Example(bad=_BAD, good=None, format="claude-code", title="a line deleted by hand"),),
 )

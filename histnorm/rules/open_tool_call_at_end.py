@@ -32,23 +32,21 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from histnorm.analysis.context import Context
 from histnorm.diagnostic import Diagnostic, Severity
-from histnorm.model import Transcript
-from histnorm.pairing import pair_transcript
 from histnorm.rule import Example, Rule
-from histnorm.rules._common import describe, left_open, part_at
-from histnorm.settings import Settings
+from histnorm.rules._common import describe, left_open, outline_part_at
 
 
-def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+def check(context: Context) -> Iterable[Diagnostic]:
     """Report open calls and requests at the end, when the tail is kept."""
-    pairing = pair_transcript(transcript)
+    pairing, outline = context.pairing, context.outline
     waiting = sorted((*pairing.unmatched_calls, *pairing.pending_requests))
     for position in waiting:
-        if left_open(transcript, position, settings):
+        if left_open(outline, position, context.settings):
             answer = "a response" if position in pairing.pending_requests else "a result"
             yield RULE.diagnostic(
-                f"{describe(part_at(transcript, position))} is still waiting for {answer}",
+                f"{describe(outline_part_at(outline, position))} is still waiting for {answer}",
                 message_index=position[0],
                 part_index=position[1],
             )
@@ -79,6 +77,6 @@ RULE = Rule(
     severity=Severity.INFO,
     applicability=None,
     doc=__doc__ or "",
-    check=check,
+    check_outline=check,
     examples=(Example(bad=_BAD, good=None, title="a fine-tuning target is left alone"),),
 )

@@ -39,6 +39,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import rewrite, turn_end
 from histnorm.model import (
@@ -49,24 +50,25 @@ from histnorm.model import (
     ToolResultPart,
     Transcript,
 )
-from histnorm.pairing import pair_transcript, result_type_for
+from histnorm.pairing import result_type_for
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import unanswered
 from histnorm.settings import OrphanCallPolicy, Settings
 
 
-def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+def check(context: Context) -> Iterable[Diagnostic]:
     """Report every unanswered call that is not a kept tail state."""
+    settings = context.settings
     policy = settings.orphan_tool_call
     offered = {
         OrphanCallPolicy.DROP: ("remove the tool call", Applicability.SAFE),
         OrphanCallPolicy.SYNTHESIZE: ("add an 'interrupted' result", Applicability.UNSAFE),
         OrphanCallPolicy.FAIL: (None, None),
     }[policy]
-    calls = pair_transcript(transcript).unmatched_calls
+    calls = context.pairing.unmatched_calls
     yield from unanswered(
         RULE,
-        transcript,
+        context.outline,
         calls,
         settings,
         missing="result",
@@ -155,7 +157,7 @@ RULE = Rule(
     severity=Severity.ERROR,
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
-    check=check,
+    check_outline=check,
     fix=fix,
     examples=(
         Example(

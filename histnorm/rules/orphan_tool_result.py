@@ -31,19 +31,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.model import Transcript
-from histnorm.pairing import pair_transcript
 from histnorm.rule import Example, Rule
-from histnorm.rules._common import describe, part_at, remove_reported
-from histnorm.settings import Settings
+from histnorm.rules._common import describe, outline_part_at, remove_reported
 
 
-def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+def check(context: Context) -> Iterable[Diagnostic]:
     """Report every result no earlier call owns."""
-    for position in pair_transcript(transcript).orphan_results:
+    for position in context.pairing.orphan_results:
         yield RULE.diagnostic(
-            f"{describe(part_at(transcript, position))} answers no earlier tool call",
+            f"{describe(outline_part_at(context.outline, position))} answers no earlier tool call",
             message_index=position[0],
             part_index=position[1],
             fix_title="remove the tool result",
@@ -76,7 +74,7 @@ RULE = Rule(
     severity=Severity.ERROR,
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
-    check=check,
+    check_outline=check,
     fix=remove_reported,
     examples=(
         Example(bad=_BAD, good=_BAD[1:], title="a result left behind by compaction"),

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import rewrite, turn_end
 from histnorm.model import (
@@ -44,24 +45,25 @@ from histnorm.model import (
     ToolResultPart,
     Transcript,
 )
-from histnorm.pairing import Position, pair_transcript, result_type_for
+from histnorm.pairing import Position, result_type_for
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import part_at, unanswered
 from histnorm.settings import ApprovalPolicy, Settings
 
 
-def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+def check(context: Context) -> Iterable[Diagnostic]:
     """Report every unanswered request that is not a kept tail state."""
+    settings = context.settings
     policy = settings.pending_approval
     offered = {
         ApprovalPolicy.DROP: ("remove the approval request", Applicability.SAFE),
         ApprovalPolicy.DENY: ("deny it: add the rejection result", Applicability.UNSAFE),
         ApprovalPolicy.FAIL: (None, None),
     }[policy]
-    requests = pair_transcript(transcript).pending_requests
+    requests = context.pairing.pending_requests
     yield from unanswered(
         RULE,
-        transcript,
+        context.outline,
         requests,
         settings,
         missing="response",
@@ -127,7 +129,7 @@ RULE = Rule(
     severity=Severity.ERROR,
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
-    check=check,
+    check_outline=check,
     fix=fix,
     examples=(
         Example(

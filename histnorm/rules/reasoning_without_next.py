@@ -36,28 +36,32 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from histnorm.analysis.context import Context
+from histnorm.analysis.outline import Step
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import item_style
-from histnorm.model import Message, ReasoningPart, ToolCallPart, Transcript
 from histnorm.rule import Example, Rule
-from histnorm.rules._common import profile, remove_reported
+from histnorm.rules._common import remove_reported
 from histnorm.settings import Settings
 
 
-def _reasoning_only(message: Message) -> bool:
-    return bool(message.parts) and all(isinstance(p, ReasoningPart) for p in message.parts)
+def _reasoning_only(message: Step) -> bool:
+    parts = message.parts
+    return (
+        bool(parts) and parts[0].kind == "reasoning" and all(p.kind == "reasoning" for p in parts)
+    )
 
 
-def _unmatched(reasoning: Message, following: Message) -> bool:
+def _unmatched(reasoning: Step, following: Step) -> bool:
     """An item with an id followed by an output message the server cannot tie to it."""
     return (
         reasoning.id is not None
         and following.id is None
-        and not any(isinstance(p, ToolCallPart) for p in following.parts)
+        and not any(p.kind == "tool_call" for p in following.parts)
     )
 
 
-def _problem(message: Message, following: Message | None, items: bool) -> str | None:
+def _problem(message: Step, following: Step | None, items: bool) -> str | None:
     if following is None or not following.role_is("assistant") or _reasoning_only(following):
         return "reasoning is not followed by the assistant output it produced"
     if items and _unmatched(message, following):
@@ -68,11 +72,12 @@ def _problem(message: Message, following: Message | None, items: bool) -> str | 
     return None
 
 
-def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+def check(context: Context) -> Iterable[Diagnostic]:
     """Report reasoning-only messages not followed by the assistant output they produced."""
-    if not profile(transcript, settings).reasoning_needs_next:
+    outline = context.outline
+    if not context.profile.reasoning_needs_next:
         return
-    messages, items = transcript.messages, item_style(transcript)
+    messages, items = outline.messages, item_style(outline)
     for mi, message in enumerate(messages):
         if not _reasoning_only(message):
             continue
@@ -112,7 +117,7 @@ RULE = Rule(
     severity=Severity.ERROR,
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
-    check=check,
+    check_outline=check,
     fix=remove_reported,
     examples=(
         Example(

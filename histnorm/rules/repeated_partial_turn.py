@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from histnorm.analysis.outline import PARTIAL
 from histnorm.diagnostic import Diagnostic, Severity
 from histnorm.model import Message, Transcript
 from histnorm.rule import Example, Rule
@@ -89,5 +90,6 @@ RULE = Rule(
     applicability=None,
     doc=__doc__ or "",
     check=check,
+    wants=PARTIAL,
     examples=(Example(bad=_BAD, good=None, format="meai", title="a resumed run stored twice"),),
 )

@@ -33,22 +33,21 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.model import Transcript
-from histnorm.pairing import pair_transcript
 from histnorm.rule import Example, Rule
-from histnorm.rules._common import describe, part_at, remove_reported, show_id
-from histnorm.settings import Settings
+from histnorm.rules._common import describe, outline_part_at, remove_reported, show_id
 
 
-def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+def check(context: Context) -> Iterable[Diagnostic]:
     """Report every benign repeat of a pending call or approval request."""
-    for repeat in pair_transcript(transcript).repeats:
+    outline = context.outline
+    for repeat in context.pairing.repeats:
         if repeat.conflict or repeat.kind == "handoff":
             continue
         first = repeat.first
         yield RULE.diagnostic(
-            f"{describe(part_at(transcript, repeat.position))} repeats the pending "
+            f"{describe(outline_part_at(outline, repeat.position))} repeats the pending "
             f"{'request' if repeat.kind == 'approval_request' else 'call'} "
             f"{show_id(repeat.id)} of message {first[0]}",
             message_index=repeat.position[0],
@@ -106,7 +105,7 @@ RULE = Rule(
     severity=Severity.ERROR,
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
-    check=check,
+    check_outline=check,
     fix=remove_reported,
     examples=(
         Example(

@@ -30,28 +30,30 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from histnorm.analysis.context import Context
+from histnorm.analysis.outline import OutlinePart, Result
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import rewrite
 from histnorm.model import Part, ToolFamily, ToolResultPart, Transcript
 from histnorm.pairing import Position
 from histnorm.rule import Example, Rule
-from histnorm.rules._common import profile
 from histnorm.settings import Settings
 
 
-def _client_result(part: Part) -> bool:
-    return isinstance(part, ToolResultPart) and part.family not in (
+def _client_result(part: Part | OutlinePart) -> bool:
+    return isinstance(part, ToolResultPart | Result) and part.family not in (
         ToolFamily.HOSTED,
         ToolFamily.MCP,
     )
 
 
-def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+def check(context: Context) -> Iterable[Diagnostic]:
     """Report each message whose first result comes after other content."""
-    if not profile(transcript, settings).results_first:
+    outline = context.outline
+    if not context.profile.results_first:
         return
-    for mi, message in enumerate(transcript.messages):
-        if message.role_is("assistant"):
+    for mi, message in enumerate(outline.messages):
+        if len(message.parts) < 2 or message.role_is("assistant"):
             continue  # server-tool results follow their call inside the assistant message
         kinds = [_client_result(p) for p in message.parts]
         if any(kinds) and kinds != sorted(kinds, reverse=True):
@@ -101,7 +103,7 @@ RULE = Rule(
     severity=Severity.ERROR,
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
-    check=check,
+    check_outline=check,
     fix=fix,
     examples=(
         Example(

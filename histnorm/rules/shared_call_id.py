@@ -41,23 +41,25 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from histnorm.analysis.context import Context
+from histnorm.analysis.outline import Call, Result
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.edit import item_style, rewrite, turn_end
-from histnorm.model import Part, ReasoningPart, ToolCallPart, ToolFamily, ToolResultPart, Transcript
+from histnorm.edit import AnyMessage, AnyTranscript, item_style, rewrite, turn_end
+from histnorm.model import Part, ToolCallPart, ToolFamily, ToolResultPart, Transcript
 from histnorm.pairing import Position, pair_transcript
 from histnorm.rule import Example, Rule
-from histnorm.rules._common import new_call_id, part_at, show_id
+from histnorm.rules._common import new_call_id, outline_part_at, part_at, show_id
 from histnorm.settings import Settings
 
 _CLIENT = (ToolFamily.FUNCTION, ToolFamily.CUSTOM)
 
 
-def _name(transcript: Transcript, position: Position) -> str | None:
-    part = part_at(transcript, position)
-    return part.name if isinstance(part, ToolCallPart | ToolResultPart) else None
+def _name(transcript: AnyTranscript, position: Position) -> str | None:
+    part = outline_part_at(transcript, position)
+    return part.name if isinstance(part, ToolCallPart | ToolResultPart | Call | Result) else None
 
 
-def _one_batch(transcript: Transcript, first: Position, later: Position) -> bool:
+def _one_batch(transcript: AnyTranscript, first: Position, later: Position) -> bool:
     """Whether two calls are in one message or, in a format with one item per message, in
     one run of call items."""
     if first[0] == later[0]:
@@ -65,21 +67,25 @@ def _one_batch(transcript: Transcript, first: Position, later: Position) -> bool
     if not item_style(transcript):
         return False
     return all(
-        all(isinstance(p, ToolCallPart | ReasoningPart) for p in message.parts)
-        for message in transcript.messages[first[0] : later[0] + 1]
+        all(p.kind == "tool_call" or p.kind == "reasoning" for p in message.parts)
+        for message in _messages(transcript)[first[0] : later[0] + 1]
     )
 
 
-def groups(transcript: Transcript) -> dict[Position, list[Position]]:
+def _messages(transcript: AnyTranscript) -> Sequence[AnyMessage]:
+    return transcript.messages
+
+
+def groups(transcript: AnyTranscript) -> dict[Position, list[Position]]:
     """The first call of each shared id (by position) and the calls after it in its
     message that name another tool."""
     found: dict[Position, list[Position]] = {}
     for repeat in pair_transcript(transcript).repeats:
         if repeat.kind != "tool_call" or not _one_batch(transcript, repeat.first, repeat.position):
             continue
-        first = part_at(transcript, repeat.first)
-        later = part_at(transcript, repeat.position)
-        assert isinstance(first, ToolCallPart) and isinstance(later, ToolCallPart)
+        first = outline_part_at(transcript, repeat.first)
+        later = outline_part_at(transcript, repeat.position)
+        assert isinstance(first, ToolCallPart | Call) and isinstance(later, ToolCallPart | Call)
         if first.family not in _CLIENT or later.family not in _CLIENT:
             continue
         calls = found.setdefault(repeat.first, [])
@@ -89,7 +95,7 @@ def groups(transcript: Transcript) -> dict[Position, list[Position]]:
     return {first: calls for first, calls in found.items() if calls}
 
 
-def _results(transcript: Transcript, first: Position) -> list[Position]:
+def _results(transcript: AnyTranscript, first: Position) -> list[Position]:
     """The results under the shared id that answer its message: the one the first call
     pairs with and its duplicates, in order, up to the end of the turn."""
     pairing = pair_transcript(transcript)
@@ -102,7 +108,7 @@ def _results(transcript: Transcript, first: Position) -> list[Position]:
 
 
 def assign(
-    transcript: Transcript, first: Position, calls: Sequence[Position]
+    transcript: AnyTranscript, first: Position, calls: Sequence[Position]
 ) -> tuple[dict[Position, Position], bool]:
     """Which result answers which call (call → result), and whether the tool names prove it."""
     everyone = [first, *calls]
@@ -115,15 +121,16 @@ def assign(
     return dict(zip(everyone, results, strict=False)), False
 
 
-def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+def check(context: Context) -> Iterable[Diagnostic]:
     """Report each call that shares the id of an earlier call to another tool in its message."""
-    for first, calls in sorted(groups(transcript).items()):
-        _, proven = assign(transcript, first, calls)
-        head = part_at(transcript, first)
-        assert isinstance(head, ToolCallPart)
+    outline = context.outline
+    for first, calls in sorted(groups(outline).items()):
+        _, proven = assign(outline, first, calls)
+        head = outline_part_at(outline, first)
+        assert isinstance(head, Call)
         for position in calls:
-            part = part_at(transcript, position)
-            assert isinstance(part, ToolCallPart)
+            part = outline_part_at(outline, position)
+            assert isinstance(part, Call)
             yield RULE.diagnostic(
                 f"call id {show_id(part.call_id)} of {show_id(part.name)} is also the id of "
                 f"{show_id(head.name)} in the same message",
@@ -199,7 +206,7 @@ RULE = Rule(
     severity=Severity.ERROR,
     applicability=Applicability.UNSAFE,
     doc=__doc__ or "",
-    check=check,
+    check_outline=check,
     fix=fix,
     examples=(
         Example(bad=_BAD, good=_GOOD, title="the results name their tools"),

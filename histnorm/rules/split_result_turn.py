@@ -27,16 +27,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.edit import rewrite, turn_end
+from histnorm.edit import AnyTranscript, rewrite, turn_end
 from histnorm.model import Message, Part, Transcript
 from histnorm.pairing import Position, pair_transcript
 from histnorm.rule import Example, Rule
-from histnorm.rules._common import profile
 from histnorm.settings import Settings
 
 
-def _turns(transcript: Transcript) -> list[tuple[int, list[int]]]:
+def _turns(transcript: AnyTranscript) -> list[tuple[int, list[int]]]:
     """(call message, result messages after it) for turns answered by several messages."""
     pairing = pair_transcript(transcript)
     holders: dict[int, set[int]] = {}
@@ -52,11 +52,12 @@ def _turns(transcript: Transcript) -> list[tuple[int, list[int]]]:
     return found
 
 
-def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+def check(context: Context) -> Iterable[Diagnostic]:
     """Report turns whose results are split over several messages."""
-    if not profile(transcript, settings).equal_call_counts:
+    outline = context.outline
+    if not context.profile.equal_call_counts:
         return
-    for call_message, block in _turns(transcript):
+    for call_message, block in _turns(outline):
         yield RULE.diagnostic(
             f"the results of the calls in message {call_message} are spread over "
             f"{len(block)} messages; the target expects one response turn",
@@ -106,7 +107,7 @@ RULE = Rule(
     severity=Severity.ERROR,
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
-    check=check,
+    check_outline=check,
     fix=fix,
     examples=(
         Example(

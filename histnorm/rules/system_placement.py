@@ -35,22 +35,22 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from histnorm.analysis.context import Context
 from histnorm.diagnostic import Diagnostic, Severity
-from histnorm.model import TextPart, Transcript
 from histnorm.rule import Example, Rule
-from histnorm.rules._common import profile
 from histnorm.settings import Settings
 
 
-def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+def check(context: Context) -> Iterable[Diagnostic]:
     """Report system messages in positions the target does not accept."""
-    placement = profile(transcript, settings).system_placement
+    outline = context.outline
+    placement = context.profile.system_placement
     if placement == "anywhere":
         return
     leading = True
-    for mi, message in enumerate(transcript.messages):
+    for mi, message in enumerate(outline.messages):
         is_system = message.role_is("system", "developer")
-        if is_system and not any(isinstance(p, TextPart) for p in message.parts):
+        if is_system and not any(p.kind == "text" for p in message.parts):
             continue  # e.g. Anthropic's tool_addition blocks, which only system messages take
         if is_system and placement == "inline":
             yield RULE.diagnostic(
@@ -89,7 +89,7 @@ RULE = Rule(
     severity=Severity.WARNING,
     applicability=None,
     doc=__doc__ or "",
-    check=check,
+    check_outline=check,
     examples=(
         Example(
             bad=_BAD,

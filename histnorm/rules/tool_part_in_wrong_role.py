@@ -61,17 +61,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from histnorm.analysis.context import Context
+from histnorm.analysis.outline import Call, Outline, Result
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.model import (
     Message,
     Part,
-    ToolCallPart,
     ToolFamily,
-    ToolResultPart,
     Transcript,
     UsagePart,
 )
-from histnorm.pairing import Position, pair_transcript
+from histnorm.pairing import Position
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import describe
 from histnorm.settings import Settings
@@ -89,49 +89,46 @@ PLACES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 _CLIENT = (ToolFamily.FUNCTION, ToolFamily.CUSTOM, ToolFamily.HANDOFF)
 
 
-def _known(transcript: Transcript, message: Message) -> bool:
-    from histnorm.formats import CODECS
-
-    codec = CODECS.get(transcript.format or "")
-    roles = codec.known_roles if codec is not None else None
-    return roles is None or message.role.casefold() in roles
-
-
 def _a(word: str) -> str:
     return ("an " if word[:1].casefold() in "aeio" else "a ") + word
 
 
-def misplaced(transcript: Transcript) -> list[tuple[Position, Part]]:
+def misplaced(transcript: Outline) -> list[tuple[Position, Call | Result]]:
     """Every client call or result in a message of a role that cannot carry it."""
     places = PLACES.get(transcript.format or "")
     if places is None:
         return []
+    from histnorm.formats import CODECS
+
+    codec = CODECS.get(transcript.format or "")
+    known = codec.known_roles if codec is not None else None
     call_roles, result_roles = places
-    found: list[tuple[Position, Part]] = []
+    found: list[tuple[Position, Call | Result]] = []
     for mi, message in enumerate(transcript.messages):
-        if not _known(transcript, message):
+        role = message.role.casefold()
+        if known is not None and role not in known:
             continue
         for pi, part in enumerate(message.parts):
-            if not isinstance(part, ToolCallPart | ToolResultPart) or part.family not in _CLIENT:
+            if not isinstance(part, Call | Result) or part.family not in _CLIENT:
                 continue
-            roles = call_roles if isinstance(part, ToolCallPart) else result_roles
-            if not message.role_is(*roles):
+            if role not in (call_roles if isinstance(part, Call) else result_roles):
                 found.append(((mi, pi), part))
     return found
 
 
-def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
+def check(context: Context) -> Iterable[Diagnostic]:
     """Report each misplaced call and result; offer the split for results whose call is
     in place."""
-    found = misplaced(transcript)
+    outline = context.outline
+    found = misplaced(outline)
     if not found:
         return
-    call_roles, result_roles = PLACES[transcript.format or ""]
+    call_roles, result_roles = PLACES[outline.format or ""]
     wrong = {position for position, _ in found}
-    owners = pair_transcript(transcript).result_calls
+    owners = context.pairing.result_calls
     for (mi, pi), part in found:
-        role = transcript.messages[mi].role
-        if isinstance(part, ToolCallPart):
+        role = outline.messages[mi].role
+        if isinstance(part, Call):
             yield RULE.diagnostic(
                 f"{describe(part)} is in {_a(role)} message; calls belong in "
                 f"{_a(call_roles[0])} message",
@@ -227,7 +224,7 @@ RULE = Rule(
     severity=Severity.ERROR,
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
-    check=check,
+    check_outline=check,
     fix=fix,
     examples=(
         Example(

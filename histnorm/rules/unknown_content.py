@@ -49,6 +49,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from histnorm.analysis.outline import UNKNOWN, UNKNOWN_PART, UNKNOWN_ROLE
 from histnorm.diagnostic import Diagnostic, Severity
 from histnorm.model import Transcript
 from histnorm.rule import Example, Rule
@@ -91,6 +92,7 @@ RULE = Rule(
     applicability=None,
     doc=__doc__ or "",
     check=check,
+    wants=UNKNOWN | UNKNOWN_PART | UNKNOWN_ROLE,
     examples=(
         Example(bad=_FORCED, good=None, format="anthropic", title="tool_calls read as Anthropic"),
         Example(bad=_ROLE, good=None, title="a misspelt role"),

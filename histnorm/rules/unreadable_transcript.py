@@ -42,4 +42,5 @@ RULE = Rule(
     severity=Severity.ERROR,
     applicability=None,
     doc=__doc__ or "",
+    wants=0,  # reported by the reader, never by a check
 )

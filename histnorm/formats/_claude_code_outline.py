@@ -1,4 +1,4 @@
-"""The plain shape of a Claude Code session, read without building models (`histnorm.shape`).
+"""The outline of a Claude Code session, read without building models (the lint hot path).
 
 Accepted are sessions that `decode` provably reads as all their nodes (lines with a uuid)
 in file order. No uuid repeats, no node is a sidechain, meta or API error line, the first
@@ -20,27 +20,36 @@ Lines without a uuid, and nodes that are not user / assistant lines, are skipped
 only non-blank text or only tool_result (a non-empty `tool_use_id`); on an assistant line
 non-blank text, thinking, redacted_thinking and tool_use (a non-empty id, no handoff
 name). Anything else gives None: other forks (rewinds, retries, compaction, sidechains,
-results the walk would drop or `decode` would move), content no plain shape holds.
+results the walk would drop or `decode` would move), other content; the codec then
+decodes instead.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from histnorm.analysis.outline import (
+    REASONING,
+    TEXT,
+    Outline,
+    OutlinePart,
+    Step,
+    function_call,
+    function_result,
+)
 from histnorm.formats._claude_code_blocks import HANDOFF_PREFIX
 from histnorm.formats._claude_code_tree import MESSAGE_TYPES
-from histnorm.shape import Shape, Step
 
 
-def _results(content: list[Any], results: list[str]) -> bool:
-    """Append the ids of a user line's tool_result blocks; False if it holds anything else."""
+def _results(content: list[Any], parts: list[OutlinePart]) -> bool:
+    """Append a user line's tool_result blocks; False if it holds anything else."""
     for block in content:
         if type(block) is not dict or block.get("type") != "tool_result":
             return False
         call_id = block.get("tool_use_id")
         if type(call_id) is not str or not call_id:
             return False
-        results.append(call_id)
+        parts.append(function_result(call_id, None, "tool_result"))
     return True
 
 
@@ -55,38 +64,36 @@ def _texts(content: list[Any]) -> int:
     return len(content)
 
 
-def _reply(content: list[Any], calls: list[str]) -> tuple[int, int] | None:
-    """(other parts, reasoning parts) of an assistant line, appending its call ids to
-    `calls`; None for anything but text, thinking and tool_use blocks."""
-    other = reasoning = 0
+def _reply(content: list[Any], parts: list[OutlinePart]) -> bool:
+    """Append an assistant line's blocks; False for anything but text, thinking and
+    tool_use blocks."""
     for block in content:
         if type(block) is not dict:
-            return None
+            return False
         kind = block.get("type")
         if kind == "tool_use":
             call_id, name = block.get("id"), block.get("name")
             if type(call_id) is not str or not call_id:
-                return None
+                return False
             if name is not None and (type(name) is not str or name.startswith(HANDOFF_PREFIX)):
-                return None
-            calls.append(call_id)
+                return False
+            parts.append(function_call(call_id, name, "tool_use"))
         elif kind == "text":
             text = block.get("text")
             if type(text) is not str or not text.strip():
-                return None
-            other += 1
+                return False
+            parts.append(TEXT)
         elif kind == "redacted_thinking" or (
             kind == "thinking" and type(block.get("thinking")) is str
         ):
-            other += 1
-            reasoning += 1
+            parts.append(REASONING)
         else:
-            return None
-    return other, reasoning
+            return False
+    return True
 
 
-def shape(data: Any) -> Shape | None:
-    """The shape of a session's list of lines, or None unless it is a plain chain with
+def read_outline(data: Any) -> Outline | None:
+    """The outline of a session's list of lines, or None unless it is a plain chain with
     (at most) parallel-tool forks, as the module docstring says."""
     if type(data) is not list:
         return None
@@ -102,9 +109,8 @@ def shape(data: Any) -> Shape | None:
     tail = False  # a result after its batch's first one named the node before it
     forked: set[str] = set()  # message.id of every batch a result forks off
     role = ""
-    calls: list[str] = []
-    results: list[str] = []
-    other = reasoning = 0
+    step_id: str | None = None
+    parts: list[OutlinePart] = []
     for line in data:
         if type(line) is not dict:
             return None
@@ -172,28 +178,26 @@ def shape(data: Any) -> Shape | None:
             line_key = batch = None
         if line_key is None or line_key != key:
             if role:
-                steps.append(Step(role, tuple(calls), tuple(results), other, reasoning))
-            role, calls, results, other, reasoning = kind, [], [], 0, 0
+                steps.append(Step(role, tuple(parts), 0, step_id))
+            role, parts = kind, []
+            step_id = mid if kind == "assistant" and type(mid) is str else None
         key = line_key
         if isinstance(content, str):
             if not content.strip():
                 return None
-            other += 1
+            parts.append(TEXT)
         elif kind == "assistant":
-            found = _reply(content, calls)
-            if found is None:
+            if not _reply(content, parts):
                 return None
-            other += found[0]
-            reasoning += found[1]
         elif line_key is not None:
-            if not _results(content, results):
+            if not _results(content, parts):
                 return None
         else:
             texts = _texts(content)
             if not texts:
                 return None
-            other += texts
+            parts.extend((TEXT,) * texts)
     if not role or root in uuids:
         return None
-    steps.append(Step(role, tuple(calls), tuple(results), other, reasoning))
-    return tuple(steps)
+    steps.append(Step(role, tuple(parts), 0, step_id))
+    return Outline(tuple(steps), "claude-code")

@@ -1,14 +1,16 @@
-"""The `openai-responses` plain shape: what it reads, and everything it refuses to read."""
+"""The `openai-responses` fast outline reader: what it reads, and what it leaves to decode."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+from outline_helpers import Step, summary
 
+from histnorm.engine import outline_clean
+from histnorm.formats import outline_of
 from histnorm.formats.openai_responses import OpenAIResponsesCodec
-from histnorm.profiles import PROFILES
-from histnorm.shape import Step, is_plain, shape_of
+from histnorm.settings import Settings
 
 CODEC = OpenAIResponsesCodec()
 USER = {"role": "user", "content": "Weather in Oslo and Bergen?"}
@@ -34,8 +36,8 @@ def test_a_request_body_with_a_parallel_batch_is_plain() -> None:
         "model": "gpt-5",
         "input": [USER, REASONING, CALL, second, OUTPUT, with_(OUTPUT, call_id="c2"), ANSWER],
     }
-    found = CODEC.shape(body)
-    assert found == (
+    found = CODEC.read_outline(body)
+    assert summary(found) == (
         Step("user", (), (), 1, 0),
         Step("assistant", (), (), 1, 1),
         Step("assistant", ("c1",), (), 0, 0),
@@ -44,8 +46,8 @@ def test_a_request_body_with_a_parallel_batch_is_plain() -> None:
         Step("tool", (), ("c2",), 0, 0),
         Step("assistant", (), (), 1, 0),
     )
-    assert found == shape_of(CODEC.decode(body))
-    assert is_plain(found, PROFILES["openai-responses"], CODEC.items_are_messages)
+    assert found == outline_of(CODEC.decode(body))
+    assert found is not None and outline_clean(found, Settings(profile="openai-responses"))
 
 
 @pytest.mark.parametrize(
@@ -60,9 +62,9 @@ def test_a_request_body_with_a_parallel_batch_is_plain() -> None:
     ],
 )
 def test_the_shape_is_the_decoded_shape(value: Any) -> None:
-    found = CODEC.shape(value)
+    found = CODEC.read_outline(value)
     assert found is not None
-    assert found == shape_of(CODEC.decode(value))
+    assert found == outline_of(CODEC.decode(value))
 
 
 @pytest.mark.parametrize(
@@ -98,4 +100,4 @@ def test_the_shape_is_the_decoded_shape(value: Any) -> None:
     ],
 )
 def test_anything_but_plain_content_has_no_shape(value: Any) -> None:
-    assert CODEC.shape(value) is None
+    assert CODEC.read_outline(value) is None

@@ -1,33 +1,41 @@
-"""The plain shape of Anthropic messages, read without building models (`histnorm.shape`).
+"""The outline of Anthropic messages, read without building models (the lint hot path).
 
 It mirrors `decode_message` and `decode_block` for the plain subset only: `user`,
 `assistant` and `system` messages whose content is a non-blank string or an array of
 non-blank `text`, `thinking`, `redacted_thinking`, `tool_use` (an id, not a handoff) and
 `tool_result` (an id) blocks. Anything else (server and MCP tools, media, unknown
 blocks, blank text, empty content, wrong types, another format's `tool_calls`,
-`tool_call_id` or `function_call` keys) gives None.
+`tool_call_id` or `function_call` keys) gives None, and the codec decodes instead.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from histnorm.analysis.outline import (
+    REASONING,
+    TEXT,
+    Outline,
+    OutlinePart,
+    Step,
+    function_call,
+    function_result,
+)
 from histnorm.call_keys import unread_call_keys
 from histnorm.formats._anthropic_blocks import HANDOFF_PREFIX
-from histnorm.shape import Shape, Step
 
-_TEXT_STEPS = {role: Step(role, (), (), 1, 0) for role in ("user", "assistant", "system")}
-"""The step of a message with non-blank string content, by role (steps are immutable)."""
+_TEXT_STEPS = {role: Step(role, (TEXT,)) for role in ("user", "assistant", "system")}
+"""The step of a message with non-blank string content and no id, by role."""
 
 _new = tuple.__new__
 """Builds a `Step` without the Python-level `__new__` of a named tuple (hot path)."""
 
 
-def shape(data: Any) -> Shape | None:
-    """The shape of a message list or a request body holding `messages`, or None.
+def read_outline(data: Any) -> Outline | None:
+    """The outline of a message list or a request body holding `messages`, or None.
 
     Top-level request keys (`system`, `tools`, `model`, ...) are kept verbatim by the
-    codec and never become messages, so they do not enter the shape.
+    codec and never become messages, so they do not enter the outline.
     """
     messages = data.get("messages") if type(data) is dict else data
     if type(messages) is not list:
@@ -50,13 +58,11 @@ def shape(data: Any) -> Shape | None:
         if type(content) is str:
             if not content or content.isspace():  # `isspace` is `not strip()`, without a copy
                 return None
-            append(_TEXT_STEPS[role])
+            append(_TEXT_STEPS[role] if message_id is None else Step(role, (TEXT,), 0, message_id))
             continue
         if type(content) is not list or not content:
             return None
-        calls: list[str] = []
-        results: list[str] = []
-        other = reasoning = 0
+        parts: list[OutlinePart] = []
         for block in content:
             if type(block) is not dict:
                 return None
@@ -65,29 +71,27 @@ def shape(data: Any) -> Shape | None:
                 text = block.get("text")
                 if type(text) is not str or not text or text.isspace():
                     return None
-                other += 1
+                parts.append(TEXT)
             elif kind == "tool_use":
                 call_id, name = block.get("id"), block.get("name")
                 if type(call_id) is not str or not call_id:
                     return None
                 if name is not None and (type(name) is not str or name.startswith(HANDOFF_PREFIX)):
                     return None
-                calls.append(call_id)
+                parts.append(function_call(call_id, name, "tool_use"))
             elif kind == "tool_result":
                 call_id = block.get("tool_use_id")
                 if type(call_id) is not str or not call_id:
                     return None
-                results.append(call_id)
+                parts.append(function_result(call_id, None, "tool_result"))
             elif kind == "thinking":
                 thought = block.get("thinking")
                 if thought is not None and type(thought) is not str:
                     return None
-                other += 1
-                reasoning += 1
+                parts.append(REASONING)
             elif kind == "redacted_thinking":
-                other += 1
-                reasoning += 1
+                parts.append(REASONING)
             else:
                 return None
-        append(_new(Step, (role, tuple(calls), tuple(results), other, reasoning)))
-    return tuple(steps)
+        append(_new(Step, (role, tuple(parts), 0, message_id)))
+    return Outline(tuple(steps), "anthropic")

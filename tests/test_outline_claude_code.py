@@ -1,10 +1,10 @@
-"""The plain shape of Claude Code sessions (`histnorm.formats._claude_code_shape`).
+"""The fast outline reader of Claude Code sessions (`histnorm.formats._claude_code_outline`).
 
-Only a chain of plain lines, forked at most by parallel tool results, has a shape; real
+Only a chain of plain lines, forked at most by parallel tool results, is read; real
 branches, results that `decode` would move or drop, sidechains, meta lines, media and
 blank text give None. Drawn sessions (with and without branches, damaged too, and with
-parallel batches moved and re-pointed) hold the promises of `tests/test_shape.py`, and
-whenever a session has a shape `decode` reads every node, in file order.
+parallel batches moved and re-pointed) hold the promises of `tests/test_fast_path.py`, and
+whenever the reader reads a session `decode` reads every node, in file order.
 """
 
 from __future__ import annotations
@@ -16,13 +16,14 @@ import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from outline_helpers import Step, summary
 from strategies_claude_code import damaged_sessions, sessions
-from test_shape import check_promises
+from test_fast_path import check_promises
 
 from histnorm.engine import proven_clean
+from histnorm.formats import outline_of
 from histnorm.formats._claude_code_tree import analyse, check_lines
 from histnorm.formats.claude_code import ClaudeCodeCodec
-from histnorm.shape import Step, shape_of
 
 CODEC = ClaudeCodeCodec()
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "formats" / "claude-code"
@@ -57,13 +58,13 @@ def _session() -> list[dict[str, Any]]:
 
 def test_a_linear_session_is_plain() -> None:
     session = _session()
-    assert CODEC.shape(session) == (
+    assert summary(CODEC.read_outline(session)) == (
         Step("user", (), (), 1, 0),
         Step("assistant", ("toolu_1",), (), 1, 1),
         Step("user", (), ("toolu_1",), 0, 0),
         Step("assistant", (), (), 1, 0),
     )
-    assert CODEC.shape(session) == shape_of(CODEC.decode(session))
+    assert CODEC.read_outline(session) == outline_of(CODEC.decode(session))
     assert proven_clean(session, "claude-code")
 
 
@@ -106,7 +107,7 @@ def _empty_id(session: list[Any]) -> None:
 def test_anything_but_plain_has_no_shape(damage: Any) -> None:
     session = _session()
     damage(session)
-    assert CODEC.shape(session) is None
+    assert CODEC.read_outline(session) is None
 
 
 def test_fixtures_keep_the_promises() -> None:
@@ -218,19 +219,19 @@ def _parallel() -> list[dict[str, Any]]:
 def test_the_parallel_tools_fixture_is_plain() -> None:
     session = _read("parallel-tools.jsonl")
     assert len({line["parentUuid"] for line in session}) < len(session)  # the tree forks
-    assert CODEC.shape(session) == shape_of(CODEC.decode(session))
+    assert CODEC.read_outline(session) == outline_of(CODEC.decode(session))
     assert proven_clean(session, "claude-code")
 
 
 def test_a_parallel_batch_is_plain() -> None:
     session = _parallel()
-    assert CODEC.shape(session) == (
+    assert summary(CODEC.read_outline(session)) == (
         Step("user", (), (), 1, 0),
         Step("assistant", ("t1", "t2", "t3"), (), 0, 0),
         Step("user", (), ("t1", "t2", "t3"), 0, 0),
         Step("assistant", (), (), 1, 0),
     )
-    assert CODEC.shape(session) == shape_of(CODEC.decode(session))
+    assert CODEC.read_outline(session) == outline_of(CODEC.decode(session))
     assert proven_clean(session, "claude-code")
 
 
@@ -258,7 +259,7 @@ def test_parallel_layouts_decode_keeps_in_file_order_are_plain(layout: Any) -> N
     session = _parallel()
     layout(session)
     assert _file_order(session)
-    assert CODEC.shape(session) == shape_of(CODEC.decode(session))
+    assert CODEC.read_outline(session) == outline_of(CODEC.decode(session))
     assert proven_clean(session, "claude-code")
 
 
@@ -342,7 +343,7 @@ def _forked_reply_line(session: list[Any]) -> None:
 def test_anything_but_a_parallel_fork_has_no_shape(damage: Any) -> None:
     session = _parallel()
     damage(session)
-    assert CODEC.shape(session) is None
+    assert CODEC.read_outline(session) is None
 
 
 @pytest.mark.parametrize(
@@ -367,7 +368,7 @@ def test_an_unanswered_parallel_call_has_a_shape_that_is_not_plain() -> None:
     session = _parallel()
     del session[5]  # no result for t2
     assert _file_order(session)
-    assert CODEC.shape(session) == shape_of(CODEC.decode(session))
+    assert CODEC.read_outline(session) == outline_of(CODEC.decode(session))
     assert not proven_clean(session, "claude-code")
 
 
@@ -431,7 +432,7 @@ def parallel_sessions(draw: st.DrawFn, moved: bool = True) -> list[dict[str, Any
 def _keeps_file_order(session: list[Any]) -> bool:
     """Both promises hold, and a shape means decode reads every node in file order."""
     plain = check_promises("claude-code", "drawn parallel session", session)
-    assert CODEC.shape(session) is None or _file_order(session)
+    assert CODEC.read_outline(session) is None or _file_order(session)
     return plain
 
 

@@ -1,8 +1,8 @@
-"""The plain shape of Microsoft.Extensions.AI messages (`histnorm.formats._meai_shape`).
+"""The fast outline reader of Microsoft.Extensions.AI messages (`_meai_outline`).
 
 Plain camelCase and PascalCase turns are plain; partial markers, approvals, blank text,
 handoffs, informational calls and ambiguous property spellings give None. Drawn and
-re-spelled transcripts hold the promises of `tests/test_shape.py`.
+re-spelled transcripts hold the promises of `tests/test_fast_path.py`.
 """
 
 from __future__ import annotations
@@ -13,12 +13,13 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from outline_helpers import Step, summary
 from strategies_meai import JSON_VALUES, transcripts
-from test_shape import check_promises
+from test_fast_path import check_promises
 
 from histnorm.engine import proven_clean
+from histnorm.formats import outline_of
 from histnorm.formats.meai import MeaiCodec
-from histnorm.shape import Step, shape_of
 
 CODEC = MeaiCodec()
 PROPERTY = settings(
@@ -72,7 +73,8 @@ EXPECTED = (
 def test_plain_turns_are_plain(pascal: bool, envelope: bool) -> None:
     body = [_pascal(m) for m in _turns()] if pascal else _turns()
     value: Any = {"messages": body, "conversationId": "c1"} if envelope else body
-    assert CODEC.shape(value) == EXPECTED == shape_of(CODEC.decode(value))
+    assert summary(CODEC.read_outline(value)) == EXPECTED
+    assert CODEC.read_outline(value) == outline_of(CODEC.decode(value))
     assert proven_clean(value, "meai")
 
 
@@ -82,7 +84,7 @@ def test_pascal_nulls_and_harmless_metadata_are_plain() -> None:
         message.update(AuthorName=None, CreatedAt=None, AdditionalProperties={"_a": 1})
         for content in message["Contents"]:
             content.update(Annotations=None, AdditionalProperties=None)
-    assert CODEC.shape(body) == EXPECTED
+    assert summary(CODEC.read_outline(body)) == EXPECTED
 
 
 def _edit(message: int, content: int | None, **changes: Any) -> list[dict[str, Any]]:
@@ -127,7 +129,7 @@ APPROVAL = {
     ],
 )
 def test_anything_but_plain_content_gives_none(body: list[dict[str, Any]]) -> None:
-    assert CODEC.shape(body) is None
+    assert CODEC.read_outline(body) is None
     assert not proven_clean(body, "meai")
 
 

@@ -1,5 +1,5 @@
-"""The plain shape of Microsoft.Extensions.AI messages, read without building models
-(`histnorm.shape`).
+"""The outline of Microsoft.Extensions.AI messages, read without building models (the
+lint hot path; anything else gives None and the codec decodes).
 
 Properties are looked up camelCase first, then PascalCase. That agrees with the
 case-insensitive reader only while every property is spelled once, in one of those two
@@ -10,10 +10,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from histnorm.analysis.outline import (
+    REASONING,
+    TEXT,
+    Outline,
+    OutlinePart,
+    Step,
+    function_call,
+    function_result,
+)
 from histnorm.call_keys import unread_call_keys
 from histnorm.formats._meai_keys import _CALLS, _KNOWN, _RESULTS, HANDOFF_PREFIX, TYPE_KEY
 from histnorm.model import PARTIAL_RESPONSE_KEY, ToolFamily
-from histnorm.shape import Shape, Step
 
 _CALL_KINDS = frozenset(kind for kind, family in _CALLS.items() if family is ToolFamily.FUNCTION)
 _RESULT_KINDS = frozenset(kind for kind, f in _RESULTS.items() if f is ToolFamily.FUNCTION)
@@ -27,7 +35,6 @@ _EXACT = {
 }
 """The two spellings of each property the plain subset reads, to its casefolded name."""
 _OPTIONAL_STR = frozenset({"authorname", "messageid", "name", "text"})
-_new = tuple.__new__  # builds a Step as `Step._make` does, without its slower `__new__`
 
 
 def _extras_plain(obj: dict[str, Any]) -> bool:
@@ -57,8 +64,8 @@ def _extras_plain(obj: dict[str, Any]) -> bool:
     return True
 
 
-def shape(data: Any) -> Shape | None:
-    """The shape of a message list or `{"messages": [...]}` record, or None."""
+def read_outline(data: Any) -> Outline | None:
+    """The outline of a message list or `{"messages": [...]}` record, or None."""
     messages = data.get("messages") if type(data) is dict else data
     if type(messages) is not list:
         return None
@@ -84,9 +91,7 @@ def shape(data: Any) -> Shape | None:
                 found += 1
             if len(msg) != found and not _extras_plain(msg):
                 return None
-        calls: list[str] = []
-        results: list[str] = []
-        other = reasoning = 0
+        parts: list[OutlinePart] = []
         for content in contents:
             if type(content) is not dict:
                 return None
@@ -97,7 +102,7 @@ def shape(data: Any) -> Shape | None:
                     text = content.get("Text")
                 if type(text) is not str or not text or text.isspace():
                     return None
-                other += 1
+                parts.append(TEXT)
                 found = 2
             elif type(kind) is not str:
                 return None
@@ -117,7 +122,7 @@ def shape(data: Any) -> Shape | None:
                     found += 1
                 if "arguments" in content or "Arguments" in content:
                     found += 1
-                calls.append(call_id)
+                parts.append(function_call(call_id, name, kind))
             elif kind in _RESULT_KINDS:
                 call_id = content.get("callId")
                 if call_id is None:
@@ -125,7 +130,7 @@ def shape(data: Any) -> Shape | None:
                 if type(call_id) is not str or not call_id:
                     return None
                 found = 3 if "result" in content or "Result" in content else 2
-                results.append(call_id)
+                parts.append(function_result(call_id, None, kind))
             elif kind == "reasoning":
                 text = content.get("text")
                 if text is None:
@@ -135,11 +140,13 @@ def shape(data: Any) -> Shape | None:
                     if type(text) is not str:
                         return None
                     found = 2
-                other += 1
-                reasoning += 1
+                parts.append(REASONING)
             else:
                 return None
             if len(content) != found and not _extras_plain(content):
                 return None
-        steps.append(_new(Step, (role.casefold(), tuple(calls), tuple(results), other, reasoning)))
-    return tuple(steps)
+        message_id = msg.get("messageId")
+        if message_id is None:
+            message_id = msg.get("MessageId")
+        steps.append(Step(role, tuple(parts), 0, message_id))
+    return Outline(tuple(steps), "meai")

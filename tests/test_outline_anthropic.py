@@ -1,14 +1,15 @@
-"""The Anthropic plain shape (`histnorm.formats._anthropic_shape`) on hand-picked cases."""
+"""The Anthropic fast outline reader (`histnorm.formats._anthropic_outline`), hand-picked cases."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+from outline_helpers import Step, summary
 
-from histnorm.formats import CODECS
-from histnorm.profiles import PROFILES
-from histnorm.shape import Step, is_plain, shape_of
+from histnorm.engine import outline_clean
+from histnorm.formats import CODECS, outline_of
+from histnorm.settings import Settings
 
 CODEC = CODECS["anthropic"]
 
@@ -44,16 +45,16 @@ def _body(*extra: Any) -> dict[str, Any]:
 
 def test_a_plain_request_body_is_plain() -> None:
     body = _body()
-    found = CODEC.shape(body)
-    assert found == shape_of(CODEC.decode(body))
-    assert found == (
+    found = CODEC.read_outline(body)
+    assert found == outline_of(CODEC.decode(body))
+    assert summary(found) == (
         Step("user", (), (), 1, 0),
         Step("assistant", ("toolu_01",), (), 3, 2),
         Step("user", (), ("toolu_01",), 0, 0),
         Step("assistant", (), (), 1, 0),
     )
-    assert is_plain(found, PROFILES["anthropic"])
-    assert CODEC.shape(body["messages"]) == found  # a bare list reads the same
+    assert found is not None and outline_clean(found, Settings(profile="anthropic"))
+    assert CODEC.read_outline(body["messages"]) == found  # a bare list reads the same
 
 
 @pytest.mark.parametrize(
@@ -80,9 +81,9 @@ def test_a_plain_request_body_is_plain() -> None:
     ],
 )
 def test_anything_but_plain_content_gives_none(message: dict[str, Any]) -> None:
-    assert CODEC.shape(_body(message)) is None
+    assert CODEC.read_outline(_body(message)) is None
 
 
 @pytest.mark.parametrize("data", [None, "x", {"system": "s"}, {"messages": {}}, [1]])
 def test_what_is_not_a_message_list_gives_none(data: Any) -> None:
-    assert CODEC.shape(data) is None
+    assert CODEC.read_outline(data) is None

@@ -1,0 +1,1 @@
+"""What rules read: the cheap `Outline` of a transcript and the `Context` a check gets."""

@@ -1,0 +1,54 @@
+"""What a rule's check gets: the outline, its pairing, the settings and, when a check
+needs content the outline does not hold, the transcript."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from histnorm.analysis.outline import Outline
+from histnorm.model import Transcript
+from histnorm.pairing import Pairing, pair_transcript
+from histnorm.settings import Settings
+
+if TYPE_CHECKING:
+    from histnorm.profiles import Profile
+
+
+class NeedsModel(Exception):
+    """A check asked for the transcript of a context that has none (the lint fast path):
+    the value must be decoded and checked on its model."""
+
+
+class Context:
+    """One transcript as the checks see it: `outline` always, `transcript` on demand."""
+
+    def __init__(
+        self, outline: Outline, settings: Settings, transcript: Transcript | None = None
+    ) -> None:
+        self.outline = outline
+        self.settings = settings
+        self._transcript = transcript
+
+    @property
+    def transcript(self) -> Transcript:
+        """The decoded transcript; raises `NeedsModel` on the fast path, where there is none."""
+        if self._transcript is None:
+            raise NeedsModel
+        return self._transcript
+
+    @property
+    def pairing(self) -> Pairing:
+        """How the transcript pairs, or on the fast path its outline (the same: `pair()`
+        reads both, and the representation test holds them equal)."""
+        return pair_transcript(self._transcript or self.outline)
+
+    @cached_property
+    def profile(self) -> Profile:
+        """The replay target's constraints under the settings."""
+        from histnorm.profiles import profile_for
+
+        return profile_for(self.settings.profile, self.outline.format)
+
+
+__all__ = ["Context", "NeedsModel"]

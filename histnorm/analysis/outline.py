@@ -1,0 +1,232 @@
+"""The outline: a transcript as the structural rules see it, cheap to read from native data.
+
+Per message an outline keeps the role, the id, one small tuple per part (part indices
+are the model's, so diagnostics locate the same way) and the flags of what its parts do
+not show (`PARTIAL`, `UNKNOWN`); `Outline.all_flags()` adds those the parts show, which
+content rules name in `Rule.wants`. Calls and results carry exactly the attributes `pair()`
+reads (`call_id`, `name`, `family`, `tool_type`, `informational`), so one pairing serves
+outlines and models. `build_outline(transcript, ...)` builds it from a model (the
+codec-aware `histnorm.formats.outline_of` passes what only the codec knows); a codec's
+`outline(native)` builds the same from a parsed native value (the representation test
+holds the two equal).
+"""
+
+from __future__ import annotations
+
+from typing import Literal, NamedTuple
+
+from histnorm.call_keys import unread_call_keys
+from histnorm.model import (
+    ApprovalRequestPart,
+    ApprovalResponsePart,
+    Part,
+    TextPart,
+    ToolCallPart,
+    ToolFamily,
+    ToolResultPart,
+    Transcript,
+)
+
+PARTIAL = 1
+"""The message is marked as part of a cancelled (partial) response."""
+UNKNOWN = 2
+"""It carries call keys its format's reader skips (`histnorm.call_keys`)."""
+EMPTY_TEXT = 4
+"""(Derived) a text part is empty or whitespace only."""
+EMPTY = 8
+"""(Derived) a message has no parts, or only usage parts."""
+UNKNOWN_PART = 16
+"""(Derived) a part histnorm does not model."""
+UNKNOWN_ROLE = 32
+"""(Derived) a role neither every rule nor the format knows."""
+BROKEN_CHAIN = 64
+"""(Whole outline) a Claude Code session whose parent chain stops at a missing line."""
+
+ALWAYS = 1 << 30
+"""Set in every outline's `all_flags`: a rule that wants it always needs the model."""
+
+MODELLED_ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
+"""The roles every rule understands."""
+
+
+class Call(NamedTuple):
+    """A tool call, as `pair()` reads it."""
+
+    call_id: str | None
+    name: str | None
+    family: ToolFamily = ToolFamily.FUNCTION
+    tool_type: str | None = None
+    informational: bool = False
+    kind: Literal["tool_call"] = "tool_call"
+
+
+class Result(NamedTuple):
+    """A tool result, as `pair()` reads it."""
+
+    call_id: str | None
+    name: str | None
+    family: ToolFamily = ToolFamily.FUNCTION
+    tool_type: str | None = None
+    kind: Literal["tool_result"] = "tool_result"
+
+
+class Request(NamedTuple):
+    """An approval request and the call it wraps."""
+
+    request_id: str
+    tool_call: Call | None = None
+    kind: Literal["approval_request"] = "approval_request"
+
+
+class Response(NamedTuple):
+    """An approval response."""
+
+    request_id: str
+    kind: Literal["approval_response"] = "approval_response"
+
+
+OtherKind = Literal["text", "reasoning", "refusal", "media", "usage", "unknown"]
+
+
+class Other(NamedTuple):
+    """Any other part: its kind and, for text, whether it is empty or whitespace only."""
+
+    kind: OtherKind
+    empty: bool = False
+
+
+OutlinePart = Call | Result | Request | Response | Other
+
+_FUNCTION = ToolFamily.FUNCTION
+_new = tuple.__new__  # a named tuple as `_make` builds it, without its slower `__new__`
+
+
+def function_call(call_id: str, name: str | None, tool_type: str) -> Call:
+    """`Call(call_id, name, tool_type=tool_type)`, built fast (for the fast readers)."""
+    return _new(Call, (call_id, name, _FUNCTION, tool_type, False, "tool_call"))
+
+
+def function_result(call_id: str, name: str | None, tool_type: str) -> Result:
+    """`Result(call_id, name, tool_type=tool_type)`, built fast (for the fast readers)."""
+    return _new(Result, (call_id, name, _FUNCTION, tool_type, "tool_result"))
+
+
+TEXT = Other("text")
+EMPTY_TEXT_PART = Other("text", True)
+REASONING = Other("reasoning")
+
+
+class Step(NamedTuple):
+    """One message: its role, its parts, its `PARTIAL` / `UNKNOWN` flags and its id."""
+
+    role: str
+    parts: tuple[OutlinePart, ...]
+    flags: int = 0
+    id: str | None = None
+
+    def role_is(self, *roles: str) -> bool:
+        """Whether the role equals one of `roles`, ignoring case."""
+        mine = self.role.casefold()
+        for role in roles:  # noqa: SIM110 (a loop: no generator on the lint hot path)
+            if role == mine or role.casefold() == mine:
+                return True
+        return False
+
+    @property
+    def is_partial(self) -> bool:
+        """Whether the message is marked as part of a cancelled (partial) response."""
+        return bool(self.flags & PARTIAL)
+
+
+class Outline:
+    """A transcript's messages as steps, with its format and server-side state."""
+
+    __slots__ = ("__dict__", "flags", "format", "messages", "server_state")
+
+    def __init__(
+        self,
+        messages: tuple[Step, ...],
+        format: str | None = None,
+        server_state: str | None = None,
+        flags: int = 0,
+    ) -> None:
+        self.messages = messages
+        self.format = format
+        self.server_state = server_state
+        self.flags = flags
+        """Flags of the whole outline (`BROKEN_CHAIN`)."""
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.messages, self.format, self.server_state, self.flags)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Outline) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Outline({self.messages!r}, {self.format!r}, {self.server_state!r}, {self.flags})"
+
+    def all_flags(self, known_roles: frozenset[str] | None = None) -> int:
+        """The flags of the outline, of every message and those its parts show; a role
+        outside `known_roles` (the codec's, with `MODELLED_ROLES`) is `UNKNOWN_ROLE`."""
+        known = None if known_roles is None else known_roles | MODELLED_ROLES
+        found = self.flags | ALWAYS
+        for message in self.messages:
+            found |= message.flags
+            role = message.role
+            if known is not None and role not in known and role.casefold() not in known:
+                found |= UNKNOWN_ROLE
+            parts = message.parts
+            if not parts:
+                found |= EMPTY
+                continue
+            kinds = {part.kind for part in parts}
+            if "text" in kinds and EMPTY_TEXT_PART in parts:
+                found |= EMPTY_TEXT
+            if "unknown" in kinds:
+                found |= UNKNOWN_PART
+            if kinds == _USAGE:
+                found |= EMPTY
+        return found
+
+
+_USAGE = frozenset({"usage"})
+
+
+def _call(part: ToolCallPart) -> Call:
+    return Call(part.call_id, part.name, part.family, part.tool_type, part.informational)
+
+
+def outline_part(part: Part) -> OutlinePart:
+    """The outline of one model part."""
+    if isinstance(part, ToolCallPart):
+        return _call(part)
+    if isinstance(part, ToolResultPart):
+        return Result(part.call_id, part.name, part.family, part.tool_type)
+    if isinstance(part, ApprovalRequestPart):
+        wrapped = part.tool_call
+        return Request(part.request_id, None if wrapped is None else _call(wrapped))
+    if isinstance(part, ApprovalResponsePart):
+        return Response(part.request_id)
+    if isinstance(part, TextPart):
+        return EMPTY_TEXT_PART if not part.text.strip() else TEXT
+    return Other(part.kind)
+
+
+def build_outline(
+    transcript: Transcript, read_call_keys: frozenset[str] | None = None, flags: int = 0
+) -> Outline:
+    """The outline of a decoded transcript, given what its codec reads
+    (`Codec.read_call_keys`) and the outline flags only the codec can tell; the codec-aware
+    `histnorm.formats.outline_of` is the reference every codec's outline equals."""
+    steps = []
+    for message in transcript.messages:
+        step_flags = PARTIAL if message.is_partial else 0
+        if read_call_keys is not None and unread_call_keys(message.native, read_call_keys):
+            step_flags |= UNKNOWN
+        steps.append(
+            Step(message.role, tuple(map(outline_part, message.parts)), step_flags, message.id)
+        )
+    return Outline(tuple(steps), transcript.format, transcript.server_state, flags)

@@ -1,0 +1,98 @@
+"""A compact way for tests to state what an outline holds: per message the role, the
+call ids, the result ids and how many other (and reasoning) parts it has."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import orjson
+import pytest
+
+from benchmarks.corpus import available_formats, transcripts
+from histnorm.analysis.outline import REASONING, Call, Outline, Result
+from histnorm.errors import HistnormError
+from histnorm.formats import CODECS, outline_of
+from histnorm.formats.base import Codec
+from histnorm.pairing import pair_transcript
+
+
+class Step(NamedTuple):
+    """One message of an outline, summarised."""
+
+    role: str
+    calls: tuple[str | None, ...]
+    results: tuple[str | None, ...]
+    other: int
+    reasoning: int
+
+
+def summary(outline: Outline | None) -> tuple[Step, ...] | None:
+    """The summary of `outline` (None stays None)."""
+    if outline is None:
+        return None
+    return tuple(
+        Step(
+            message.role.casefold(),
+            tuple(p.call_id for p in message.parts if isinstance(p, Call)),
+            tuple(p.call_id for p in message.parts if isinstance(p, Result)),
+            sum(1 for p in message.parts if not isinstance(p, Call | Result)),
+            sum(1 for p in message.parts if p == REASONING),
+        )
+        for message in outline.messages
+    )
+
+
+ROOT = Path(__file__).resolve().parent.parent / "fixtures"
+FAST = tuple(n for n, c in CODECS.items() if type(c).read_outline is not Codec.read_outline)
+"""Formats whose codec has a fast outline reader (the others decode to outline)."""
+
+
+def _fixture_values() -> Iterator[tuple[str, str, Any]]:
+    for path in sorted((ROOT / "formats").glob("*/*.json")):
+        yield path.parent.name, str(path.relative_to(ROOT)), orjson.loads(path.read_bytes())
+    for path in sorted((ROOT / "rules").glob("*/*.json")):
+        fmt = path.name.split(".")[-2]
+        if fmt in CODECS:
+            yield fmt, str(path.relative_to(ROOT)), orjson.loads(path.read_bytes())
+    for path in sorted(ROOT.glob("*/*/*.jsonl")):
+        fmt = path.parent.name
+        if fmt in CODECS:
+            for n, line in enumerate(path.read_bytes().splitlines(), 1):
+                if line.strip():
+                    yield fmt, f"{path.relative_to(ROOT)}:{n}", orjson.loads(line)
+
+
+def _corpus_values(per_format: int = 120) -> Iterator[tuple[str, str, Any]]:
+    for fmt in available_formats():
+        drawn = itertools.islice(transcripts(fmt, defect_rate=0.4, seed=7), per_format)
+        for n, (_, value) in enumerate(drawn):
+            yield fmt, f"corpus {fmt} #{n}", value
+
+
+SAMPLES = [*_fixture_values(), *_corpus_values()]
+"""(format, where, native value): every fixture, and corpus transcripts with defects."""
+
+
+def check_outline(fmt: str, where: str, value: Any) -> Outline | None:
+    """The representation promise for one native value: `codec.outline(v)` (and the fast
+    reader's outline, if it reads `v`) equals `outline_of(codec.decode(v))`, which pairs
+    as the model does. Returns that outline, or None when `v` does not decode."""
+    codec = CODECS[fmt]
+    fast = codec.read_outline(value)
+    try:
+        transcript = codec.decode(value)
+    except HistnormError:
+        assert fast is None, f"{where}: the fast reader takes a value that does not decode"
+        with pytest.raises(HistnormError):
+            codec.outline(value)
+        return None
+    reference = outline_of(transcript)
+    assert codec.outline(value) == reference, f"{where}: the codec's outline differs"
+    assert fast is None or fast == reference, f"{where}: the fast reader's outline differs"
+    assert pair_transcript(reference) == pair_transcript(transcript), (
+        f"{where}: the outline pairs otherwise"
+    )
+    return reference

@@ -1,0 +1,217 @@
+"""The lint fast path gives what the full path gives, for every codec.
+
+`proven_clean(value)` runs the selected structural rules on the codec's outline and asks
+the content rules' flags (`engine.outline_clean`); the full path decodes and lints. For
+every fixture, corpus transcripts with defects and fuzzed damage of the format fixtures
+(`make fuzz` runs `test_fast_path_on_fuzzed_damage` with HISTNORM_FUZZ_EXAMPLES), under
+every profile: an outline found clean lints without a single diagnostic, and the
+outline of the native value is the outline of its model (`outline_helpers.check_outline`).
+Then, end to end, the command-line runner reports and writes the same without the fast
+path.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from histnorm_cli import runner
+from histnorm_cli.runner import Job
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from outline_helpers import FAST, ROOT, SAMPLES, check_outline
+from test_fuzz_mutations import damaged
+
+import histnorm
+from benchmarks.corpus import transcripts
+from histnorm.analysis.outline import ALWAYS
+from histnorm.document import check as document_check
+from histnorm.engine import outline_clean, proven_clean
+from histnorm.errors import HistnormError
+from histnorm.formats import CODECS, outline_of
+from histnorm.model import MediaPart, Message, TextPart, Transcript
+from histnorm.profiles import PROFILES
+from histnorm.rules import ALL_RULES
+from histnorm.settings import Settings
+
+
+def check_promises(fmt: str, where: str, value: Any) -> bool:
+    """The representation promise, and under every profile: a clean outline lints clean,
+    and the fast path decides as the outline of the model does. True when the value was
+    proven clean under some profile."""
+    reference = check_outline(fmt, where, value)
+    if reference is None:
+        return False
+    transcript = CODECS[fmt].decode(value)
+    proven_anywhere = False
+    for name in PROFILES:
+        chosen = Settings(profile=name)
+        clean = outline_clean(reference, chosen)
+        if clean:
+            found = histnorm.lint(transcript, chosen)
+            assert found == (), f"{where}: clean outline under {name}, yet lint reports {found}"
+        fast = proven_clean(value, fmt, chosen)
+        assert not fast or clean, f"{where}: proven clean under {name} by another outline"
+        proven_anywhere = proven_anywhere or fast
+    return proven_anywhere
+
+
+@pytest.mark.parametrize(("fmt", "where", "value"), SAMPLES, ids=[s[1] for s in SAMPLES])
+def test_fast_path_promises(fmt: str, where: str, value: Any) -> None:
+    check_promises(fmt, where, value)
+
+
+@pytest.mark.parametrize(("fmt", "where", "value"), SAMPLES, ids=[s[1] for s in SAMPLES])
+def test_public_lint_is_the_same_without_the_fast_path(
+    monkeypatch: pytest.MonkeyPatch, fmt: str, where: str, value: Any
+) -> None:
+    """`histnorm.lint` of a native value or its bytes gives the same without the fast path."""
+    fast = (histnorm.lint(value, format=fmt), histnorm.lint(orjson.dumps(value), format=fmt))
+    monkeypatch.setattr(histnorm.engine, "proven_clean", lambda *args: False)
+    slow = (histnorm.lint(value, format=fmt), histnorm.lint(orjson.dumps(value), format=fmt))
+    assert fast == slow
+
+
+EXAMPLES = [
+    (rule.code, n, example) for rule in ALL_RULES for n, example in enumerate(rule.examples)
+]
+
+
+@pytest.mark.parametrize(
+    ("code", "n", "example"), EXAMPLES, ids=[f"{c}-{n}" for c, n, _ in EXAMPLES]
+)
+def test_no_rule_example_is_clean_where_its_rule_reports(code: str, n: int, example: Any) -> None:
+    """Every documented defect is found on the fast path (a new rule's examples included)."""
+    found = histnorm.lint(histnorm.load(example.bad, example.format), example.settings)
+    if any(d.code == code for d in found):
+        assert not proven_clean(example.bad, example.format, example.settings)
+        decoded = CODECS[example.format].decode(example.bad)
+        assert not outline_clean(outline_of(decoded), example.settings)
+    if example.good is not None:
+        check_promises(example.format, f"{code} example {n} fixed", example.good)
+    check_promises(example.format, f"{code} example {n}", example.bad)
+
+
+@pytest.mark.parametrize("fmt", FAST)
+def test_most_clean_corpus_transcripts_are_proven_clean(fmt: str) -> None:
+    """The fast path is taken: clean generated transcripts are proven clean."""
+    values = [v for _, v in itertools.islice(transcripts(fmt, defect_rate=0.0, seed=3), 60)]
+    plain = [v for v in values if proven_clean(v, fmt)]
+    assert len(plain) >= 0.9 * len(values), f"{fmt}: only {len(plain)}/{len(values)} proven"
+
+
+def test_every_rule_checks_the_outline_or_names_its_flags() -> None:
+    """A rule on the model declares the flags it needs, else lint always decodes for it."""
+    for rule in ALL_RULES:
+        assert rule.check_outline is not None or rule.wants != ALWAYS, rule.code
+
+
+def test_a_system_message_without_text_is_what_the_rule_says() -> None:
+    """HN108 passes over a system message without text; the fast path agrees with it."""
+    transcript = Transcript(
+        messages=(
+            Message(role="user", parts=(TextPart(text="hi"),)),
+            Message(role="system", parts=(MediaPart(uri="https://example.com/a.png"),)),
+            Message(role="assistant", parts=(TextPart(text="hello"),)),
+        ),
+        format="openai-chat",
+    )
+    chosen = Settings(profile="anthropic")
+    assert histnorm.lint(transcript, chosen) == ()
+    assert outline_clean(outline_of(transcript), chosen)
+
+
+@settings(
+    max_examples=int(os.environ.get("HISTNORM_FUZZ_EXAMPLES", "100")),
+    derandomize=True,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(data=st.data())
+def test_fast_path_on_fuzzed_damage(data: st.DataObject) -> None:
+    fmt, name, broken, _, applied = data.draw(damaged())
+    try:
+        value = histnorm.encode(broken)
+    except HistnormError:
+        return  # damage the format cannot hold: there is nothing to read
+    check_promises(fmt, f"{fmt}/{name} damaged by {applied}", value)
+
+
+def _corpus_file(tmp_path: Path, fmt: str) -> Path:
+    rows = [orjson.dumps(v) for _, v in itertools.islice(transcripts(fmt, 0.3, seed=11), 80)]
+    path = tmp_path / f"{fmt}.jsonl"
+    path.write_bytes(b"\n".join(rows) + b"\n")
+    return path
+
+
+@pytest.mark.parametrize("fmt", FAST)
+@pytest.mark.parametrize("mode", ["lint", "fix"])
+def test_runner_is_the_same_without_the_fast_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str, mode: str
+) -> None:
+    path = _corpus_file(tmp_path, fmt)
+    fixtures = [
+        *ROOT.glob(f"formats/{fmt}/*.json*"),
+        *ROOT.glob(f"rules/*/*.{fmt}.json"),
+        *ROOT.glob("malformed/*"),
+        *ROOT.glob("demo/*"),
+    ]
+    copies = []
+    for n, fixture in enumerate(sorted(fixtures)):
+        copy = tmp_path / f"{n}-{fixture.name}"  # fix writes in place
+        copy.write_bytes(fixture.read_bytes())
+        copies.append(str(copy))
+    paths = [str(path), *copies]
+    outcomes = []
+    for fast_path in (True, False):
+        if not fast_path:
+            monkeypatch.setattr(document_check, "proven_clean", lambda *args: False)
+        job = Job(mode="fix" if mode == "fix" else "lint", settings=Settings(), diff=True)
+        outcomes.append([runner.run(p, job) for p in paths])  # diff only: nothing is written
+    fast, slow = outcomes
+    for a, b in zip(fast, slow, strict=True):
+        assert a.diagnostics == b.diagnostics, a.path
+        assert (a.diff, a.changed, a.error) == (b.diff, b.changed, b.error), a.path
+    assert any(o.diagnostics or o.changed for o in fast), "the corpus has defects to find"
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        [{"role": ["user"], "content": "hi"}],
+        [{"role": {"a": 1}, "content": "hi"}],
+        [{"role": "user", "content": "hi", "name": ["x"]}],
+        [{"role": "assistant", "tool_calls": [{"id": ["c"], "function": {}}]}],
+        [["user", "hi"]],
+        {"messages": None},
+        None,
+        42,
+    ],
+)
+def test_odd_values_never_raise(value: Any) -> None:
+    """Odd types anywhere give an outline that keeps the promises, or a clean error."""
+    for fmt in CODECS:
+        check_promises(fmt, f"{fmt}: {value!r}", value)
+
+
+def test_huge_integers_survive_the_fast_path_and_the_rules(tmp_path: Path) -> None:
+    """A clean line is proven clean from a typed parse (a huge integer reads as a float
+    there) and kept byte for byte; a line the rules must fix is read exactly."""
+    huge = b"123456789012345678901234567890"
+    plain = b'{"seed":' + huge + b',"messages":[{"role":"user","content":"hi"}]}'
+    broken = (
+        b'{"seed":' + huge + b',"messages":[{"role":"user","content":"hi"},'
+        b'{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function",'
+        b'"function":{"name":"f","arguments":"{}"}}]},{"role":"user","content":"again"}]}'
+    )
+    path = tmp_path / "huge.jsonl"
+    path.write_bytes(plain + b"\n" + broken + b"\n")
+    outcome = runner.run(str(path), Job(mode="fix", settings=Settings(), write=True))
+    assert outcome.changed and outcome.error is None
+    first, second = path.read_bytes().splitlines()
+    assert first == plain
+    assert second != broken and second.startswith(b'{"seed":' + huge + b",")

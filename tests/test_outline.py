@@ -1,0 +1,86 @@
+"""The one representation test: a codec's outline equals the outline of what it decodes.
+
+`codec.outline(v) == outline_of(codec.decode(v))` (`outline_helpers.check_outline`) for
+every fixture, transcripts drawn by the benchmark corpus generator and odd values;
+`tests/test_fast_path.py` holds it on fuzzed damage too. A value the fast reader takes
+must decode; pairing the outline pairs exactly as the model does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from outline_helpers import FAST, SAMPLES, check_outline
+
+from histnorm.analysis.outline import (
+    EMPTY_TEXT,
+    PARTIAL,
+    TEXT,
+    Call,
+    Other,
+    Result,
+    Step,
+)
+from histnorm.formats import CODECS, outline_of
+from histnorm.model import Message, TextPart, ToolCallPart, ToolResultPart, Transcript
+
+
+@pytest.mark.parametrize(("fmt", "where", "value"), SAMPLES, ids=[s[1] for s in SAMPLES])
+def test_outline_is_the_decoded_outline(fmt: str, where: str, value: Any) -> None:
+    check_outline(fmt, where, value)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        [{"role": ["user"], "content": "hi"}],
+        [{"role": "user", "content": "hi", "name": ["x"]}],
+        [{"role": "assistant", "tool_calls": [{"id": ["c"], "function": {}}]}],
+        [["user", "hi"]],
+        {"messages": None},
+        None,
+        42,
+    ],
+)
+@pytest.mark.parametrize("fmt", sorted(CODECS))
+def test_odd_values_outline_or_raise(fmt: str, value: Any) -> None:
+    """Odd values give the decoded outline or a `HistnormError`, in every codec."""
+    check_outline(fmt, f"{fmt}: {value!r}", value)
+
+
+@pytest.mark.parametrize("fmt", FAST)
+def test_the_fast_reader_takes_the_clean_corpus(fmt: str) -> None:
+    """The lint hot path reads most clean generated transcripts without a model."""
+    from itertools import islice
+
+    from benchmarks.corpus import transcripts
+
+    values = [v for _, v in islice(transcripts(fmt, defect_rate=0.0, seed=3), 60)]
+    taken = [v for v in values if CODECS[fmt].read_outline(v) is not None]
+    assert len(taken) >= 0.9 * len(values), f"{fmt}: only {len(taken)}/{len(values)}"
+
+
+def test_outline_of_a_model() -> None:
+    """Part indices are the model's; flags say what the parts do not show."""
+    transcript = Transcript(
+        messages=(
+            Message(role="user", parts=(TextPart(text="hi"), TextPart(text=" "))),
+            Message(
+                role="Assistant",
+                id="m1",
+                parts=(ToolCallPart(call_id="c1", name="ls"),),
+                metadata={"agent_framework.partial_response": True},
+            ),
+            Message(role="tool", parts=(ToolResultPart(call_id="c1"),)),
+        )
+    )
+    found = outline_of(transcript)
+    assert found.messages == (
+        Step("user", (TEXT, Other("text", True))),
+        Step("Assistant", (Call("c1", "ls"),), PARTIAL, "m1"),
+        Step("tool", (Result("c1", None),)),
+    )
+    assert found.messages[1].is_partial and found.messages[1].role_is("assistant")
+    assert found.all_flags() & EMPTY_TEXT and found.all_flags() & PARTIAL
+    assert Call("c1", None) != Result("c1", None)  # kinds never compare equal
