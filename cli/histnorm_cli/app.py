@@ -56,6 +56,8 @@ class OutputFormat(StrEnum):
     JSONL = "jsonl"
     GITHUB = "github"
     SARIF = "sarif"
+    GITLAB = "gitlab"
+    JUNIT = "junit"
 
 
 Paths = Annotated[
@@ -228,6 +230,14 @@ def lint(
     quiet: Quiet = False,
     jobs: Jobs = 1,
     allow_no_files: AllowNoFiles = False,
+    output_file: Annotated[
+        str | None,
+        typer.Option(
+            "--output-file",
+            metavar="PATH",
+            help="Write the report to this file instead of standard output.",
+        ),
+    ] = None,
 ) -> None:
     """Report what would make each transcript fail on replay."""
     raise typer.Exit(execute(_request("lint", **locals())))
