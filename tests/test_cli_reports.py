@@ -167,3 +167,23 @@ def test_output_file_that_cannot_be_written_is_a_clear_error():
     assert result.exit_code == 2
     assert "--output-file missing/dir/report.json" in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_rules_write_docs_writes_each_page_once():
+    first = invoke("rules", "--write-docs", "pages")
+    assert first.exit_code == 0
+    assert len(first.stdout.splitlines()) == len(ALL_RULES)
+    for rule in ALL_RULES:
+        assert Path("pages", f"{rule.code}.md").read_text() == invoke("rule", rule.code).stdout
+    again = invoke("rules", "--write-docs", "pages")
+    assert (again.exit_code, again.stdout) == (0, "")
+
+
+def test_committed_rule_pages_are_generated_and_linked_from_sarif():
+    committed = {p.name: p.read_bytes() for p in (ROOT / "docs" / "rules").iterdir()}
+    assert invoke("rules", "--write-docs", "fresh").exit_code == 0
+    fresh = {p.name: p.read_bytes() for p in Path("fresh").iterdir()}
+    assert committed == fresh, "docs/rules is stale: run `histnorm rules --write-docs docs/rules`"
+    pages = sorted(committed)
+    rules = sarif(".")["runs"][0]["tool"]["driver"]["rules"]
+    assert sorted(entry["helpUri"].rsplit("/", 1)[1] for entry in rules) == pages
