@@ -2,8 +2,8 @@
 
 The inputs are the broken transcripts of fixtures/demo plus one file that is not JSON at
 all (HN000). The histnorm version and the full rule documentation in SARIF (checked
-against the catalogue in test_cli.py) are redacted so that the snapshots only change
-when the output itself does. Regenerate with `pytest tests/test_cli_output.py
+against the catalogue in test_cli.py and test_cli_reports.py) are redacted so that the
+snapshots only change when the output itself does. Regenerate with `pytest tests/test_cli_output.py
 --snapshot-update`, then read the diff.
 """
 
@@ -15,6 +15,7 @@ from pathlib import Path
 import orjson
 import pytest
 from histnorm_cli.app import app
+from histnorm_cli.catalog import describe
 from typer.testing import CliRunner
 
 import histnorm
@@ -32,6 +33,8 @@ FORMATS = {
     "jsonl": (["--output-format", "jsonl"], {}),
     "github": (["--output-format", "github"], {}),
     "sarif": (["--output-format", "sarif"], {}),
+    "gitlab": (["--output-format", "gitlab"], {}),
+    "junit": (["--output-format", "junit"], {}),
     "auto": (["--output-format", "auto"], {}),
     "auto-on-github-actions": (["--output-format", "auto"], {"GITHUB_ACTIONS": "true"}),
 }
@@ -49,15 +52,18 @@ def broken(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def redact(text: str) -> str:
-    """Replace the version and each rule's full documentation with placeholders."""
+    """Replace the version and each rule's full documentation (help.text) and page
+    (help.markdown) with placeholders."""
     version = f'"version": "{histnorm.__version__}"'
     assert text.count(version) <= 1
     text = text.replace(version, '"version": "<histnorm version>"')
     for rule in ALL_RULES:
         doc = orjson.dumps(rule.doc).decode()
+        page = orjson.dumps(describe(rule.code)).decode()
         if doc in text:
-            assert text.count(doc) == 2, rule.code  # help.text and help.markdown
+            assert text.count(doc) == text.count(page) == 1, rule.code
             text = text.replace(doc, f'"<documentation of {rule.code}>"')
+            text = text.replace(page, f'"<page of {rule.code}>"')
     return text
 
 

@@ -17,6 +17,7 @@ import sys
 import time
 from pathlib import Path
 from typing import Any, ClassVar
+from xml.etree import ElementTree
 
 import orjson
 import pytest
@@ -30,7 +31,7 @@ HISTNORM = Path(sys.executable).parent / "histnorm"
 MB = 1 << 20
 CHUNK = 1000
 """`histnorm_cli.job.CHUNK`: diagnostics gathered before they are handed on."""
-FORMATS = ("text", "json", "jsonl", "sarif", "github")
+FORMATS = ("text", "json", "jsonl", "sarif", "github", "gitlab", "junit")
 
 
 def defective_line(i: int, calls: int = 2, pad: int = 0) -> bytes:
@@ -99,7 +100,7 @@ def test_reporter_gets_diagnostics_in_bounded_chunks_while_the_file_is_read(
     assert max(sizes) <= CHUNK + 2, sizes
 
 
-@pytest.mark.parametrize("output", ["json", "jsonl", "sarif", "text"])
+@pytest.mark.parametrize("output", ["json", "jsonl", "sarif", "text", "gitlab", "junit"])
 def test_streamed_report_is_the_same_with_jobs(tmp_path, monkeypatch, output):
     monkeypatch.setattr(split, "MIN_PART", 64 * 1024)
     write_lines(tmp_path / "big.jsonl", 2 * CHUNK)
@@ -157,8 +158,10 @@ def test_non_utf8_file_name_is_reported_escaped_and_the_run_goes_on(tmp_path, mo
     assert result.exit_code == 1, result.output
     assert "bad\\xff.json" in result.stdout.replace("\\\\", "\\")
     assert "good.json" in result.stdout
-    if output in ("json", "sarif"):
+    if output in ("json", "sarif", "gitlab"):
         orjson.loads(result.stdout)
+    if output == "junit":
+        ElementTree.fromstring(result.stdout)
 
 
 # --- 4. reports that mislead ------------------------------------------------------------

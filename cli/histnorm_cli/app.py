@@ -56,6 +56,8 @@ class OutputFormat(StrEnum):
     JSONL = "jsonl"
     GITHUB = "github"
     SARIF = "sarif"
+    GITLAB = "gitlab"
+    JUNIT = "junit"
 
 
 Paths = Annotated[
@@ -228,6 +230,14 @@ def lint(
     quiet: Quiet = False,
     jobs: Jobs = 1,
     allow_no_files: AllowNoFiles = False,
+    output_file: Annotated[
+        str | None,
+        typer.Option(
+            "--output-file",
+            metavar="PATH",
+            help="Write the report to this file instead of standard output.",
+        ),
+    ] = None,
 ) -> None:
     """Report what would make each transcript fail on replay."""
     raise typer.Exit(execute(_request("lint", **locals())))
@@ -286,8 +296,18 @@ def fix(
 @app.command()
 def rules(
     output_format: Annotated[str, typer.Option("--output-format", help="text or json")] = "text",
+    write_docs: Annotated[
+        Path | None,
+        typer.Option(
+            "--write-docs", metavar="DIR", help="Write each rule's page to DIR/<CODE>.md instead."
+        ),
+    ] = None,
 ) -> None:
     """List every rule: code, name, severity and fix."""
+    if write_docs is not None:
+        for target in catalog.write_docs(write_docs):
+            typer.echo(f"wrote {target}")
+        return
     if output_format not in ("text", "json"):
         typer.echo(
             f"histnorm: error: --output-format must be text or json, not {output_format!r}",

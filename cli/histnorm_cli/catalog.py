@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import orjson
 
 from histnorm.errors import HistnormError
@@ -62,3 +64,17 @@ def describe(code_or_name: str) -> str | None:
 
 def _json(value: object) -> str:
     return "```json\n" + orjson.dumps(value, option=orjson.OPT_INDENT_2).decode() + "\n```\n"
+
+
+def write_docs(folder: Path) -> list[Path]:
+    """Write each rule's page (`histnorm rule CODE`) to `folder/CODE.md`; the pages whose
+    bytes changed (the others are left untouched)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for rule in ALL_RULES:
+        target = folder / f"{rule.code}.md"
+        page = (describe(rule.code) or "").encode()
+        if not target.exists() or target.read_bytes() != page:
+            target.write_bytes(page)
+            written.append(target)
+    return written

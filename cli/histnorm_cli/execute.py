@@ -59,6 +59,7 @@ class Request:
     diff: bool = False
     check: bool = False
     output: str | None = None
+    output_file: str | None = None
     backup: bool = False
     exit_non_zero_on_fix: bool = False
     allow_no_files: bool = False
@@ -179,7 +180,19 @@ def _path_of(task: Task) -> str:
 
 
 def execute(request: Request) -> int:
-    """Run `lint` or `fix` as requested; return the exit code."""
+    """Run `lint` or `fix` as requested; return the exit code. With `output_file` the
+    report goes to that file instead of standard output."""
+    if request.output_file is None:
+        return _execute(request, None)
+    try:
+        sink = open(request.output_file, "w", encoding="utf-8", errors="backslashreplace")  # noqa: SIM115
+    except OSError as exc:
+        return _fail(f"--output-file {shown(request.output_file)}: {exc.strerror or exc}")
+    with sink:
+        return _execute(request, sink)
+
+
+def _execute(request: Request, sink: TextIO | None) -> int:
     try:
         config = _config(request)
         settings = build_settings(config, dict(request.overrides))
@@ -194,7 +207,7 @@ def execute(request: Request) -> int:
         or request.output == STDIN
         or (request.mode == "fix" and not request.check and STDIN in request.paths)
     )
-    stream: TextIO = sys.stderr if writes_stdout else sys.stdout
+    stream: TextIO = sink or (sys.stderr if writes_stdout else sys.stdout)
     color = output_format == "text" and stream.isatty() and "NO_COLOR" not in os.environ
     report = reporter(output_format)(
         stream, color=color, quiet=request.quiet, statistics=request.statistics

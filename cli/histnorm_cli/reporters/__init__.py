@@ -74,7 +74,9 @@ class Reporter:
 
 def _registry() -> Mapping[str, Callable[..., Reporter]]:
     from histnorm_cli.reporters.github import GithubReporter
+    from histnorm_cli.reporters.gitlab import GitlabReporter
     from histnorm_cli.reporters.jsonout import JsonLinesReporter, JsonReporter
+    from histnorm_cli.reporters.junit import JunitReporter
     from histnorm_cli.reporters.sarif import SarifReporter
     from histnorm_cli.reporters.text import TextReporter
 
@@ -85,6 +87,8 @@ def _registry() -> Mapping[str, Callable[..., Reporter]]:
             "jsonl": JsonLinesReporter,
             "github": GithubReporter,
             "sarif": SarifReporter,
+            "gitlab": GitlabReporter,
+            "junit": JunitReporter,
         }
     )
 
@@ -94,4 +98,4 @@ def reporter(name: str) -> Callable[..., Reporter]:
     return _registry()[name]
 
 
-FORMATS = ("text", "json", "jsonl", "github", "sarif")
+FORMATS = ("text", "json", "jsonl", "github", "sarif", "gitlab", "junit")

@@ -1,4 +1,6 @@
-"""`sarif`: SARIF 2.1.0 with the rule catalogue, for code-scanning dashboards."""
+"""`sarif`: SARIF 2.1.0 with the rule catalogue, for code-scanning dashboards (GitHub code
+scanning: each rule links its page and carries it as Markdown; each result has a
+fingerprint that survives reformatting of the file)."""
 
 from __future__ import annotations
 
@@ -10,10 +12,16 @@ import orjson
 import histnorm
 from histnorm.diagnostic import Diagnostic, Severity
 from histnorm.rules import ALL_RULES
+from histnorm_cli.catalog import describe
 from histnorm_cli.reporters import Reporter, Summary
+from histnorm_cli.reporters.fingerprint import fingerprint
 from histnorm_cli.reporters.jsonout import ArrayWriter
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+RULE_DOCS = "https://github.com/histnorm/histnorm/blob/main/docs/rules/{code}.md"
+"""Where each rule's page lives: `docs/rules/<CODE>.md` in histnorm's repository."""
+FINGERPRINT = "histnorm/v1"
+"""The key of the fingerprint in `partialFingerprints` (its version: the recipe's)."""
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
@@ -24,7 +32,8 @@ def _rule(rule: Any) -> dict[str, Any]:
         "name": rule.name,
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": summary},
-        "help": {"text": rule.doc, "markdown": rule.doc},
+        "helpUri": RULE_DOCS.format(code=rule.code),
+        "help": {"text": rule.doc, "markdown": describe(rule.code)},
         "defaultConfiguration": {"level": _LEVELS[rule.severity]},
         "properties": {
             "fix": rule.applicability.value if rule.applicability else "none",
@@ -63,6 +72,7 @@ class SarifReporter(Reporter):
                 "level": _LEVELS[d.severity],
                 "message": {"text": d.message},
                 "locations": [location],
+                "partialFingerprints": {FINGERPRINT: fingerprint(d)},
             }
             if d.fix is not None:
                 result["properties"] = {"fix": d.fix.applicability.value, "fixTitle": d.fix.title}
