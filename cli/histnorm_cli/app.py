@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -9,9 +10,12 @@ from typing import Annotated, Any, Literal
 import typer
 
 from histnorm import __version__
+from histnorm.document import DETECT_MODES, JSONL_MODES
 from histnorm.formats import CODECS
 from histnorm.profiles import PROFILES
 from histnorm.schema import SCHEMAS, render
+from histnorm.settings import Scope as ScopeMode
+from histnorm.settings import TailMode
 from histnorm_cli import catalog
 from histnorm_cli.convert import convert_command
 from histnorm_cli.execute import Request, execute
@@ -58,18 +62,33 @@ class OutputFormat(StrEnum):
     SARIF = "sarif"
 
 
+RULES = "RULE[,RULE...]"
+
+
+def _choices(values: Iterable[str]) -> str:
+    """`[a|b|c]`: the choices an option takes, as help shows them."""
+    return "[" + "|".join(values) + "]"
+
+
 Paths = Annotated[
-    list[str] | None, typer.Argument(help="Files, folders, or - for stdin.", show_default=False)
+    list[str] | None,
+    typer.Argument(metavar="PATH", show_default=False, hidden=True),  # the docstring says
 ]
 Select = Annotated[
-    list[str] | None, typer.Option("--select", help="Only these rules (code or name).")
+    list[str] | None,
+    typer.Option(
+        "--select",
+        metavar=RULES,
+        help="Only these rules: codes, names, prefixes (HN1) or ALL; comma-separated.",
+    ),
 ]
 Ignore = Annotated[
-    list[str] | None, typer.Option("--ignore", help="Skip these rules (code or name).")
+    list[str] | None,
+    typer.Option("--ignore", metavar=RULES, help="Skip these rules (as for --select)."),
 ]
 Format = Annotated[
     str | None,
-    typer.Option("--format", help="Input format (default: detect). One of: " + ", ".join(CODECS)),
+    typer.Option("--format", metavar=_choices(CODECS), help="Input format (default: detect)."),
 ]
 Output = Annotated[
     OutputFormat | None, typer.Option("--output-format", help="How to print diagnostics.")
@@ -77,43 +96,55 @@ Output = Annotated[
 Config = Annotated[
     str | None,
     typer.Option(
-        "--config", help="pyproject.toml to read [tool.histnorm] from (default: the nearest)."
+        "--config",
+        metavar="FILE",
+        help="pyproject.toml to read [tool.histnorm] from (default: the nearest).",
     ),
 ]
 Tail = Annotated[
     str | None,
     typer.Option(
-        "--tail", help="keep: open calls at the end are a live state (HN011); close: fix them too."
+        "--tail",
+        metavar=_choices(TailMode),
+        help="keep: open calls at the end are a live state (HN011); close: fix them too.",
     ),
 ]
 Scope = Annotated[
     str | None,
     typer.Option(
-        "--scope", help="all, tail (after the last user message) or marked (partial responses)."
+        "--scope",
+        metavar=_choices(ScopeMode),
+        help="all, tail (after the last user message) or marked (partial responses).",
     ),
 ]
 Profile = Annotated[
     str | None,
     typer.Option(
         "--profile",
-        help="Replay target whose constraints apply (default: the input "
-        "format's provider): " + ", ".join(PROFILES),
+        metavar=_choices(PROFILES),
+        help="Replay target whose constraints apply (default: the input format's provider; "
+        "bedrock names bedrock-converse).",
     ),
 ]
 Policy = Annotated[
     list[str] | None,
-    typer.Option("--policy", help="RULE=POLICY, e.g. orphan-tool-call=synthesize."),
+    typer.Option(
+        "--policy", metavar="RULE=POLICY", help="RULE=POLICY, e.g. orphan-tool-call=synthesize."
+    ),
 ]
 JsonlMode = Annotated[
     str | None,
     typer.Option(
-        "--jsonl-mode", help="auto, transcript (one per line) or message (one message per line)."
+        "--jsonl-mode",
+        metavar=_choices(JSONL_MODES),
+        help="auto, transcript (one per line) or message (one message per line).",
     ),
 ]
 Detect = Annotated[
     str | None,
     typer.Option(
         "--detect",
+        metavar=_choices(DETECT_MODES),
         help="file: one format per file, settled by its first transcripts (default); "
         "per-line: detect each line of a JSONL file (or item of a JSON array) on its own.",
     ),
@@ -161,6 +192,7 @@ Jobs = Annotated[
         "--jobs",
         "-j",
         min=1,
+        metavar="N",
         help="Worker processes (at most one per CPU and per file or share); a large JSONL "
         "file is shared between them.",
     ),
@@ -229,7 +261,9 @@ def lint(
     jobs: Jobs = 1,
     allow_no_files: AllowNoFiles = False,
 ) -> None:
-    """Report what would make each transcript fail on replay."""
+    """Report what would make each transcript fail on replay.
+
+    PATH: files, folders, or - for stdin (default: the current folder)."""
     raise typer.Exit(execute(_request("lint", **locals())))
 
 
@@ -269,7 +303,10 @@ def fix(
     output: Annotated[
         str | None,
         typer.Option(
-            "--output", "-o", help="Write the result here (- for stdout) instead of in place."
+            "--output",
+            "-o",
+            metavar="FILE",
+            help="Write the result here (- for stdout) instead of in place.",
         ),
     ] = None,
     backup: Annotated[
@@ -279,7 +316,9 @@ def fix(
         bool, typer.Option("--exit-non-zero-on-fix", help="Exit 1 if any file was changed.")
     ] = False,
 ) -> None:
-    """Repair transcripts in place (only files whose bytes change are written)."""
+    """Repair transcripts in place (only files whose bytes change are written).
+
+    PATH: files, folders, or - for stdin (default: the current folder)."""
     raise typer.Exit(execute(_request("fix", **locals())))
 
 

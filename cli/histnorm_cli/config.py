@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic_core import ErrorDetails
 
 from histnorm import HistnormError, Settings
 from histnorm.rules import resolve
@@ -55,6 +56,19 @@ class FileConfig(BaseModel):
     """The folder of the configuration file (set when it is read, not a key)."""
 
 
+def plain(error: ErrorDetails) -> str:
+    """`key: what is wrong` for one validation error, in histnorm's words."""
+    key = _kebab(".".join(str(p) for p in error["loc"]))
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        known = ", ".join(_kebab(name) for name in FileConfig.model_fields if name != "root")
+        return f"{key}: unknown key; known keys: {known}"
+    if kind == "value_error" and "error" in error.get("ctx", {}):
+        return f"{key}: {error['ctx']['error']}"
+    wanted = error["msg"].removeprefix("Input should be ").replace("a valid ", "a ", 1)
+    return f"{key}: expected {wanted}, got {error['input']!r}"
+
+
 def find_config(start: Path) -> Path | None:
     """The nearest pyproject.toml at or above `start` that has a `[tool.histnorm]` table."""
     for folder in (start, *start.parents):
@@ -83,9 +97,7 @@ def load_config(path: Path) -> FileConfig:
     try:
         config = FileConfig.model_validate(table)
     except ValidationError as exc:
-        error = exc.errors()[0]
-        key = ".".join(str(p) for p in error["loc"])
-        raise ConfigError(f"{path}: [tool.histnorm] {key}: {error['msg']}") from None
+        raise ConfigError(f"{path}: [tool.histnorm] {plain(exc.errors()[0])}") from None
     for key, names in (
         ("select", config.select or []),
         ("ignore", config.ignore),
@@ -126,9 +138,7 @@ def build_settings(config: FileConfig, overrides: dict[str, Any]) -> Settings:
         for name in (*(settings.select or ()), *settings.ignore, *settings.severity):
             resolve(name)
     except ValidationError as exc:
-        error = exc.errors()[0]
-        key = _kebab(".".join(str(p) for p in error["loc"]))
-        raise ConfigError(f"{key}: {error['msg']}") from None
+        raise ConfigError(plain(exc.errors()[0])) from None
     except HistnormError as exc:
         raise ConfigError(str(exc)) from None
     return settings
