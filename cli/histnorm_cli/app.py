@@ -82,6 +82,18 @@ Select = Annotated[
         help="Only these rules: codes, names, prefixes (HN1) or ALL; comma-separated.",
     ),
 ]
+ExtendSelect = Annotated[
+    list[str] | None,
+    typer.Option("--extend-select", metavar=RULES, help="Run these rules too (as for --select)."),
+]
+Fixable = Annotated[
+    list[str] | None,
+    typer.Option("--fixable", metavar=RULES, help="Only these rules may be fixed (default: ALL)."),
+]
+Unfixable = Annotated[
+    list[str] | None,
+    typer.Option("--unfixable", metavar=RULES, help="Report these rules but never fix them."),
+]
 Ignore = Annotated[
     list[str] | None,
     typer.Option("--ignore", metavar=RULES, help="Skip these rules (as for --select)."),
@@ -215,17 +227,24 @@ def _policies(items: list[str] | None) -> dict[str, str]:
     return policies
 
 
+def _names(items: list[str] | None) -> tuple[str, ...]:
+    """The rule names of repeated, comma-separated options (`--select HN001,HN008`)."""
+    return tuple(n.strip() for item in items or () for n in item.split(",") if n.strip())
+
+
 def _request(mode: Literal["lint", "fix"], paths: list[str] | None, **options: Any) -> Request:
     overrides: dict[str, Any] = {
-        "select": tuple(options.pop("select")) if options.get("select") else None,
-        "extend_ignore": tuple(options.pop("ignore") or ()),
+        "select": _names(options.pop("select")) or None,
+        "extend_select": _names(options.pop("extend_select")),
+        "extend_ignore": _names(options.pop("ignore")),
+        "fixable": _names(options.pop("fixable")) or None,
+        "extend_unfixable": _names(options.pop("unfixable")),
         "tail": options.pop("tail"),
         "scope": options.pop("scope"),
         "profile": options.pop("profile"),
         "policy": _policies(options.pop("policy")),
         "unsafe_fixes": options.pop("unsafe_fixes", None) or None,
     }
-    options.pop("select", None)
     output = options.pop("output_format")
     return Request(
         mode=mode,
@@ -240,7 +259,10 @@ def _request(mode: Literal["lint", "fix"], paths: list[str] | None, **options: A
 def lint(
     paths: Paths = None,
     select: Select = None,
+    extend_select: ExtendSelect = None,
     ignore: Ignore = None,
+    fixable: Fixable = None,
+    unfixable: Unfixable = None,
     format: Format = None,
     output_format: Output = None,
     config: Config = None,
@@ -271,7 +293,10 @@ def lint(
 def fix(
     paths: Paths = None,
     select: Select = None,
+    extend_select: ExtendSelect = None,
     ignore: Ignore = None,
+    fixable: Fixable = None,
+    unfixable: Unfixable = None,
     format: Format = None,
     output_format: Output = None,
     config: Config = None,
