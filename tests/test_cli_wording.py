@@ -101,3 +101,11 @@ def test_help_shows_real_choices(command):
         "--format [openai-chat|",
     ):
         assert shown in text, shown
+
+
+def test_help_of_the_other_commands_names_the_choices():
+    assert "--output-format [text|json]" in invoke("rules", "--help").stdout
+    assert "--out FOLDER" in invoke("schema", "--help").stdout
+    text = " ".join(invoke("fix", "--help").stdout.split())
+    for flag in ("--extend-select", "--fixable", "--unfixable"):
+        assert f"{flag} RULE[,RULE...]" in text

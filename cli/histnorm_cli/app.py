@@ -349,7 +349,9 @@ def fix(
 
 @app.command()
 def rules(
-    output_format: Annotated[str, typer.Option("--output-format", help="text or json")] = "text",
+    output_format: Annotated[
+        str, typer.Option("--output-format", metavar="[text|json]", help="How to print the list.")
+    ] = "text",
 ) -> None:
     """List every rule: code, name, severity and fix."""
     if output_format not in ("text", "json"):
@@ -376,7 +378,9 @@ app.command(name="convert")(convert_command)
 
 @app.command()
 def schema(
-    out: Annotated[Path, typer.Option(help="Folder the schemas are written to.")] = Path("schemas"),
+    out: Annotated[
+        Path, typer.Option(metavar="FOLDER", help="Folder the schemas are written to.")
+    ] = Path("schemas"),
     check: Annotated[bool, typer.Option(help="Exit 1 if a committed schema is stale.")] = False,
 ) -> None:
     """Write the JSON Schemas generated from histnorm's models, or check them."""
