@@ -17,6 +17,7 @@ from histnorm.model import JsonValue, Transcript
 from histnorm.profiles import profile_for
 from histnorm.rule import Rule
 from histnorm.rules import ALL_RULES, FIX_ORDER, resolve
+from histnorm.selection import chosen, repairable
 from histnorm.settings import DEFAULT_SETTINGS, Scope, Settings
 
 MAX_PASSES = 10
@@ -45,31 +46,35 @@ class FixResult:
 
 
 def selected_rules(settings: Settings) -> tuple[Rule, ...]:
-    """The rules `settings` selects, in code order; unknown names raise `HistnormError`."""
-    key = (settings.select, settings.ignore, tuple(settings.severity))
+    """The rules `settings` selects, in code order (`histnorm.selection`); unknown names
+    raise `HistnormError`."""
+    return _selection(settings)[0]
+
+
+def _selection(settings: Settings) -> tuple[tuple[Rule, ...], frozenset[str]]:
+    """The selected rules and the codes whose fixes may be applied, held by the settings
+    they read (lint asks once per transcript)."""
+    key = (
+        settings.select,
+        settings.extend_select,
+        settings.ignore,
+        settings.fixable,
+        settings.unfixable,
+        tuple(settings.severity),
+    )
     held = _SELECTED.get(key)
     if held is None:
-        held = _select(settings)
+        picked = chosen(settings)
+        for name in settings.severity:
+            resolve(name)
+        held = tuple(r for r in ALL_RULES if r.code in picked), repairable(settings)
         if len(_SELECTED) >= 64:
             _SELECTED.clear()
         _SELECTED[key] = held
     return held
 
 
-_SELECTED: dict[tuple[object, ...], tuple[Rule, ...]] = {}
-"""`selected_rules` by the settings it reads (lint asks once per transcript)."""
-
-
-def _select(settings: Settings) -> tuple[Rule, ...]:
-    chosen = (
-        {resolve(name).code for name in settings.select}
-        if settings.select is not None
-        else {rule.code for rule in ALL_RULES}
-    )
-    chosen -= {resolve(name).code for name in settings.ignore}
-    for name in settings.severity:
-        resolve(name)
-    return tuple(rule for rule in ALL_RULES if rule.code in chosen)
+_SELECTED: dict[tuple[object, ...], tuple[tuple[Rule, ...], frozenset[str]]] = {}
 
 
 def _severity(rule: Rule, settings: Settings, transcript: Transcript) -> Severity | None:
@@ -108,15 +113,19 @@ def _locate(transcript: Transcript, diagnostic: Diagnostic) -> Diagnostic:
 
 
 def check_rule(rule: Rule, transcript: Transcript, settings: Settings) -> list[Diagnostic]:
-    """The in-scope diagnostics of one rule, with severity overrides applied."""
+    """The in-scope diagnostics of one rule, with severity overrides applied and no fix
+    offered for a rule that is not fixable."""
     severity = _severity(rule, settings, transcript)
     in_scope = _scope(transcript, settings)
+    fixable = rule.code in _selection(settings)[1]
     found = []
     for diagnostic in rule.run(Context(outline_of(transcript), settings, transcript)):
         if not in_scope(diagnostic.location.message_index):
             continue
         if severity is not None:
             diagnostic = replace(diagnostic, severity=severity)
+        if not fixable and diagnostic.fix is not None:
+            diagnostic = replace(diagnostic, fix=None)  # unfixable: reported, never fixed
         found.append(diagnostic)
     return found
 

@@ -238,10 +238,15 @@ neutral profile, which adds no constraint beyond the core rules."""
 NEUTRAL = "meai"
 
 
+ALIASES: Mapping[str, str] = MappingProxyType({"bedrock": "bedrock-converse"})
+"""Other names of profiles."""
+
+
 def get_profile(name: str) -> Profile:
-    """The profile named `name`; raise `HistnormError` listing the known names otherwise."""
+    """The profile named `name` (or an alias); raise `HistnormError` listing the known
+    names otherwise."""
     try:
-        return PROFILES[name]
+        return PROFILES[ALIASES.get(name, name)]
     except KeyError:
         known = ", ".join(PROFILES)
         raise HistnormError(f"unknown profile {name!r}; known profiles: {known}") from None

@@ -48,13 +48,20 @@ class Settings(BaseModel):
     """Everything that changes what `lint` reports and what `fix` does.
 
     Rules are named by code (`HN001`) or name (`orphan-tool-call`) in `select`,
-    `ignore` and `severity`.
+    `ignore` and `severity`; `select`, `extend_select`, `ignore`, `fixable` and
+    `unfixable` also take a code prefix (`HN1`) or `ALL` (`histnorm.selection`).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] = ()
+    """Rules run on top of `select`."""
     ignore: tuple[str, ...] = ()
+    fixable: tuple[str, ...] | None = None
+    """The rules whose fixes `fix` may apply (default: all)."""
+    unfixable: tuple[str, ...] = ()
+    """Rules reported without a fix: `fix` never changes what they find."""
     severity: dict[str, Severity] = Field(default_factory=dict)
     unsafe_fixes: bool = False
     orphan_tool_call: OrphanCallPolicy = OrphanCallPolicy.DROP
@@ -70,11 +77,15 @@ class Settings(BaseModel):
     @field_validator("profile")
     @classmethod
     def _known_profile(cls, value: str | None) -> str | None:
-        from histnorm.profiles import PROFILES
+        from histnorm.errors import HistnormError
+        from histnorm.profiles import get_profile
 
-        if value is not None and value not in PROFILES:
-            raise ValueError(f"unknown profile {value!r}; known profiles: {', '.join(PROFILES)}")
-        return value
+        if value is None:
+            return None
+        try:
+            return get_profile(value).name  # an alias names its profile
+        except HistnormError as exc:
+            raise ValueError(exc.message) from None
 
 
 DEFAULT_SETTINGS = Settings()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -9,9 +10,12 @@ from typing import Annotated, Any, Literal
 import typer
 
 from histnorm import __version__
+from histnorm.document import DETECT_MODES, JSONL_MODES
 from histnorm.formats import CODECS
 from histnorm.profiles import PROFILES
 from histnorm.schema import SCHEMAS, render
+from histnorm.settings import Scope as ScopeMode
+from histnorm.settings import TailMode
 from histnorm_cli import catalog
 from histnorm_cli.convert import convert_command
 from histnorm_cli.execute import Request, execute
@@ -60,18 +64,45 @@ class OutputFormat(StrEnum):
     JUNIT = "junit"
 
 
+RULES = "RULE[,RULE...]"
+
+
+def _choices(values: Iterable[str]) -> str:
+    """`[a|b|c]`: the choices an option takes, as help shows them."""
+    return "[" + "|".join(values) + "]"
+
+
 Paths = Annotated[
-    list[str] | None, typer.Argument(help="Files, folders, or - for stdin.", show_default=False)
+    list[str] | None,
+    typer.Argument(metavar="PATH", show_default=False, hidden=True),  # the docstring says
 ]
 Select = Annotated[
-    list[str] | None, typer.Option("--select", help="Only these rules (code or name).")
+    list[str] | None,
+    typer.Option(
+        "--select",
+        metavar=RULES,
+        help="Only these rules: codes, names, prefixes (HN1) or ALL; comma-separated.",
+    ),
+]
+ExtendSelect = Annotated[
+    list[str] | None,
+    typer.Option("--extend-select", metavar=RULES, help="Run these rules too (as for --select)."),
+]
+Fixable = Annotated[
+    list[str] | None,
+    typer.Option("--fixable", metavar=RULES, help="Only these rules may be fixed (default: ALL)."),
+]
+Unfixable = Annotated[
+    list[str] | None,
+    typer.Option("--unfixable", metavar=RULES, help="Report these rules but never fix them."),
 ]
 Ignore = Annotated[
-    list[str] | None, typer.Option("--ignore", help="Skip these rules (code or name).")
+    list[str] | None,
+    typer.Option("--ignore", metavar=RULES, help="Skip these rules (as for --select)."),
 ]
 Format = Annotated[
     str | None,
-    typer.Option("--format", help="Input format (default: detect). One of: " + ", ".join(CODECS)),
+    typer.Option("--format", metavar=_choices(CODECS), help="Input format (default: detect)."),
 ]
 Output = Annotated[
     OutputFormat | None, typer.Option("--output-format", help="How to print diagnostics.")
@@ -79,43 +110,55 @@ Output = Annotated[
 Config = Annotated[
     str | None,
     typer.Option(
-        "--config", help="pyproject.toml to read [tool.histnorm] from (default: the nearest)."
+        "--config",
+        metavar="FILE",
+        help="pyproject.toml to read [tool.histnorm] from (default: the nearest).",
     ),
 ]
 Tail = Annotated[
     str | None,
     typer.Option(
-        "--tail", help="keep: open calls at the end are a live state (HN011); close: fix them too."
+        "--tail",
+        metavar=_choices(TailMode),
+        help="keep: open calls at the end are a live state (HN011); close: fix them too.",
     ),
 ]
 Scope = Annotated[
     str | None,
     typer.Option(
-        "--scope", help="all, tail (after the last user message) or marked (partial responses)."
+        "--scope",
+        metavar=_choices(ScopeMode),
+        help="all, tail (after the last user message) or marked (partial responses).",
     ),
 ]
 Profile = Annotated[
     str | None,
     typer.Option(
         "--profile",
-        help="Replay target whose constraints apply (default: the input "
-        "format's provider): " + ", ".join(PROFILES),
+        metavar=_choices(PROFILES),
+        help="Replay target whose constraints apply (default: the input format's provider; "
+        "bedrock names bedrock-converse).",
     ),
 ]
 Policy = Annotated[
     list[str] | None,
-    typer.Option("--policy", help="RULE=POLICY, e.g. orphan-tool-call=synthesize."),
+    typer.Option(
+        "--policy", metavar="RULE=POLICY", help="RULE=POLICY, e.g. orphan-tool-call=synthesize."
+    ),
 ]
 JsonlMode = Annotated[
     str | None,
     typer.Option(
-        "--jsonl-mode", help="auto, transcript (one per line) or message (one message per line)."
+        "--jsonl-mode",
+        metavar=_choices(JSONL_MODES),
+        help="auto, transcript (one per line) or message (one message per line).",
     ),
 ]
 Detect = Annotated[
     str | None,
     typer.Option(
         "--detect",
+        metavar=_choices(DETECT_MODES),
         help="file: one format per file, settled by its first transcripts (default); "
         "per-line: detect each line of a JSONL file (or item of a JSON array) on its own.",
     ),
@@ -163,6 +206,7 @@ Jobs = Annotated[
         "--jobs",
         "-j",
         min=1,
+        metavar="N",
         help="Worker processes (at most one per CPU and per file or share); a large JSONL "
         "file is shared between them.",
     ),
@@ -185,17 +229,24 @@ def _policies(items: list[str] | None) -> dict[str, str]:
     return policies
 
 
+def _names(items: list[str] | None) -> tuple[str, ...]:
+    """The rule names of repeated, comma-separated options (`--select HN001,HN008`)."""
+    return tuple(n.strip() for item in items or () for n in item.split(",") if n.strip())
+
+
 def _request(mode: Literal["lint", "fix"], paths: list[str] | None, **options: Any) -> Request:
     overrides: dict[str, Any] = {
-        "select": tuple(options.pop("select")) if options.get("select") else None,
-        "extend_ignore": tuple(options.pop("ignore") or ()),
+        "select": _names(options.pop("select")) or None,
+        "extend_select": _names(options.pop("extend_select")),
+        "extend_ignore": _names(options.pop("ignore")),
+        "fixable": _names(options.pop("fixable")) or None,
+        "extend_unfixable": _names(options.pop("unfixable")),
         "tail": options.pop("tail"),
         "scope": options.pop("scope"),
         "profile": options.pop("profile"),
         "policy": _policies(options.pop("policy")),
         "unsafe_fixes": options.pop("unsafe_fixes", None) or None,
     }
-    options.pop("select", None)
     output = options.pop("output_format")
     return Request(
         mode=mode,
@@ -210,7 +261,10 @@ def _request(mode: Literal["lint", "fix"], paths: list[str] | None, **options: A
 def lint(
     paths: Paths = None,
     select: Select = None,
+    extend_select: ExtendSelect = None,
     ignore: Ignore = None,
+    fixable: Fixable = None,
+    unfixable: Unfixable = None,
     format: Format = None,
     output_format: Output = None,
     config: Config = None,
@@ -239,7 +293,9 @@ def lint(
         ),
     ] = None,
 ) -> None:
-    """Report what would make each transcript fail on replay."""
+    """Report what would make each transcript fail on replay.
+
+    PATH: files, folders, or - for stdin (default: the current folder)."""
     raise typer.Exit(execute(_request("lint", **locals())))
 
 
@@ -247,7 +303,10 @@ def lint(
 def fix(
     paths: Paths = None,
     select: Select = None,
+    extend_select: ExtendSelect = None,
     ignore: Ignore = None,
+    fixable: Fixable = None,
+    unfixable: Unfixable = None,
     format: Format = None,
     output_format: Output = None,
     config: Config = None,
@@ -279,7 +338,10 @@ def fix(
     output: Annotated[
         str | None,
         typer.Option(
-            "--output", "-o", help="Write the result here (- for stdout) instead of in place."
+            "--output",
+            "-o",
+            metavar="FILE",
+            help="Write the result here (- for stdout) instead of in place.",
         ),
     ] = None,
     backup: Annotated[
@@ -289,13 +351,17 @@ def fix(
         bool, typer.Option("--exit-non-zero-on-fix", help="Exit 1 if any file was changed.")
     ] = False,
 ) -> None:
-    """Repair transcripts in place (only files whose bytes change are written)."""
+    """Repair transcripts in place (only files whose bytes change are written).
+
+    PATH: files, folders, or - for stdin (default: the current folder)."""
     raise typer.Exit(execute(_request("fix", **locals())))
 
 
 @app.command()
 def rules(
-    output_format: Annotated[str, typer.Option("--output-format", help="text or json")] = "text",
+    output_format: Annotated[
+        str, typer.Option("--output-format", metavar="[text|json]", help="How to print the list.")
+    ] = "text",
     write_docs: Annotated[
         Path | None,
         typer.Option(
@@ -332,7 +398,9 @@ app.command(name="convert")(convert_command)
 
 @app.command()
 def schema(
-    out: Annotated[Path, typer.Option(help="Folder the schemas are written to.")] = Path("schemas"),
+    out: Annotated[
+        Path, typer.Option(metavar="FOLDER", help="Folder the schemas are written to.")
+    ] = Path("schemas"),
     check: Annotated[bool, typer.Option(help="Exit 1 if a committed schema is stale.")] = False,
 ) -> None:
     """Write the JSON Schemas generated from histnorm's models, or check them."""

@@ -9,9 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic_core import ErrorDetails
 
 from histnorm import HistnormError, Settings
 from histnorm.rules import resolve
+from histnorm.selection import codes
 
 POLICY_FIELDS = {
     "orphan-tool-call": "orphan_tool_call",
@@ -34,7 +36,10 @@ class FileConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", alias_generator=_kebab, populate_by_name=True)
 
     select: list[str] | None = None
+    extend_select: list[str] = []
     ignore: list[str] = []
+    fixable: list[str] | None = None
+    unfixable: list[str] = []
     per_file_ignores: dict[str, list[str]] = {}
     unsafe_fixes: bool | None = None
     policy: dict[str, str] = {}
@@ -53,6 +58,19 @@ class FileConfig(BaseModel):
     respect_gitignore: bool | None = None
     root: str | None = None
     """The folder of the configuration file (set when it is read, not a key)."""
+
+
+def plain(error: ErrorDetails) -> str:
+    """`key: what is wrong` for one validation error, in histnorm's words."""
+    key = _kebab(".".join(str(p) for p in error["loc"]))
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        known = ", ".join(_kebab(name) for name in FileConfig.model_fields if name != "root")
+        return f"{key}: unknown key; known keys: {known}"
+    if kind == "value_error" and "error" in error.get("ctx", {}):
+        return f"{key}: {error['ctx']['error']}"
+    wanted = error["msg"].removeprefix("Input should be ").replace("a valid ", "a ", 1)
+    return f"{key}: expected {wanted}, got {error['input']!r}"
 
 
 def find_config(start: Path) -> Path | None:
@@ -83,29 +101,42 @@ def load_config(path: Path) -> FileConfig:
     try:
         config = FileConfig.model_validate(table)
     except ValidationError as exc:
-        error = exc.errors()[0]
-        key = ".".join(str(p) for p in error["loc"])
-        raise ConfigError(f"{path}: [tool.histnorm] {key}: {error['msg']}") from None
+        raise ConfigError(f"{path}: [tool.histnorm] {plain(exc.errors()[0])}") from None
     for key, names in (
         ("select", config.select or []),
+        ("extend-select", config.extend_select),
         ("ignore", config.ignore),
+        ("fixable", config.fixable or []),
+        ("unfixable", config.unfixable),
         ("severity", list(config.severity)),
         ("per-file-ignores", [n for v in config.per_file_ignores.values() for n in v]),
     ):
         for name in names:
             try:
-                resolve(name)
+                resolve(name) if key == "severity" else codes(name)
             except HistnormError as exc:
                 raise ConfigError(f"{path}: [tool.histnorm] {key}: {exc}") from None
     return config.model_copy(update={"root": str(path.parent)})
 
 
 def build_settings(config: FileConfig, overrides: dict[str, Any]) -> Settings:
-    """Merge the file's settings with command-line overrides (flags win) and validate."""
+    """Merge the file's settings with command-line overrides (flags win) and validate.
+    As in ruff, `--select` replaces the file's `select` and `extend-select`, `--fixable`
+    its `fixable` and `unfixable`; `--extend-select`, `--ignore` and `--unfixable` add."""
     values: dict[str, Any] = {}
     if config.select is not None:
         values["select"] = tuple(config.select)
     values["ignore"] = tuple(config.ignore)
+    replaced = overrides.get("select") is not None
+    values["extend_select"] = (() if replaced else tuple(config.extend_select)) + tuple(
+        overrides.pop("extend_select", ())
+    )
+    if config.fixable is not None:
+        values["fixable"] = tuple(config.fixable)
+    replaced = overrides.get("fixable") is not None
+    values["unfixable"] = (() if replaced else tuple(config.unfixable)) + tuple(
+        overrides.pop("extend_unfixable", ())
+    )
     for key in ("unsafe_fixes", "tail", "scope", "profile", "whitespace_is_empty"):
         if getattr(config, key) is not None:
             values[key] = getattr(config, key)
@@ -123,12 +154,18 @@ def build_settings(config: FileConfig, overrides: dict[str, Any]) -> Settings:
     values["ignore"] = tuple(values.get("ignore", ())) + tuple(extra_ignore)
     try:
         settings = Settings.model_validate(values)
-        for name in (*(settings.select or ()), *settings.ignore, *settings.severity):
+        for name in (
+            *(settings.select or ()),
+            *settings.extend_select,
+            *settings.ignore,
+            *(settings.fixable or ()),
+            *settings.unfixable,
+        ):
+            codes(name)
+        for name in settings.severity:
             resolve(name)
     except ValidationError as exc:
-        error = exc.errors()[0]
-        key = _kebab(".".join(str(p) for p in error["loc"]))
-        raise ConfigError(f"{key}: {error['msg']}") from None
+        raise ConfigError(plain(exc.errors()[0])) from None
     except HistnormError as exc:
         raise ConfigError(str(exc)) from None
     return settings

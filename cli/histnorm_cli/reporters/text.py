@@ -22,7 +22,9 @@ class TextReporter(Reporter):
         return f"\033[{code}m{text}\033[0m" if self.color else text
 
     def file(self, diagnostics: list[Diagnostic]) -> None:
-        """Print one line per diagnostic."""
+        """Print one line per diagnostic (none with `--statistics`: counts only)."""
+        if self.statistics:
+            return
         for d in diagnostics:
             mark = " [*]" if d.fix is not None else ""
             pointer = f" (at {d.location.pointer or '/'})" if d.location.pointer is not None else ""
@@ -50,7 +52,10 @@ def summary_lines(summary: Summary) -> list[str]:
         files = f" in {summary.changed_files} file{'s' if summary.changed_files != 1 else ''}"
         lines.append(f"{verb} {fixed} diagnostic{'s' if fixed != 1 else ''}{files}.")
     if total == 0 and fixed:
-        lines.append("No diagnostics remain.")
+        if not summary.check:  # with --check/--diff nothing was written
+            lines.append("No diagnostics remain.")
+    elif total == 0 and summary.errors and not summary.files:
+        pass  # no path could be checked: the errors line says so
     elif total == 0 and not summary.errors:  # a path that failed was not checked
         lines.append("All checks passed!")
     elif total == 0 and summary.files:
