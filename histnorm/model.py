@@ -194,3 +194,22 @@ class Transcript(_Frozen):
     """The request key naming stored server-side state this history continues (an OpenAI
     Responses `previous_response_id` or `conversation`), or None. Calls its results answer
     may live there rather than in `messages`."""
+
+
+MemoSource = tuple[object, object, object, object]
+"""What an answer kept on a transcript (its outline, its pairing) was computed from."""
+
+
+def memo_source(transcript: Transcript) -> MemoSource:
+    """The values an answer kept in `transcript.__dict__` depends on: `model_copy` copies
+    that dict, so a kept answer holds only while these are the same objects."""
+    return (transcript.messages, transcript.format, transcript.server_state, transcript.native)
+
+
+def same_source(held: object, now: MemoSource) -> bool:
+    """Whether a kept answer computed from `held` still holds for `now` (same objects)."""
+    return (
+        isinstance(held, tuple)
+        and len(held) == 4
+        and all(a is b for a, b in zip(held, now, strict=True))
+    )

@@ -32,6 +32,8 @@ from histnorm.model import (
     ToolFamily,
     ToolResultPart,
     Transcript,
+    memo_source,
+    same_source,
 )
 
 Position = tuple[int, int]
@@ -269,24 +271,34 @@ def transcript_items(transcript: Transcript) -> Iterable[tuple[Position, Part]]:
 
 
 _MEMO = "_histnorm_pairing"
-"""Where `pair_transcript` keeps its answer in the object's `__dict__`, as
-`functools.cached_property` would (pydantic ignores it: not a field, not compared)."""
+"""Where `pair_transcript` keeps its answer in the object's `__dict__` (pydantic ignores
+it: not a field, not compared), with what it was computed from."""
 
 
 def pair_transcript(transcript: Transcript | Outline) -> Pairing:
-    """Pair the whole transcript or outline (computed once per object; both are frozen, so
-    the answer never goes stale). One `pair()` reads model parts and outline parts."""
+    """Pair the whole transcript or outline (computed once per object, and again for a
+    transcript copy whose messages differ). One `pair()` reads model parts and outline
+    parts."""
     memo = transcript.__dict__
-    found: Pairing | None = memo.get(_MEMO)
-    if found is None:
-        if isinstance(transcript, Outline):
-            items: Iterable[tuple[Position, Part | OutlinePart]] = (
-                ((mi, pi), part)
-                for mi, message in enumerate(transcript.messages)
-                for pi, part in enumerate(message.parts)
-                if type(part) is not Other  # never paired: passed over here, not in `pair`
-            )
-        else:
-            items = transcript_items(transcript)
-        found = memo[_MEMO] = pair(items, server_calls=transcript.server_state is not None)
+    held = memo.get(_MEMO)
+    if isinstance(transcript, Outline):  # an outline is never copied
+        source = None
+        fresh = held is not None
+    else:
+        source = memo_source(transcript)
+        fresh = held is not None and same_source(held[0], source)
+    if fresh and held is not None:
+        found: Pairing = held[1]
+        return found
+    if isinstance(transcript, Outline):
+        items: Iterable[tuple[Position, Part | OutlinePart]] = (
+            ((mi, pi), part)
+            for mi, message in enumerate(transcript.messages)
+            for pi, part in enumerate(message.parts)
+            if type(part) is not Other  # never paired: passed over here, not in `pair`
+        )
+    else:
+        items = transcript_items(transcript)
+    found = pair(items, server_calls=transcript.server_state is not None)
+    memo[_MEMO] = (source, found)
     return found

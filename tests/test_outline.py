@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from outline_helpers import FAST, SAMPLES, check_outline
 
+import histnorm
 from histnorm.analysis.outline import (
     EMPTY_TEXT,
     PARTIAL,
@@ -24,6 +25,7 @@ from histnorm.analysis.outline import (
 )
 from histnorm.formats import CODECS, outline_of
 from histnorm.model import Message, TextPart, ToolCallPart, ToolResultPart, Transcript
+from histnorm.pairing import pair_transcript
 
 
 @pytest.mark.parametrize(("fmt", "where", "value"), SAMPLES, ids=[s[1] for s in SAMPLES])
@@ -84,3 +86,23 @@ def test_outline_of_a_model() -> None:
     assert found.messages[1].is_partial and found.messages[1].role_is("assistant")
     assert found.all_flags() & EMPTY_TEXT and found.all_flags() & PARTIAL
     assert Call("c1", None) != Result("c1", None)  # kinds never compare equal
+
+
+def test_a_copy_with_other_messages_gets_its_own_outline_and_pairing() -> None:
+    call = ToolCallPart(call_id="c1", name="ls", arguments="{}")
+    transcript = Transcript(
+        format="openai-chat",
+        messages=(
+            Message(role="user", parts=(TextPart(text="list"),)),
+            Message(role="assistant", parts=(call,)),
+            Message(role="tool", parts=(ToolResultPart(call_id="c1", content="a b"),)),
+            Message(role="user", parts=(TextPart(text="thanks"),)),
+        ),
+    )
+    assert histnorm.lint(transcript) == ()  # the outline and the pairing are now kept
+    dropped = transcript.model_copy(
+        update={"messages": transcript.messages[:2] + transcript.messages[3:]}
+    )
+    assert [d.code for d in histnorm.lint(dropped)] == ["HN001"]
+    assert pair_transcript(dropped).unmatched_calls
+    assert outline_of(dropped) != outline_of(transcript)

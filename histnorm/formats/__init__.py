@@ -18,7 +18,7 @@ from histnorm.formats.meai import MeaiCodec
 from histnorm.formats.openai_chat import OpenAIChatCodec
 from histnorm.formats.openai_responses import OpenAIResponsesCodec
 from histnorm.formats.sharegpt import ShareGPTCodec
-from histnorm.model import JsonValue, Transcript
+from histnorm.model import JsonValue, Transcript, memo_source, same_source
 
 CODECS: Mapping[str, Codec] = MappingProxyType(
     {
@@ -42,18 +42,23 @@ CODECS: Mapping[str, Codec] = MappingProxyType(
 
 _OUTLINE = "_histnorm_outline"
 """Where `outline_of` keeps its answer in the transcript's `__dict__` (pydantic ignores
-it: not a field, not compared)."""
+it: not a field, not compared), with what it was computed from."""
 
 
 def outline_of(transcript: Transcript) -> Outline:
     """The outline of a decoded transcript, as its codec tells it (computed once per
-    transcript object): the reference every codec's `outline(native)` equals."""
+    transcript): the reference every codec's `outline(native)` equals. The kept answer is
+    used only while the transcript still holds what it was computed from, so a copy made
+    with `model_copy(update=...)` gets its own."""
     memo = transcript.__dict__
-    found: Outline | None = memo.get(_OUTLINE)
-    if found is None:
-        codec = CODECS.get(transcript.format or "")
-        found = build_outline(transcript) if codec is None else codec.outline_of(transcript)
-        memo[_OUTLINE] = found
+    source = memo_source(transcript)
+    held = memo.get(_OUTLINE)
+    if held is not None and same_source(held[0], source):
+        found: Outline = held[1]
+        return found
+    codec = CODECS.get(transcript.format or "")
+    found = build_outline(transcript) if codec is None else codec.outline_of(transcript)
+    memo[_OUTLINE] = (source, found)
     return found
 
 
