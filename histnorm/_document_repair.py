@@ -39,7 +39,11 @@ def repair_document(
 
 
 def empty_history(value: Any) -> bool:
-    """Whether `value` is an empty history: no messages, bare or in an envelope."""
+    """Whether `value` is an empty history: no messages, bare or in an envelope whose every
+    message key is empty (`{"messages": [], "conversations": [...]}` is not)."""
     if isinstance(value, list):
         return not value
-    return isinstance(value, dict) and any(value.get(key) == [] for key in _ENVELOPE_KEYS)
+    if not isinstance(value, dict):
+        return False
+    held = [value[key] for key in _ENVELOPE_KEYS if key in value]
+    return bool(held) and all(messages == [] for messages in held)

@@ -19,6 +19,17 @@ import histnorm
 from histnorm import Repair, Settings
 
 ROOT = Path(__file__).resolve().parent.parent
+ORPHAN_BODY_MESSAGES = [
+    {"role": "user", "content": "Book a table"},
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "book", "arguments": "{}"}}
+        ],
+    },
+    {"role": "user", "content": "Never mind"},
+]
 FIXTURES = sorted(
     p
     for p in (ROOT / "fixtures").rglob("*")
@@ -298,3 +309,12 @@ def test_bytes_repair_is_idempotent_and_agrees_with_the_value(
     once = histnorm.repair(data, options)
     assert orjson.loads(once.value) == histnorm.repair(value, options).value
     assert histnorm.repair(once.value, options).value == once.value
+
+
+def test_an_empty_key_beside_the_messages_does_not_make_a_history_empty() -> None:
+    body = {"messages": ORPHAN_BODY_MESSAGES, "conversations": []}
+    data = orjson.dumps(body)
+    as_bytes = histnorm.repair(data)
+    as_dict = histnorm.repair(body)
+    assert dict(as_bytes.applied) == dict(as_dict.applied) == {"HN001": 1}
+    assert orjson.loads(as_bytes.value) == as_dict.value
