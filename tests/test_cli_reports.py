@@ -96,6 +96,14 @@ def test_sarif_fingerprint_survives_reformatting_and_tells_defects_apart():
     assert all(len(f) == 32 and int(f, 16) >= 0 for f in every)
 
 
+def test_fingerprints_tell_apart_the_same_finding_on_two_jsonl_lines():
+    line = orjson.dumps(TWO_ORPHANS)
+    Path("two.jsonl").write_bytes(line + b"\n" + line + b"\n")
+    found = results(sarif("two.jsonl"))
+    assert [r["ruleId"] for r in found] == ["HN001"] * 4
+    assert len(set(_fingerprints({"runs": [{"results": found}]}))) == 4
+
+
 def test_gitlab_code_quality_report():
     result = invoke("lint", "--output-format", "gitlab", ".")
     assert result.exit_code == 1
