@@ -43,6 +43,7 @@ from histnorm.settings import (
     Scope,
     Settings,
     TailMode,
+    with_options,
 )
 
 if TYPE_CHECKING:
@@ -100,13 +101,6 @@ def dump(transcript: Transcript, format: str | None = None, *, style: Style | No
     return jsonio.dumps(encode(transcript, format), style or jsonio.COMPACT)
 
 
-def _settings(settings: Settings | None, options: dict[str, Any]) -> Settings:
-    base = settings or Settings()
-    if not options:
-        return base
-    return Settings.model_validate({**base.model_dump(), **options})
-
-
 def lint(
     data: Transcript | bytes | str | JsonValue,
     settings: Settings | None = None,
@@ -122,7 +116,7 @@ def lint(
     Bytes or text holding several transcripts (a JSON array of them, or JSONL) are read
     as `lint_document` reads them: each diagnostic has its line, pointer and index.
     """
-    chosen = _settings(settings, options)
+    chosen = with_options(settings, options, "lint")
     if not isinstance(data, Transcript):
         try:
             value, private = _native(data)
@@ -156,7 +150,7 @@ def fix(
     Raises `HistnormError` when `data` is not a readable transcript, and
     `FixDidNotConverge` (an internal error) if the fixes do not settle.
     """
-    chosen = _settings(settings, options)
+    chosen = with_options(settings, options, "fix")
     if isinstance(data, Transcript):
         return engine.fix(data, chosen)
     try:

@@ -23,7 +23,7 @@ from histnorm._document_repair import empty_history, repair_document
 from histnorm.diagnostic import Diagnostic
 from histnorm.errors import HistnormError, NotATranscript, join_pointer
 from histnorm.formats import detect_format, get_codec
-from histnorm.settings import DEFAULT_SETTINGS, Settings
+from histnorm.settings import DEFAULT_SETTINGS, Settings, check_options, with_options
 
 T = TypeVar("T")
 
@@ -145,13 +145,7 @@ def _cached_settings(base: Settings | None, options: tuple[tuple[str, Any], ...]
 
 def _settings(base: Settings | None, options: tuple[tuple[str, Any], ...]) -> Settings:
     """`base` (default: `Settings()`) with `options` set, checked by name."""
-    unknown = [name for name, _ in options if name not in Settings.model_fields]
-    if unknown:
-        known = ", ".join(sorted(Settings.model_fields))
-        raise TypeError(
-            f"repair() got an unexpected keyword argument {unknown[0]!r}; "
-            f"the settings it takes are: format, settings, {known}"
-        )
+    check_options(dict(options), "repair")
     try:
         return _cached_settings(base, options)
     except TypeError:  # an unhashable value (a list for `select`): not cached
@@ -159,7 +153,7 @@ def _settings(base: Settings | None, options: tuple[tuple[str, Any], ...]) -> Se
 
 
 def _make_settings(base: Settings | None, options: dict[str, Any]) -> Settings:
-    return Settings.model_validate({**(base or DEFAULT_SETTINGS).model_dump(), **options})
+    return with_options(base, options, "repair")
 
 
 def _not_json(item: Any) -> Any:

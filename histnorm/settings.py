@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -89,3 +91,27 @@ class Settings(BaseModel):
 
 
 DEFAULT_SETTINGS = Settings()
+
+
+def check_options(options: Mapping[str, Any], caller: str) -> None:
+    """Raise `TypeError` naming the first of `options` that is no field of `Settings`, as
+    Python does for an unexpected keyword argument of `caller`."""
+    for name in options:
+        if name not in Settings.model_fields:
+            known = ", ".join(sorted(Settings.model_fields))
+            raise TypeError(
+                f"{caller}() got an unexpected keyword argument {name!r}; "
+                f"the settings it takes are: {known}"
+            )
+
+
+def with_options(
+    settings: Settings | None, options: Mapping[str, Any], caller: str = "histnorm"
+) -> Settings:
+    """`settings` (default: `DEFAULT_SETTINGS`) with `options` (keyword arguments named as
+    the fields of `Settings`) set over it; an unknown name is a `TypeError`."""
+    base = settings or DEFAULT_SETTINGS
+    if not options:
+        return base
+    check_options(options, caller)
+    return Settings.model_validate({**base.model_dump(), **options})

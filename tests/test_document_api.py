@@ -183,3 +183,23 @@ def test_a_blank_first_line_does_not_hide_a_session(tmp_path: Path) -> None:
     code, out, _ = _cli(tmp_path, session.name, data, "lint")
     assert "skipped" not in out.lower()
     assert code == (1 if result.diagnostics else 0)
+
+
+def test_the_document_functions_take_bytes_or_text_and_refuse_anything_else() -> None:
+    data = b'[{"role":"user","content":"hi"}]'
+    assert histnorm.lint_document(data.decode()) == histnorm.lint_document(data)
+    with pytest.raises(TypeError, match="expected the file's bytes"):
+        histnorm.lint_document(5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="expected the file's bytes"):
+        histnorm.fix_document([{"role": "user", "content": "hi"}])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [histnorm.lint, histnorm.fix, histnorm.lint_document, histnorm.fix_document, histnorm.repair],
+    ids=lambda f: f.__name__,
+)
+def test_an_unknown_setting_is_a_type_error_that_names_it(call) -> None:  # type: ignore[no-untyped-def]
+    data = b'[{"role":"user","content":"hi"}]'
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'selekt'.*select"):
+        call(data, selekt=["HN001"])

@@ -53,18 +53,19 @@ from histnorm.document.result import DocumentResult, LineResult, Skip
 from histnorm.document.run import check_document, first_line
 from histnorm.document.torn import torn_lines
 from histnorm.document.write import encode_transcript, lost_by_rewrite, write, write_line
-from histnorm.settings import Settings
+from histnorm.settings import Settings, with_options
 
 
-def _settings(settings: Settings | None, options: dict[str, Any]) -> Settings:
-    base = settings or Settings()
-    if not options:
-        return base
-    return Settings.model_validate({**base.model_dump(), **options})
+def _data(data: object) -> bytes:
+    if isinstance(data, bytes | bytearray | memoryview):
+        return bytes(data)
+    if isinstance(data, str):
+        return data.encode("utf-8", "surrogatepass")
+    raise TypeError(f"expected the file's bytes (or text), not {type(data).__name__}")
 
 
 def lint_document(
-    data: bytes,
+    data: bytes | str,
     *,
     path_hint: str | None = None,
     settings: Settings | None = None,
@@ -81,9 +82,9 @@ def lint_document(
     or `message`; `options` override fields of `settings`. Unreadable records give HN000
     diagnostics, never an exception; `output` is always None.
     """
-    chosen = _settings(settings, options)
+    chosen = with_options(settings, options, "lint_document")
     return check_document(
-        bytes(data),
+        _data(data),
         "lint",
         chosen,
         path_hint=path_hint,
@@ -94,7 +95,7 @@ def lint_document(
 
 
 def fix_document(
-    data: bytes,
+    data: bytes | str,
     *,
     path_hint: str | None = None,
     settings: Settings | None = None,
@@ -106,9 +107,9 @@ def fix_document(
     """Fix every transcript in the bytes of one file, as `histnorm fix` does: `output` is
     the new bytes (None when nothing changed), `applied` the fixes per rule, and
     `diagnostics` what is left. Arguments as for `lint_document`."""
-    chosen = _settings(settings, options)
+    chosen = with_options(settings, options, "fix_document")
     return check_document(
-        bytes(data),
+        _data(data),
         "fix",
         chosen,
         path_hint=path_hint,
@@ -130,7 +131,7 @@ def lint_lines(
     """Lint transcript-per-line JSONL one line at a time (each line with its ending), as
     `histnorm lint` streams a `.jsonl` file. `file_format` is the file's format when
     already settled (see `lines_format`); else the first line that has one settles it."""
-    chosen = _settings(settings, options)
+    chosen = with_options(settings, options, "lint_lines")
     return check_lines(lines, "lint", chosen, format=format, detect=detect, file_format=file_format)
 
 
@@ -145,7 +146,7 @@ def fix_lines(
 ) -> Iterator[LineResult]:
     """Fix transcript-per-line JSONL one line at a time: write each result's `new_bytes`
     in order to get the fixed file. Arguments as for `lint_lines`."""
-    chosen = _settings(settings, options)
+    chosen = with_options(settings, options, "fix_lines")
     return check_lines(lines, "fix", chosen, format=format, detect=detect, file_format=file_format)
 
 
