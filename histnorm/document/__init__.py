@@ -22,15 +22,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from histnorm.document.check import Mode
 from histnorm.document.layout import (
-    BOM,
     JSONL_MODES,
     Document,
     Layout,
-    Record,
     is_jsonl,
-    is_transcript_array,
     looks_like_message,
     message_line,
     split_lines,
@@ -39,20 +35,13 @@ from histnorm.document.lines import check_lines, lines_format
 from histnorm.document.read import (
     DETECT_MODES,
     WINDOW,
-    decode_value,
-    parse_line,
-    pick_format,
     read_json,
     read_jsonl,
-    read_line,
-    read_value,
-    settle_format,
     single_value,
 )
 from histnorm.document.result import DocumentResult, LineResult, Skip
-from histnorm.document.run import check_document, first_line
-from histnorm.document.torn import torn_lines
-from histnorm.document.write import encode_transcript, lost_by_rewrite, write, write_line
+from histnorm.document.run import check_document
+from histnorm.document.write import encode_transcript, write
 from histnorm.settings import Settings, with_options
 
 
@@ -151,7 +140,6 @@ def fix_lines(
 
 
 __all__ = [
-    "BOM",
     "DETECT_MODES",
     "JSONL_MODES",
     "WINDOW",
@@ -159,34 +147,21 @@ __all__ = [
     "DocumentResult",
     "Layout",
     "LineResult",
-    "Mode",
-    "Record",
     "Skip",
     "check_document",
     "check_lines",
-    "decode_value",
     "encode_transcript",
-    "first_line",
     "fix_document",
     "fix_lines",
     "is_jsonl",
-    "is_transcript_array",
     "lines_format",
     "lint_document",
     "lint_lines",
     "looks_like_message",
-    "lost_by_rewrite",
     "message_line",
-    "parse_line",
-    "pick_format",
     "read_json",
     "read_jsonl",
-    "read_line",
-    "read_value",
-    "settle_format",
     "single_value",
     "split_lines",
-    "torn_lines",
     "write",
-    "write_line",
 ]

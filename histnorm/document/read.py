@@ -156,17 +156,6 @@ def read_value(
     return _record(value, format, line=number, pointer="", raw=raw, file_format=file_format)
 
 
-def read_line(
-    line: bytes, number: int, format: str | None = None, file_format: str | None = None
-) -> Record:
-    """Read one JSONL line holding one transcript, in the file's format `file_format`
-    (when known and no `format` is given), else in the format detected for the line."""
-    value = parse_line(line, number)
-    if isinstance(value, Record):
-        return value
-    return read_value(value, number, format, line, file_format)
-
-
 def read_jsonl(
     data: bytes, format: str | None = None, mode: str = "auto", detect: str = "file"
 ) -> Document:
@@ -257,11 +246,6 @@ def single_value(data: bytes, jsonl: bool, mode: str = "auto") -> Any | None:
         mode == "auto" and bool(values) and looks_like_message(values[0])
     )
     return values if message else None
-
-
-def rows_for_values(rows: Iterable[tuple[int, bytes, bytes]]) -> list[int]:
-    """Line numbers of the non-blank rows, in order."""
-    return [n for n, line, _ in rows if line.strip()]
 
 
 def _pointer_index(pointer: str | None) -> int | None:
