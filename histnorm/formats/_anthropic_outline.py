@@ -64,34 +64,38 @@ def read_outline(data: Any) -> Outline | None:
             return None
         parts: list[OutlinePart] = []
         for block in content:
-            if type(block) is not dict:
+            part = block_part(block)
+            if part is None:
                 return None
-            kind = block.get("type")
-            if kind == "text":
-                text = block.get("text")
-                if type(text) is not str or not text or text.isspace():
-                    return None
-                parts.append(TEXT)
-            elif kind == "tool_use":
-                call_id, name = block.get("id"), block.get("name")
-                if type(call_id) is not str or not call_id:
-                    return None
-                if name is not None and (type(name) is not str or name.startswith(HANDOFF_PREFIX)):
-                    return None
-                parts.append(function_call(call_id, name, "tool_use"))
-            elif kind == "tool_result":
-                call_id = block.get("tool_use_id")
-                if type(call_id) is not str or not call_id:
-                    return None
-                parts.append(function_result(call_id, None, "tool_result"))
-            elif kind == "thinking":
-                thought = block.get("thinking")
-                if thought is not None and type(thought) is not str:
-                    return None
-                parts.append(REASONING)
-            elif kind == "redacted_thinking":
-                parts.append(REASONING)
-            else:
-                return None
+            parts.append(part)
         append(_new(Step, (role, tuple(parts), 0, message_id)))
     return Outline(tuple(steps), "anthropic")
+
+
+def block_part(block: Any) -> OutlinePart | None:
+    """The outline part of one plain content block (text, tool_use, tool_result, thinking,
+    redacted_thinking), or None for anything else (the model must be built)."""
+    if type(block) is not dict:
+        return None
+    kind = block.get("type")
+    if kind == "text":
+        text = block.get("text")
+        if type(text) is not str or not text or text.isspace():
+            return None
+        return TEXT
+    if kind == "tool_use":
+        call_id, name = block.get("id"), block.get("name")
+        if type(call_id) is not str or not call_id:
+            return None
+        if name is not None and (type(name) is not str or name.startswith(HANDOFF_PREFIX)):
+            return None
+        return function_call(call_id, name, "tool_use")
+    if kind == "tool_result":
+        call_id = block.get("tool_use_id")
+        if type(call_id) is not str or not call_id:
+            return None
+        return function_result(call_id, None, "tool_result")
+    if kind == "thinking":
+        thought = block.get("thinking")
+        return REASONING if thought is None or type(thought) is str else None
+    return REASONING if kind == "redacted_thinking" else None

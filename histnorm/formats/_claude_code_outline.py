@@ -29,15 +29,13 @@ from __future__ import annotations
 from typing import Any
 
 from histnorm.analysis.outline import (
-    REASONING,
     TEXT,
     Outline,
     OutlinePart,
     Step,
-    function_call,
     function_result,
 )
-from histnorm.formats._claude_code_blocks import HANDOFF_PREFIX
+from histnorm.formats._anthropic_outline import block_part
 from histnorm.formats._claude_code_tree import MESSAGE_TYPES
 
 
@@ -65,30 +63,19 @@ def _texts(content: list[Any]) -> int:
 
 
 def _reply(content: list[Any], parts: list[OutlinePart]) -> bool:
-    """Append an assistant line's blocks; False for anything but text, thinking and
-    tool_use blocks."""
+    """Append an assistant line's blocks; False for anything but text, thinking (with its
+    text) and tool_use blocks, which read as in an Anthropic message."""
     for block in content:
-        if type(block) is not dict:
+        if type(block) is dict:
+            kind = block.get("type")
+            if kind == "tool_result" or (
+                kind == "thinking" and type(block.get("thinking")) is not str
+            ):
+                return False
+        part = block_part(block)
+        if part is None:
             return False
-        kind = block.get("type")
-        if kind == "tool_use":
-            call_id, name = block.get("id"), block.get("name")
-            if type(call_id) is not str or not call_id:
-                return False
-            if name is not None and (type(name) is not str or name.startswith(HANDOFF_PREFIX)):
-                return False
-            parts.append(function_call(call_id, name, "tool_use"))
-        elif kind == "text":
-            text = block.get("text")
-            if type(text) is not str or not text.strip():
-                return False
-            parts.append(TEXT)
-        elif kind == "redacted_thinking" or (
-            kind == "thinking" and type(block.get("thinking")) is str
-        ):
-            parts.append(REASONING)
-        else:
-            return False
+        parts.append(part)
     return True
 
 
