@@ -54,27 +54,38 @@ class Settings(BaseModel):
     `unfixable` also take a code prefix (`HN1`) or `ALL` (`histnorm.selection`).
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     select: tuple[str, ...] | None = None
+    """The rules to run: codes, names, prefixes (`HN1`) or `ALL` (default: every rule)."""
     extend_select: tuple[str, ...] = ()
     """Rules run on top of `select`."""
     ignore: tuple[str, ...] = ()
+    """Rules not run, taken out of `select` and `extend_select`."""
     fixable: tuple[str, ...] | None = None
     """The rules whose fixes `fix` may apply (default: all)."""
     unfixable: tuple[str, ...] = ()
     """Rules reported without a fix: `fix` never changes what they find."""
     severity: dict[str, Severity] = Field(default_factory=dict)
+    """A severity (`error`, `warning` or `info`) per rule, over the rule's own."""
     unsafe_fixes: bool = False
+    """Whether `fix` applies unsafe fixes too (those that choose between values)."""
     orphan_tool_call: OrphanCallPolicy = OrphanCallPolicy.DROP
+    """What `fix` does with a tool call that has no result (HN001)."""
     pending_approval: ApprovalPolicy = ApprovalPolicy.DROP
+    """What `fix` does with an approval request that has no response (HN003)."""
     whitespace_is_empty: bool = True
+    """Whether a message of nothing but whitespace counts as empty."""
     tail: TailMode = TailMode.KEEP
+    """`keep`: calls still open at the end are a live state (HN011); `close`: defects."""
     scope: Scope = Scope.ALL
+    """Which messages are reported: `all`, `tail` (after the last user message) or `marked`."""
     profile: str | None = None
     """The replay target whose constraints apply (HN1xx); default: the input format's."""
     synthetic_result_text: str = "Tool call was interrupted before it produced a result."
+    """The text of a tool result `fix` writes for a call that has none (`synthesize`)."""
     rejection_text: str = "Tool call invocation rejected."
+    """The text of the denial `fix` writes for an approval request (`deny`)."""
 
     @field_validator("profile")
     @classmethod

@@ -112,7 +112,17 @@ Config = Annotated[
     typer.Option(
         "--config",
         metavar="FILE",
-        help="pyproject.toml to read [tool.histnorm] from (default: the nearest).",
+        help="Configuration for every file: a pyproject.toml with [tool.histnorm], or a "
+        "histnorm.toml (default: the nearest to each file).",
+    ),
+]
+StdinFilename = Annotated[
+    str | None,
+    typer.Option(
+        "--stdin-filename",
+        metavar="PATH",
+        help="Read standard input as if it were this file: its configuration, "
+        "per-file-ignores, excludes (with --force-exclude) and layout (.jsonl) apply.",
     ),
 ]
 Tail = Annotated[
@@ -248,9 +258,10 @@ def _request(mode: Literal["lint", "fix"], paths: list[str] | None, **options: A
         "unsafe_fixes": options.pop("unsafe_fixes", None) or None,
     }
     output = options.pop("output_format")
+    stdin = options.get("stdin_filename") is not None
     return Request(
         mode=mode,
-        paths=paths or ["."],
+        paths=paths or (["-"] if stdin else ["."]),
         overrides=overrides,
         output_format=output.value if output else None,
         **options,
@@ -284,6 +295,7 @@ def lint(
     quiet: Quiet = False,
     jobs: Jobs = 1,
     allow_no_files: AllowNoFiles = False,
+    stdin_filename: StdinFilename = None,
     output_file: Annotated[
         str | None,
         typer.Option(
@@ -326,6 +338,7 @@ def fix(
     quiet: Quiet = False,
     jobs: Jobs = 1,
     allow_no_files: AllowNoFiles = False,
+    stdin_filename: StdinFilename = None,
     diff: Annotated[
         bool, typer.Option("--diff", help="Print a unified diff; write nothing.")
     ] = False,

@@ -13,7 +13,7 @@ tracked).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from pathlib import Path
@@ -41,6 +41,24 @@ def _relative(path: str, base: str) -> tuple[str, bool]:
     return "/".join(parts), inside
 
 
+@dataclass(frozen=True)
+class Patterns:
+    """The include globs and exclude patterns that hold in a folder, and the folder
+    anchored patterns are relative to."""
+
+    include: tuple[str, ...] = DEFAULT_INCLUDE
+    exclude: GitIgnore = field(default_factory=lambda: GitIgnore.of([]))
+    base: str = "."
+
+    def excludes(self, rel: str, inside: bool, is_dir: bool) -> bool:
+        """Whether the exclude patterns match `rel` (relative to `base`; anchored
+        patterns only apply `inside` it)."""
+        for pattern in reversed(self.exclude.patterns):
+            if (inside or not pattern.anchored) and pattern.matches(rel, is_dir):
+                return not pattern.negated
+        return False
+
+
 @dataclass
 class Discovery:
     """How to find files: the patterns and switches of the command line and config."""
@@ -51,29 +69,33 @@ class Discovery:
     """The folder anchored exclude patterns are relative to."""
     force_exclude: bool = False
     respect_gitignore: bool = True
+    local: Callable[[str], Patterns] | None = None
+    """The patterns that hold in a folder (an absolute path), when they differ from
+    folder to folder (one configuration per folder); None: `include` and `exclude`."""
     excluded: list[str] = field(default_factory=list)
     """The named paths `force_exclude` left out (filled in by `expand`)."""
 
     def __post_init__(self) -> None:
-        self._user = GitIgnore.of(list(self.exclude))
+        self._fixed = Patterns(
+            tuple(self.include), GitIgnore.of(list(self.exclude)), self.exclude_base
+        )
 
-    def user_excludes(self, rel: str, inside: bool, is_dir: bool) -> bool:
-        """Whether the user's exclude patterns match `rel` (relative to the exclude base;
-        anchored patterns only apply `inside` it)."""
-        for pattern in reversed(self._user.patterns):
-            if (inside or not pattern.anchored) and pattern.matches(rel, is_dir):
-                return not pattern.negated
-        return False
+    def patterns(self, folder: str) -> Patterns:
+        """The patterns that hold in `folder`."""
+        if self.local is None:
+            return self._fixed
+        return self.local(os.path.abspath(folder))
 
     def force_excluded(self, path: str) -> bool:
         """Whether `force_exclude` leaves out a named path: it or a folder above it (below
         the exclude base) matches a default or user exclude pattern."""
-        rel, inside = _relative(path, self.exclude_base)
+        patterns = self.patterns(os.path.dirname(os.path.abspath(path)))
+        rel, inside = _relative(path, patterns.base)
         parts = rel.split("/") if rel else []
         for end in range(1, len(parts) + 1):
             prefix = "/".join(parts[:end])
             is_dir = end < len(parts) or os.path.isdir(path)
-            if _DEFAULTS.match(prefix, is_dir) or self.user_excludes(prefix, inside, is_dir):
+            if _DEFAULTS.match(prefix, is_dir) or patterns.excludes(prefix, inside, is_dir):
                 return True
         return False
 
@@ -126,11 +148,24 @@ class _Folder:
     path: str
     own: str
     """Relative to the scanned folder (for the default excludes)."""
+    patterns: Patterns
     user: str
-    """Relative to the exclude base."""
+    """Relative to the base of `patterns`."""
+    inside: bool
+    """Whether the folder lies inside that base."""
     top: str
     """Relative to the repository's top (for `.gitignore`)."""
     rules: list[GitIgnore]
+
+
+def _folder(path: str, own: str, discovery: Discovery, parent: _Folder | None) -> _Folder:
+    patterns = discovery.patterns(path)
+    if parent is not None and patterns is parent.patterns:
+        user, inside = _join(parent.user, os.path.basename(path)), parent.inside
+    else:
+        user, inside = _relative(path, patterns.base)
+    top = _join(parent.top, os.path.basename(path)) if parent is not None else ""
+    return _Folder(path, own, patterns, user, inside, top, parent.rules if parent else [])
 
 
 def scan(folder: Path, discovery: Discovery) -> list[Path]:
@@ -139,15 +174,16 @@ def scan(folder: Path, discovery: Discovery) -> list[Path]:
     root = folder.resolve()
     start = Path(os.path.abspath(folder))
     top, inherited = _inherited(start) if discovery.respect_gitignore else (start, [])
-    user, inside = _relative(str(folder), discovery.exclude_base)
-    stack = [_Folder(str(folder), "", user, _relative(str(folder), str(top))[0], inherited)]
+    first = _folder(str(folder), "", discovery, None)
+    first.top, first.rules = _relative(str(folder), str(top))[0], inherited
+    stack = [first]
     chosen: dict[str, Path] = {}
     while stack:
         here = stack.pop()
         rules = here.rules
         if discovery.respect_gitignore:
             own = _read(Path(here.path) / ".gitignore", here.top)
-            rules = rules if own is None else [own, *rules]
+            rules = here.rules = rules if own is None else [own, *rules]
         try:
             entries = sorted(os.scandir(here.path), key=lambda e: e.name)
         except OSError:
@@ -158,20 +194,20 @@ def scan(folder: Path, discovery: Discovery) -> list[Path]:
             top_rel = _join(here.top, entry.name)
             if (
                 _DEFAULTS.match(own_rel, is_dir)
-                or discovery.user_excludes(user_rel, inside, is_dir)
+                or here.patterns.excludes(user_rel, here.inside, is_dir)
                 or (discovery.respect_gitignore and _ignored(rules, top_rel, is_dir))
             ):
                 continue
             path = os.path.join(here.path, entry.name)
             if is_dir:
-                stack.append(_Folder(path, own_rel, user_rel, top_rel, rules))
+                stack.append(_folder(path, own_rel, discovery, here))
             else:
-                _take(Path(path), root, discovery, chosen)
+                _take(Path(path), root, here, chosen)
     return sorted(chosen.values())
 
 
-def _take(path: Path, root: Path, discovery: Discovery, chosen: dict[str, Path]) -> None:
-    if TEMPORARY.fullmatch(path.name) or not _included(path, discovery.include):
+def _take(path: Path, root: Path, here: _Folder, chosen: dict[str, Path]) -> None:
+    if TEMPORARY.fullmatch(path.name) or not _included(path, here):
         return
     link = path.is_symlink()
     real = path.resolve()
@@ -182,9 +218,13 @@ def _take(path: Path, root: Path, discovery: Discovery, chosen: dict[str, Path])
         chosen[key] = path
 
 
-def _included(path: Path, patterns: tuple[str, ...] | list[str]) -> bool:
-    text = path.as_posix()
-    return any(fnmatch(path.name, p) or fnmatch(text, p) for p in patterns)
+def _included(path: Path, here: _Folder) -> bool:
+    """Whether an include glob matches the file's name or (a glob with a slash) its path
+    relative to the base of the folder's patterns."""
+    rel = _join(here.user, path.name)
+    return any(
+        fnmatch(path.name, p) or ("/" in p and fnmatch(rel, p)) for p in here.patterns.include
+    )
 
 
 def expand(paths: list[str], discovery: Discovery) -> Iterator[tuple[str, str | None]]:

@@ -16,18 +16,13 @@ from histnorm.diagnostic import Severity
 from histnorm.document import DETECT_MODES, JSONL_MODES
 from histnorm.formats import CODECS
 from histnorm.settings import Settings
-from histnorm_cli.config import (
-    ConfigError,
-    FileConfig,
-    build_settings,
-    find_config,
-    ignored_for,
-    load_config,
-)
-from histnorm_cli.discovery import Discovery, expand
+from histnorm_cli.config import ConfigError, FileConfig, ignored_for
+from histnorm_cli.configs import Resolved, Resolver
+from histnorm_cli.discovery import Discovery, Patterns, expand
 from histnorm_cli.exitcodes import ExitCode
 from histnorm_cli.feed import Feed, PipeClosed, shifted, shown
 from histnorm_cli.files import DEFAULT_INCLUDE, STDIN
+from histnorm_cli.gitignore import GitIgnore
 from histnorm_cli.pool import Interrupted, Pool, Task, process, signals_raise, workers
 from histnorm_cli.progress import Progress
 from histnorm_cli.reporters import FORMATS, Reporter, Summary, reporter
@@ -63,18 +58,12 @@ class Request:
     backup: bool = False
     exit_non_zero_on_fix: bool = False
     allow_no_files: bool = False
+    stdin_filename: str | None = None
 
 
 def _fail(message: str) -> int:
     print(f"histnorm: error: {message}", file=sys.stderr)
     return ExitCode.ERROR
-
-
-def _config(request: Request) -> FileConfig:
-    if request.config is not None:
-        return load_config(Path(request.config))
-    found = find_config(Path.cwd())
-    return load_config(found) if found is not None else FileConfig()
 
 
 def _output_format(request: Request, config: FileConfig) -> str:
@@ -88,14 +77,15 @@ def _output_format(request: Request, config: FileConfig) -> str:
     return chosen
 
 
-def _check_choices(request: Request, config: FileConfig) -> None:
-    fmt = request.format or config.format
+def _check_choices(request: Request) -> None:
+    """The flags' choices (a configuration file's are checked as it is read)."""
+    fmt = request.format
     if fmt is not None and fmt not in CODECS:
         raise ConfigError(f"format: unknown format {fmt!r}; known: {', '.join(CODECS)}")
-    mode = request.jsonl_mode or config.jsonl_mode
+    mode = request.jsonl_mode
     if mode is not None and mode not in JSONL_MODES:
         raise ConfigError(f"jsonl-mode: unknown mode {mode!r}; known: {', '.join(JSONL_MODES)}")
-    detect = request.detect or config.detect
+    detect = request.detect
     if detect is not None and detect not in DETECT_MODES:
         raise ConfigError(f"detect: unknown mode {detect!r}; known: {', '.join(DETECT_MODES)}")
 
@@ -115,15 +105,15 @@ def _tasks(items: list[Item], jobs: int) -> list[Task]:
 class _Run:
     """Feeds each file's findings to the reporter, in file order, as they come."""
 
-    def __init__(self, report: Reporter, summary: Summary, settings: Settings, diff: bool) -> None:
+    def __init__(self, report: Reporter, summary: Summary, items: list[Item], diff: bool) -> None:
         self.report = report
         self.summary = summary
-        self.settings = settings
+        self.settings = {path: job.settings for path, job, _ in items}
         self.diff = diff
         self.progress: Progress | None = None
 
     def feed(self, path: str) -> Feed:
-        return Feed(path, self.report, self.summary, self.settings, hold=self.diff)
+        return Feed(path, self.report, self.summary, self.settings[path], hold=self.diff)
 
     def done(self, feed: Feed, outcome: Outcome) -> None:
         feed.finish(outcome)
@@ -194,14 +184,16 @@ def execute(request: Request) -> int:
 
 def _execute(request: Request, sink: TextIO | None) -> int:
     try:
-        config = _config(request)
-        settings = build_settings(config, dict(request.overrides))
+        _check_choices(request)
+        resolver = Resolver(request.config, dict(request.overrides))
+        config = resolver.run.config
         output_format = _output_format(request, config)
-        _check_choices(request, config)
     except ConfigError as exc:
         return _fail(str(exc))
     if request.output and len(request.paths) != 1:
         return _fail("-o/--output needs exactly one input path")
+    if request.stdin_filename is not None and request.paths != [STDIN]:
+        return _fail("--stdin-filename names standard input: give no PATH, or -")
     writes_stdout = (
         request.diff
         or request.output == STDIN
@@ -213,18 +205,8 @@ def _execute(request: Request, sink: TextIO | None) -> int:
         stream, color=color, quiet=request.quiet, statistics=request.statistics
     )
     summary = Summary(request.mode, check=request.check or request.diff)
-    discovery = _discovery(request, config)
-    base = Job(
-        mode=request.mode,
-        settings=settings,
-        format=request.format or config.format,
-        jsonl_mode=request.jsonl_mode or config.jsonl_mode or "auto",
-        detect=request.detect or config.detect or "file",
-        write=request.mode == "fix" and not (request.check or request.diff),
-        diff=request.diff,
-        output=request.output,
-        backup=request.backup,
-    )
+    discovery = _discovery(request, resolver)
+    jobs = _Jobs(request)
     items: list[Item] = []
     for path, error in expand(request.paths or ["."], discovery):
         if error is not None:
@@ -233,8 +215,21 @@ def _execute(request: Request, sink: TextIO | None) -> int:
             print(f"histnorm: error: {shown(error)}", file=sys.stderr)
             summary.errors += 1
             continue
+        named = path
+        if path == STDIN and request.stdin_filename is not None:
+            named = request.stdin_filename
+            if discovery.force_exclude and discovery.force_excluded(named):
+                discovery.excluded.append(named)
+                _hand_back(request)
+                continue
+        resolved = resolver.for_path(named)
+        if isinstance(resolved, ConfigError):
+            if jobs.failed(resolved):
+                print(f"histnorm: error: {shown(str(resolved))}", file=sys.stderr)
+            summary.errors += 1
+            continue
         data = sys.stdin.buffer.read() if path == STDIN else None
-        items.append((path, _job_for(base, config, settings, path), data))
+        items.append((named, jobs.job(resolved, named, stdin=path == STDIN), data))
     if discovery.excluded:
         count = len(discovery.excluded)
         print(
@@ -248,24 +243,83 @@ def _execute(request: Request, sink: TextIO | None) -> int:
         )
         if not request.allow_no_files:
             return ExitCode.ERROR
-    stopped = _run(_Run(report, summary, settings, request.diff), items, request.jobs)
+    stopped = _run(_Run(report, summary, items, request.diff), items, request.jobs)
     if stopped is not None:
         return stopped
     report.finish(summary)
     return _exit_code(request, summary)
 
 
-def _discovery(request: Request, config: FileConfig) -> Discovery:
+def _hand_back(request: Request) -> None:
+    """Standard input that `--force-exclude` leaves out: `fix` writes it back unchanged
+    (as ruff does), so that an editor replacing a buffer with the output loses nothing."""
+    data = sys.stdin.buffer.read()
+    if request.mode == "fix" and not (request.check or request.diff):
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+
+
+class _Jobs:
+    """The job of each file: its configuration's settings and choices, the flags over
+    them, and its `per-file-ignores` (one job per configuration, shared)."""
+
+    def __init__(self, request: Request) -> None:
+        self.request = request
+        self._jobs: dict[int, Job] = {}
+        self._failed: set[str] = set()
+
+    def failed(self, error: ConfigError) -> bool:
+        """Whether `error` (a configuration that cannot be used) is new: said once."""
+        new = str(error) not in self._failed
+        self._failed.add(str(error))
+        return new
+
+    def job(self, resolved: Resolved, path: str, stdin: bool) -> Job:
+        request, config = self.request, resolved.config
+        base = self._jobs.get(id(resolved))
+        if base is None:
+            base = self._jobs[id(resolved)] = Job(
+                mode=request.mode,
+                settings=resolved.settings,
+                format=request.format or config.format,
+                jsonl_mode=request.jsonl_mode or config.jsonl_mode or "auto",
+                detect=request.detect or config.detect or "file",
+                write=request.mode == "fix" and not (request.check or request.diff),
+                diff=request.diff,
+                output=request.output,
+                backup=request.backup,
+                stdin=False,
+            )
+        job = _job_for(base, config, resolved.settings, path)
+        return replace(job, stdin=True) if stdin else job
+
+
+def _discovery(request: Request, resolver: Resolver) -> Discovery:
     """Flags win over the configuration; exclude patterns are anchored to the folder of
-    the file that gives them (the working directory for flags)."""
-    exclude, base = (request.exclude, ".") if request.exclude else (config.exclude, config.root)
+    the file that gives them (the working directory for flags). Include and exclude come
+    from each folder's configuration; the switches from the run's own."""
+    config = resolver.run.config
+    cache: dict[int, Patterns] = {}
+
+    def local(folder: str) -> Patterns:
+        resolved = resolver.for_folder(folder)
+        own = resolved.config if isinstance(resolved, Resolved) else FileConfig()
+        patterns = cache.get(id(own))
+        if patterns is None:
+            patterns = cache[id(own)] = _patterns(request, own)
+        return patterns
+
     return Discovery(
-        include=request.include or config.include or list(DEFAULT_INCLUDE),
-        exclude=exclude,
-        exclude_base=base or ".",
         force_exclude=bool(_first(request.force_exclude, config.force_exclude, False)),
         respect_gitignore=bool(_first(request.respect_gitignore, config.respect_gitignore, True)),
+        local=local,
     )
+
+
+def _patterns(request: Request, config: FileConfig) -> Patterns:
+    exclude, base = (request.exclude, ".") if request.exclude else (config.exclude, config.root)
+    include = request.include or config.include or list(DEFAULT_INCLUDE)
+    return Patterns(tuple(include), GitIgnore.of(list(exclude)), base)
 
 
 def _first(*values: bool | None) -> bool | None:

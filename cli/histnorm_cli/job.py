@@ -34,6 +34,9 @@ class Job:
     backup: bool = False
     source: Source | None = None
     """The file as it was when a share of it was cut: it must be so when it is written."""
+    stdin: bool = False
+    """The bytes come from standard input: the path only names them (`--stdin-filename`),
+    and `fix` writes to standard output."""
 
 
 Hunk = tuple[int, bytes, bytes, bytes]

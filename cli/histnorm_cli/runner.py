@@ -83,7 +83,7 @@ def _run(outcome: Outcome, job: Job, data: bytes | None) -> None:
 def _deliver(new: bytes, job: Job, outcome: Outcome) -> None:
     """Write a fix's result where it goes: standard output, the output path, or the file
     itself (only when it changed)."""
-    to_stdout = job.output == STDIN or (outcome.path == STDIN and not job.output)
+    to_stdout = job.output == STDIN or ((job.stdin or outcome.path == STDIN) and not job.output)
     if outcome.skipped_file and not to_stdout:
         return  # no transcript: never written (standard output still gets the input back)
     if job.mode == "fix" and job.write and (outcome.changed or job.output or to_stdout):

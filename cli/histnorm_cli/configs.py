@@ -1,0 +1,124 @@
+"""Which configuration each file gets, found per folder as ruff finds it.
+
+A folder's configuration is the nearest `.histnorm.toml`, `histnorm.toml` or
+`pyproject.toml` with a `[tool.histnorm]` table (in that order within one folder) in it
+or above it; the search stops at the top of a git repository (the folder holding `.git`)
+or at the filesystem root. A file whose folders have none gets the configuration found
+so from the working directory (the run's own), or the defaults. `--config` gives every
+file the one file. Each folder is looked up once, and each configuration file read once.
+
+The run's own configuration also sets what holds for the whole run: `output-format`,
+`force-exclude` and `respect-gitignore`.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from histnorm.settings import Settings
+from histnorm_cli.config import ConfigError, FileConfig, build_settings, load_config
+
+CONFIG_NAMES = (".histnorm.toml", "histnorm.toml", "pyproject.toml")
+"""The names of configuration files, the first found in a folder winning."""
+
+
+def own_config(folder: str) -> Path | None:
+    """The configuration file in `folder` itself, if any (a pyproject.toml counts only
+    with a `[tool.histnorm]` table, or when it cannot be read: loading it says why)."""
+    for name in CONFIG_NAMES:
+        candidate = os.path.join(folder, name)
+        if not os.path.isfile(candidate):
+            continue
+        if name != "pyproject.toml" or _has_table(candidate):
+            return Path(candidate)
+    return None
+
+
+def _has_table(path: str) -> bool:
+    try:
+        with open(path, "rb") as stream:
+            data = tomllib.load(stream)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return True
+    tool = data.get("tool")
+    return isinstance(tool, dict) and "histnorm" in tool
+
+
+def _shown(path: Path) -> Path:
+    """`path` relative to the working directory when it lies inside it."""
+    if not path.is_absolute():
+        return path
+    relative = os.path.relpath(path)
+    return path if relative.startswith("..") else Path(relative)
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A configuration, with the settings it and the flags give."""
+
+    config: FileConfig
+    settings: Settings
+
+
+class Resolver:
+    """The configuration of each folder (an absolute path), found and loaded once."""
+
+    def __init__(self, fixed: str | None, overrides: dict[str, Any]) -> None:
+        """Find (or, with `fixed`, load) the run's own configuration; raise
+        `ConfigError` if it or a flag is bad (that stops the whole run)."""
+        self.overrides = overrides
+        self.fixed = fixed is not None
+        self._nearest: dict[str, Path | None] = {}
+        self._loaded: dict[Path, Resolved | ConfigError] = {}
+        found = Path(fixed) if fixed is not None else self.nearest(os.getcwd())
+        config = load_config(_shown(found)) if found is not None else FileConfig()
+        self.run = Resolved(config, build_settings(config, dict(overrides)))
+        if found is not None:
+            self._loaded[found] = self.run
+
+    def nearest(self, folder: str) -> Path | None:
+        """The configuration file nearest `folder`, at or above it."""
+        walked: list[str] = []
+        current, found = folder, None
+        while True:
+            if current in self._nearest:
+                found = self._nearest[current]
+                break
+            walked.append(current)
+            found = own_config(current)
+            parent = os.path.dirname(current)
+            if found is not None or parent == current:
+                break
+            if os.path.exists(os.path.join(current, ".git")):
+                break
+            current = parent
+        for name in walked:
+            self._nearest[name] = found
+        return found
+
+    def for_folder(self, folder: str) -> Resolved | ConfigError:
+        """What applies to the files in `folder` (absolute), or why nothing can."""
+        found = None if self.fixed else self.nearest(folder)
+        if found is None:
+            return self.run
+        if found not in self._loaded:
+            self._loaded[found] = self._load(_shown(found))
+        return self._loaded[found]
+
+    def _load(self, path: Path) -> Resolved | ConfigError:
+        try:
+            config = load_config(path)
+        except ConfigError as exc:
+            return exc
+        try:
+            return Resolved(config, build_settings(config, dict(self.overrides)))
+        except ConfigError as exc:
+            return ConfigError(f"{path}: {exc}")
+
+    def for_path(self, path: str) -> Resolved | ConfigError:
+        """What applies to the file `path`."""
+        return self.for_folder(os.path.dirname(os.path.abspath(path)))
