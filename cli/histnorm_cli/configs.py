@@ -15,12 +15,19 @@ from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.settings import Settings
-from histnorm_cli.config import ConfigError, FileConfig, build_settings, load_config
+from histnorm_cli.config import ConfigError, FileConfig, build_settings, ignored_for, load_config
+from histnorm_cli.discovery import Discovery, Patterns
+from histnorm_cli.files import DEFAULT_INCLUDE, STDIN
+from histnorm_cli.gitignore import GitIgnore
+from histnorm_cli.job import Job
+
+if TYPE_CHECKING:
+    from histnorm_cli.execute import Request
 
 CONFIG_NAMES = (".histnorm.toml", "histnorm.toml", "pyproject.toml")
 """The names of configuration files, the first found in a folder winning."""
@@ -122,3 +129,80 @@ class Resolver:
     def for_path(self, path: str) -> Resolved | ConfigError:
         """What applies to the file `path`."""
         return self.for_folder(os.path.dirname(os.path.abspath(path)))
+
+
+class Jobs:
+    """The job of each file: its configuration's settings and choices, the flags over
+    them, and its `per-file-ignores` (one job per configuration, shared)."""
+
+    def __init__(self, request: Request) -> None:
+        self.request = request
+        self._jobs: dict[int, Job] = {}
+        self._failed: set[str] = set()
+
+    def failed(self, error: ConfigError) -> bool:
+        """Whether `error` (a configuration that cannot be used) is new: said once."""
+        new = str(error) not in self._failed
+        self._failed.add(str(error))
+        return new
+
+    def job(self, resolved: Resolved, path: str, stdin: bool) -> Job:
+        """The job for the file `path` (or standard input read as `path`)."""
+        request, config = self.request, resolved.config
+        base = self._jobs.get(id(resolved))
+        if base is None:
+            base = self._jobs[id(resolved)] = Job(
+                mode=request.mode,
+                settings=resolved.settings,
+                format=request.format or config.format,
+                jsonl_mode=request.jsonl_mode or config.jsonl_mode or "auto",
+                detect=request.detect or config.detect or "file",
+                write=request.mode == "fix" and not (request.check or request.diff),
+                diff=request.diff,
+                output=request.output,
+                backup=request.backup,
+            )
+        job = _job_for(base, config, resolved.settings, path)
+        return replace(job, stdin=True) if stdin else job
+
+
+def discovery_for(request: Request, resolver: Resolver) -> Discovery:
+    """Flags win over the configuration; exclude patterns are anchored to the folder of
+    the file that gives them (the working directory for flags). Include and exclude come
+    from each folder's configuration; the switches from the run's own."""
+    config = resolver.run.config
+    cache: dict[int, Patterns] = {}
+    unusable = FileConfig()  # a folder whose configuration is bad: its files are errors
+
+    def local(folder: str) -> Patterns:
+        resolved = resolver.for_folder(folder)
+        own = resolved.config if isinstance(resolved, Resolved) else unusable
+        patterns = cache.get(id(own))
+        if patterns is None:
+            patterns = cache[id(own)] = _patterns(request, own)
+        return patterns
+
+    return Discovery(
+        force_exclude=bool(_first(request.force_exclude, config.force_exclude, False)),
+        respect_gitignore=bool(_first(request.respect_gitignore, config.respect_gitignore, True)),
+        local=local,
+    )
+
+
+def _patterns(request: Request, config: FileConfig) -> Patterns:
+    exclude, base = (request.exclude, ".") if request.exclude else (config.exclude, config.root)
+    include = request.include or config.include or list(DEFAULT_INCLUDE)
+    return Patterns(tuple(include), GitIgnore.of(list(exclude)), base)
+
+
+def _first(*values: bool | None) -> bool | None:
+    return next((v for v in values if v is not None), None)
+
+
+def _job_for(base: Job, config: FileConfig, settings: Settings, path: str) -> Job:
+    if path == STDIN or not config.per_file_ignores:
+        return base
+    extra = ignored_for(config, path)
+    if not extra:
+        return base
+    return replace(base, settings=settings.model_copy(update={"ignore": settings.ignore + extra}))

@@ -8,21 +8,19 @@ import os
 import signal
 import sys
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TextIO
 
 from histnorm.diagnostic import Severity
 from histnorm.document import DETECT_MODES, JSONL_MODES
 from histnorm.formats import CODECS
-from histnorm.settings import Settings
-from histnorm_cli.config import ConfigError, FileConfig, ignored_for
-from histnorm_cli.configs import Resolved, Resolver
-from histnorm_cli.discovery import Discovery, Patterns, expand
+from histnorm_cli.config import ConfigError, FileConfig
+from histnorm_cli.configs import Jobs, Resolver, discovery_for
+from histnorm_cli.discovery import expand
 from histnorm_cli.exitcodes import ExitCode
 from histnorm_cli.feed import Feed, PipeClosed, shifted, shown
-from histnorm_cli.files import DEFAULT_INCLUDE, STDIN
-from histnorm_cli.gitignore import GitIgnore
+from histnorm_cli.files import STDIN
 from histnorm_cli.pool import Interrupted, Pool, Task, process, signals_raise, workers
 from histnorm_cli.progress import Progress
 from histnorm_cli.reporters import FORMATS, Reporter, Summary, reporter
@@ -205,8 +203,8 @@ def _execute(request: Request, sink: TextIO | None) -> int:
         stream, color=color, quiet=request.quiet, statistics=request.statistics
     )
     summary = Summary(request.mode, check=request.check or request.diff)
-    discovery = _discovery(request, resolver)
-    jobs = _Jobs(request)
+    discovery = discovery_for(request, resolver)
+    jobs = Jobs(request)
     items: list[Item] = []
     for path, error in expand(request.paths or ["."], discovery):
         if error is not None:
@@ -259,73 +257,6 @@ def _hand_back(request: Request) -> None:
         sys.stdout.flush()
 
 
-class _Jobs:
-    """The job of each file: its configuration's settings and choices, the flags over
-    them, and its `per-file-ignores` (one job per configuration, shared)."""
-
-    def __init__(self, request: Request) -> None:
-        self.request = request
-        self._jobs: dict[int, Job] = {}
-        self._failed: set[str] = set()
-
-    def failed(self, error: ConfigError) -> bool:
-        """Whether `error` (a configuration that cannot be used) is new: said once."""
-        new = str(error) not in self._failed
-        self._failed.add(str(error))
-        return new
-
-    def job(self, resolved: Resolved, path: str, stdin: bool) -> Job:
-        request, config = self.request, resolved.config
-        base = self._jobs.get(id(resolved))
-        if base is None:
-            base = self._jobs[id(resolved)] = Job(
-                mode=request.mode,
-                settings=resolved.settings,
-                format=request.format or config.format,
-                jsonl_mode=request.jsonl_mode or config.jsonl_mode or "auto",
-                detect=request.detect or config.detect or "file",
-                write=request.mode == "fix" and not (request.check or request.diff),
-                diff=request.diff,
-                output=request.output,
-                backup=request.backup,
-                stdin=False,
-            )
-        job = _job_for(base, config, resolved.settings, path)
-        return replace(job, stdin=True) if stdin else job
-
-
-def _discovery(request: Request, resolver: Resolver) -> Discovery:
-    """Flags win over the configuration; exclude patterns are anchored to the folder of
-    the file that gives them (the working directory for flags). Include and exclude come
-    from each folder's configuration; the switches from the run's own."""
-    config = resolver.run.config
-    cache: dict[int, Patterns] = {}
-
-    def local(folder: str) -> Patterns:
-        resolved = resolver.for_folder(folder)
-        own = resolved.config if isinstance(resolved, Resolved) else FileConfig()
-        patterns = cache.get(id(own))
-        if patterns is None:
-            patterns = cache[id(own)] = _patterns(request, own)
-        return patterns
-
-    return Discovery(
-        force_exclude=bool(_first(request.force_exclude, config.force_exclude, False)),
-        respect_gitignore=bool(_first(request.respect_gitignore, config.respect_gitignore, True)),
-        local=local,
-    )
-
-
-def _patterns(request: Request, config: FileConfig) -> Patterns:
-    exclude, base = (request.exclude, ".") if request.exclude else (config.exclude, config.root)
-    include = request.include or config.include or list(DEFAULT_INCLUDE)
-    return Patterns(tuple(include), GitIgnore.of(list(exclude)), base)
-
-
-def _first(*values: bool | None) -> bool | None:
-    return next((v for v in values if v is not None), None)
-
-
 def _run(run: _Run, items: list[Item], jobs: int) -> int | None:
     """Process every file; the exit code if the run was stopped (by a signal, or by the
     reader of standard output closing it), else None."""
@@ -364,15 +295,6 @@ def _quiet_stdout() -> None:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
-
-
-def _job_for(base: Job, config: FileConfig, settings: Settings, path: str) -> Job:
-    if path == STDIN or not config.per_file_ignores:
-        return base
-    extra = ignored_for(config, path)
-    if not extra:
-        return base
-    return replace(base, settings=settings.model_copy(update={"ignore": settings.ignore + extra}))
 
 
 def _exit_code(request: Request, summary: Summary) -> int:
