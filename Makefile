@@ -41,7 +41,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 schema: $(RUNTIME)
-	$(BIN)/histnorm schema
+	$(BIN)/histnorm schema --reference docs/config.md
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -61,7 +61,7 @@ class Settings(BaseModel):
     extend_select: tuple[str, ...] = ()
     """Rules run on top of `select`."""
     ignore: tuple[str, ...] = ()
-    """Rules not run, taken out of `select` and `extend_select`."""
+    """Rules not run, though selected."""
     fixable: tuple[str, ...] | None = None
     """The rules whose fixes `fix` may apply (default: all)."""
     unfixable: tuple[str, ...] = ()

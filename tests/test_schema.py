@@ -7,9 +7,9 @@ from pathlib import Path
 import jsonschema
 import orjson
 import pytest
+from histnorm_cli.reference import SCHEMAS, render
 
 from histnorm.document import read_json, read_jsonl
-from histnorm.schema import SCHEMAS, render
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = sorted(

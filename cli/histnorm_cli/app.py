@@ -13,13 +13,14 @@ from histnorm import __version__
 from histnorm.document import DETECT_MODES, JSONL_MODES
 from histnorm.formats import CODECS
 from histnorm.profiles import PROFILES
-from histnorm.schema import SCHEMAS, render
 from histnorm.settings import Scope as ScopeMode
 from histnorm.settings import TailMode
 from histnorm_cli import catalog
 from histnorm_cli.convert import convert_command
 from histnorm_cli.execute import Request, execute
 from histnorm_cli.exitcodes import ExitCode
+from histnorm_cli.reference import SCHEMAS, render
+from histnorm_cli.reference import reference as config_reference
 
 app = typer.Typer(
     help="Find and repair what makes a stored LLM chat history unreplayable.",
@@ -414,23 +415,30 @@ def schema(
     out: Annotated[
         Path, typer.Option(metavar="FOLDER", help="Folder the schemas are written to.")
     ] = Path("schemas"),
-    check: Annotated[bool, typer.Option(help="Exit 1 if a committed schema is stale.")] = False,
+    reference: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="FILE", help="Write the configuration reference too (docs/config.md)."
+        ),
+    ] = None,
+    check: Annotated[bool, typer.Option(help="Exit 1 if a committed file is stale.")] = False,
 ) -> None:
     """Write the JSON Schemas generated from histnorm's models, or check them."""
+    wanted = {out / name: render(name) for name in SCHEMAS}
+    if reference is not None:
+        wanted[reference] = config_reference().encode()
     stale = []
-    for name in SCHEMAS:
-        target = out / name
-        expected = render(name)
+    for target, expected in wanted.items():
         current = target.read_bytes() if target.exists() else None
         if current == expected:
             continue
-        stale.append(name)
+        stale.append(target.name)
         if not check:
-            out.mkdir(parents=True, exist_ok=True)
+            target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(expected)
             typer.echo(f"wrote {target}")
     if check and stale:
-        typer.echo(f"stale schemas in {out}: {', '.join(stale)}; run `histnorm schema`", err=True)
+        typer.echo(f"stale files: {', '.join(stale)}; run `make schema`", err=True)
         raise typer.Exit(ExitCode.FAILED)
 
 

@@ -14,6 +14,7 @@ from pydantic import (
     ConfigDict,
     Field,
     PrivateAttr,
+    StrictBool,
     ValidationError,
     ValidationInfo,
     field_validator,
@@ -102,7 +103,7 @@ class FileConfig(BaseModel):
     unfixable: list[str] = _setting("unfixable", [])
     per_file_ignores: dict[str, list[str]] = {}
     """Rules ignored in the files a glob matches (relative to this file's folder)."""
-    unsafe_fixes: bool | None = _setting("unsafe_fixes")
+    unsafe_fixes: StrictBool | None = _setting("unsafe_fixes")
     policy: Annotated[dict[str, str], WithJsonSchema(_policy_schema())] = {}
     """What `fix` does with an open item: `orphan-tool-call` (HN001) and
     `pending-approval-request` (HN003) policies."""
@@ -111,7 +112,7 @@ class FileConfig(BaseModel):
     profile: Annotated[
         str | None, WithJsonSchema({"type": "string", "enum": [*PROFILES, *ALIASES]})
     ] = _setting("profile")
-    whitespace_is_empty: bool | None = _setting("whitespace_is_empty")
+    whitespace_is_empty: StrictBool | None = _setting("whitespace_is_empty")
     severity: dict[str, Severity] = _setting("severity", {})
     output_format: str | None = _choice("output_format", "auto")
     """How `lint` prints diagnostics (`auto`: `github` on GitHub Actions, else `text`)."""
@@ -125,9 +126,9 @@ class FileConfig(BaseModel):
     """Globs of the files taken from folders."""
     exclude: list[str] = []
     """Patterns of files or folders to skip, as in .gitignore (relative to this file's folder)."""
-    force_exclude: bool | None = Field(None, json_schema_extra={"default": False})
+    force_exclude: StrictBool | None = Field(None, json_schema_extra={"default": False})
     """Apply the excludes to paths named on the command line too (for pre-commit)."""
-    respect_gitignore: bool | None = Field(None, json_schema_extra={"default": True})
+    respect_gitignore: StrictBool | None = Field(None, json_schema_extra={"default": True})
     """Skip the files .gitignore ignores when scanning folders."""
     _root: str = PrivateAttr(".")
 
