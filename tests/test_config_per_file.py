@@ -137,6 +137,22 @@ def test_include_comes_from_each_files_configuration():
     assert found() == [("a/x.log", "HN001"), ("b/x.json", "HN001")]
 
 
+def test_include_globs_with_a_slash_are_relative_to_their_configuration():
+    pyproject("a", 'include = ["logs/*.log"]\n')
+    put("a/logs/x.log")
+    put("a/b/logs/x.log")
+    assert found() == [("a/logs/x.log", "HN001")]
+
+
+def test_jsonl_mode_comes_from_each_files_configuration():
+    pyproject("a", 'jsonl-mode = "message"\n')
+    lines = CLEAN + ORPHAN
+    put("a/x.jsonl", lines)
+    put("b/x.jsonl", lines)
+    # in a/, each line is read as one message: a transcript line is none
+    assert found() == [("a/x.jsonl", "HN000"), ("b/x.jsonl", "HN001")]
+
+
 def test_config_option_applies_to_every_file():
     pyproject("a", 'ignore = ["HN001"]\n')
     put("conf/histnorm.toml", b'select = ["HN001"]\n')
