@@ -120,14 +120,19 @@ def reference() -> str:
 docs/config.md` (`make schema`); tests/test_config_reference.py keeps it in step. -->
 
 histnorm reads its settings from `[tool.histnorm]` in a `pyproject.toml`, or from the
-top level of a `histnorm.toml` or `.histnorm.toml`. Each file gets the configuration
-nearest to it: the first of {first}, {second} and {third} (with a `[tool.histnorm]`
-table) in its own folder or a folder above, up to the top of its git repository. A file
-with none above it gets the one found so from the working directory. `--config FILE`
-gives every file that one; command-line options win over any of them. Patterns in
-`per-file-ignores` and `exclude` are relative to the folder of the file that gives them.
-`output-format`, `force-exclude` and `respect-gitignore` hold for the whole run and are
-read from the working directory's configuration (or `--config`).
+top level of a `histnorm.toml` or `.histnorm.toml`. Each file gets the nearest
+configuration: the first of {first}, {second} and {third}
+(a `pyproject.toml` counts only with a `[tool.histnorm]` table) found in the file's own
+folder or a folder above it, up to the top of its git repository (the folder holding
+`.git`). A file with none above it gets the one found so from the working directory, or
+the defaults. Standard input read with `--stdin-filename NAME` gets NAME's. `--config
+FILE` gives every file that one file. Command-line options win over any of them.
+
+Patterns in `per-file-ignores`, `exclude` and `include` (those with a `/`) are relative
+to the folder of the file that gives them. `output-format`, `force-exclude` and
+`respect-gitignore` hold for the whole run: they are read from the working directory's
+configuration (or `--config`) only. A configuration file histnorm cannot use is an error
+naming it and the key; the files it governs are not checked (exit 2), the others are.
 
 The JSON Schema of these keys is `schemas/config.schema.json` (for editors: it describes
 `[tool.histnorm]`, and the whole of a `histnorm.toml`).
