@@ -97,7 +97,7 @@ RULE = Rule(
     code="HN105",
     name="duplicate-call-id",
     summary="a call id is reused where the target needs unique ids (profiles: "
-    "openai-responses, bedrock, portable)",
+    "openai-responses, bedrock-converse, portable)",
     severity=Severity.ERROR,
     applicability=Applicability.SAFE,
     doc=__doc__ or "",

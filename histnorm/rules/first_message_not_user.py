@@ -59,7 +59,8 @@ _BAD: Any = [
 RULE = Rule(
     code="HN106",
     name="first-message-not-user",
-    summary="the conversation does not open with a user message (profiles: bedrock, portable)",
+    summary="the conversation does not open with a user message (profiles: bedrock-converse, "
+    "portable)",
     severity=Severity.WARNING,
     applicability=None,
     doc=__doc__ or "",

@@ -99,7 +99,8 @@ _BAD: Any = [
 RULE = Rule(
     code="HN101",
     name="results-not-first",
-    summary="tool results do not open their message (profiles: anthropic, bedrock, portable)",
+    summary="tool results do not open their message (profiles: anthropic, bedrock-converse, "
+    "portable)",
     severity=Severity.ERROR,
     applicability=Applicability.SAFE,
     doc=__doc__ or "",

@@ -85,7 +85,7 @@ RULE = Rule(
     code="HN108",
     name="system-placement",
     summary="system text sits where the target does not accept it (profiles: gemini, "
-    "bedrock, portable; information under anthropic)",
+    "bedrock-converse, portable; information under anthropic)",
     severity=Severity.WARNING,
     applicability=None,
     doc=__doc__ or "",
