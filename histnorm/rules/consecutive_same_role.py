@@ -36,6 +36,7 @@ from histnorm.edit import AnyMessage, AnyTranscript, is_result_only, rewrite
 from histnorm.model import Part, Transcript
 from histnorm.pairing import Position
 from histnorm.rule import Example, Rule
+from histnorm.rules._common import nth
 from histnorm.settings import Settings
 
 
@@ -65,10 +66,10 @@ def check(context: Context) -> Iterable[Diagnostic]:
     for run in _runs(outline):
         for mi in run[1:]:
             yield RULE.diagnostic(
-                f"message {mi} has the same role ({outline.messages[mi].role}) as the "
+                f"{nth(outline, mi)} has the same role ({outline.messages[mi].role}) as the "
                 "message before it",
                 message_index=mi,
-                fix_title=f"merge it into message {run[0]}",
+                fix_title=f"merge it into {nth(outline, run[0])}",
                 data=run[0],
             )
 

@@ -39,7 +39,7 @@ from histnorm.analysis.outline import Call
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.model import Transcript
 from histnorm.rule import Example, Rule
-from histnorm.rules._common import new_call_id, rename_calls, show_id
+from histnorm.rules._common import new_call_id, nth, rename_calls, show_id
 from histnorm.settings import Settings
 
 
@@ -58,8 +58,8 @@ def check(context: Context) -> Iterable[Diagnostic]:
                 continue
             if part.call_id in seen:
                 yield RULE.diagnostic(
-                    f"call id {show_id(part.call_id)} was already used in message "
-                    f"{seen[part.call_id]}; the target needs unique ids",
+                    f"call id {show_id(part.call_id)} was already used in "
+                    f"{nth(outline, seen[part.call_id])}; the target needs unique ids",
                     message_index=mi,
                     part_index=pi,
                     fix_title="give the call and its results a new id",

@@ -35,7 +35,7 @@ from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.model import ToolResultPart
 from histnorm.rule import Example, Rule
-from histnorm.rules._common import describe, part_at, remove_reported
+from histnorm.rules._common import describe, nth, part_at, remove_reported
 from histnorm.settings import Settings
 
 
@@ -51,7 +51,7 @@ def check(context: Context) -> Iterable[Diagnostic]:
         assert isinstance(later, ToolResultPart) and isinstance(earlier, ToolResultPart)
         same = _same(later, earlier)
         yield RULE.diagnostic(
-            f"{describe(later)} answers a call already answered in message {first[0]}"
+            f"{describe(later)} answers a call already answered in {nth(transcript, first[0])}"
             + ("" if same else ", with a different result"),
             message_index=position[0],
             part_index=position[1],

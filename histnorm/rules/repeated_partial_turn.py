@@ -34,6 +34,7 @@ from histnorm.analysis.outline import PARTIAL
 from histnorm.diagnostic import Diagnostic, Severity
 from histnorm.model import Message, Transcript
 from histnorm.rule import Example, Rule
+from histnorm.rules._common import nth
 from histnorm.settings import Settings
 
 
@@ -59,14 +60,10 @@ def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
         request = [_content(m) for m in messages[request_start:start]]
         again = [_content(m) for m in messages[index : index + len(request)]]
         if request and request == again:
-            span = (
-                f"message {request_start}"
-                if request_start == start - 1
-                else f"messages {request_start}-{start - 1}"
-            )
             yield RULE.diagnostic(
-                f"the request in {span} is repeated at message "
-                f"{index}, after the partial response it produced: the turn was stored twice",
+                f"the request in {nth(transcript, request_start, start - 1)} is repeated at "
+                f"{nth(transcript, index)}, after the partial response it produced: the turn "
+                "was stored twice",
                 message_index=start,
             )
 
