@@ -7,7 +7,7 @@ from pathlib import Path
 import orjson
 
 from histnorm.errors import HistnormError
-from histnorm.profiles import evidence_for
+from histnorm.profiles import PROFILES, evidence_for
 from histnorm.rule import Rule
 from histnorm.rules import ALL_RULES, resolve
 
@@ -39,13 +39,25 @@ def table(as_json: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
+def severity(rule: Rule) -> str:
+    """The severities `rule` reports: its own first, then each other one with when
+    (`error; warning under `openai-responses``)."""
+    others = [f"{level.value} {when}" for level, when in rule.other_severities]
+    others += [
+        f"{profile.severity[rule.code].value} under `{profile.name}`"
+        for profile in PROFILES.values()
+        if rule.code in profile.severity
+    ]
+    return "; ".join([rule.severity.value, *others])
+
+
 def describe(code_or_name: str) -> str | None:
     """A rule's full documentation with its examples, or None for an unknown rule."""
     try:
         rule = resolve(code_or_name)
     except HistnormError:
         return None
-    head = f"# {rule.code} {rule.name}\n\nSeverity: {rule.severity.value}. Fix: {_fix(rule)}.\n\n"
+    head = f"# {rule.code} {rule.name}\n\nSeverity: {severity(rule)}. Fix: {_fix(rule)}.\n\n"
     parts = [head + rule.doc.strip() + "\n"]
     evidence = evidence_for(rule.code)
     if evidence:

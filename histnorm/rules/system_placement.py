@@ -90,6 +90,13 @@ RULE = Rule(
     applicability=None,
     doc=__doc__ or "",
     check_outline=check,
+    other_severities=(
+        (
+            Severity.INFO,
+            "under `anthropic`, and for system text before the first other message under "
+            "`gemini` and `bedrock-converse`",
+        ),
+    ),
     examples=(
         Example(
             bad=_BAD,

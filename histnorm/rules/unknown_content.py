@@ -93,6 +93,13 @@ RULE = Rule(
     doc=__doc__ or "",
     check=check,
     wants=UNKNOWN | UNKNOWN_PART | UNKNOWN_ROLE,
+    other_severities=(
+        (
+            Severity.WARNING,
+            "for a part of an unknown type whose name says nothing of calls or results, in "
+            "a message that takes part in pairing",
+        ),
+    ),
     examples=(
         Example(bad=_FORCED, good=None, format="anthropic", title="tool_calls read as Anthropic"),
         Example(bad=_ROLE, good=None, title="a misspelt role"),

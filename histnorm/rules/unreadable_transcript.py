@@ -43,4 +43,11 @@ RULE = Rule(
     applicability=None,
     doc=__doc__ or "",
     wants=0,  # reported by the reader, never by a check
+    other_severities=(
+        (
+            Severity.WARNING,
+            "for the torn last line of a session killed mid-write, which is skipped (as "
+            "Claude Code skips it) and kept as it is",
+        ),
+    ),
 )
