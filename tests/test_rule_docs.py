@@ -3,8 +3,11 @@ that lint reports, and citations of documents that exist."""
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import re
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import orjson
 import pytest
@@ -100,3 +103,88 @@ def test_a_page_states_every_severity_the_rule_reports(rule):
         f"{sorted(REPORTED.get(rule.code, set()))}"
     )
     assert describe(rule.code).splitlines()[2] == line.group(0)
+
+
+PAGES = ROOT / "docs" / "rules"
+LINK = re.compile(r"\[([^\]]*)\]\(([^)\s]+)\)")
+URL = re.compile(r"https?://[^\s)>\]`'\"]+")
+PATH = re.compile(
+    r"(?<![\w/.:#-])(?:[\w*.-]+/)*[\w*-]+(?:\.[\w-]+)*\.(?:md|py|json|jsonl|toml|yaml)\b"
+)
+ISSUE = re.compile(r"\b[\w.-]+/[\w.-]+ ?#\d+|\bPR ?#\d+|(?<![\w/])#\d+\b")
+MODULE = re.compile(r"`(histnorm(?:\.\w+)+)`")
+
+
+def _prose(page: str) -> str:
+    """The page without its examples (fenced blocks)."""
+    return re.sub(r"```.*?```", "", page, flags=re.S)
+
+
+def _slugs(markdown: Path) -> set[str]:
+    """GitHub's anchors of the headings of a Markdown file."""
+    slugs = set()
+    for line in markdown.read_text().splitlines():
+        if line.startswith("#"):
+            title = line.lstrip("#").strip().lower()
+            slugs.add(re.sub(r"[^\w\- ]", "", title).replace(" ", "-"))
+    return slugs
+
+
+def _well_formed(url: str) -> bool:
+    parts = urlsplit(url)
+    return (
+        parts.scheme == "https"
+        and "." in parts.netloc
+        and not re.search(r"[\s\[\]{}|\\^<>]", url)
+        and not url.endswith((".", ",", ";", ":"))
+    )
+
+
+@pytest.mark.parametrize("code", [rule.code for rule in ALL_RULES])
+def test_every_document_a_rule_page_cites_exists(code):
+    """Links resolve in this repository (anchors too) or are well-formed https URLs; a
+    path named in the text is a file here; an issue is cited by its URL, not `org/repo#1`."""
+    page = (PAGES / f"{code}.md").read_text()
+    prose = _prose(page)
+    for _, target in LINK.findall(prose):
+        if target.startswith(("http://", "https://")):
+            assert _well_formed(target), f"{code}.md: {target}"
+            continue
+        path, _, anchor = target.partition("#")
+        resolved = (PAGES / path).resolve()
+        assert resolved.exists() and resolved.is_relative_to(ROOT), f"{code}.md: {target}"
+        if anchor:
+            assert anchor in _slugs(resolved), f"{code}.md: no heading for #{anchor} in {path}"
+    for url in URL.findall(prose):
+        assert _well_formed(url.rstrip(".,;:")), f"{code}.md: {url}"
+    bare = URL.sub("", LINK.sub(lambda m: "" if "://" in m.group(2) else m.group(1), prose))
+    bare = LINK.sub("", bare)
+    for path in PATH.findall(bare):
+        assert (ROOT / path).exists(), f"{code}.md cites {path}, which is not in the repository"
+    for reference in ISSUE.findall(bare):
+        raise AssertionError(f"{code}.md cites {reference!r} without a link")
+    cited = prose[prose.find("\n## References\n") :]
+    for name in MODULE.findall(cited):
+        module, _, attribute = name.rpartition(".")
+        found = importlib.util.find_spec(name) or (
+            importlib.util.find_spec(module) and hasattr(importlib.import_module(module), attribute)
+        )
+        assert found, f"{code}.md cites `{name}`, which histnorm does not have"
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=lambda r: r.code)
+def test_examples_are_shown_as_a_diff_from_bad_to_good(rule):
+    """One copy of each example: a unified diff when fix changes it, the JSON otherwise."""
+    page = (PAGES / f"{rule.code}.md").read_text()
+    diffs = re.findall(r"```diff\n(.*?)\n```", page, flags=re.S)
+    changed = [e for e in rule.examples if e.good is not None and e.good != e.bad]
+    assert len(diffs) == len(changed)
+    assert page.count("```json\n") == len(rule.examples) - len(changed)
+    for example, diff in zip(changed, diffs, strict=True):
+        lines = diff.splitlines()
+        assert lines[:2] == ["--- before", "+++ after"] and lines[2].startswith("@@ ")
+        body = lines[3:]
+        old = "\n".join(line[1:] for line in body if not line.startswith("+"))
+        new = "\n".join(line[1:] for line in body if not line.startswith("-"))
+        assert orjson.loads(old) == example.bad
+        assert orjson.loads(new) == example.good

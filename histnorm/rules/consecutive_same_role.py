@@ -22,7 +22,8 @@ Merge the later message into the earlier one: its parts are appended, in order.
 Safe: all content is kept; only the message boundary goes.
 
 ## References
-- formats.md §1 "Consecutive same-role messages", §3 "Role alternation".
+- `histnorm/profile_evidence.py`: the evidence of each profile's `alternating_roles`,
+  listed below by profile.
 """
 
 from __future__ import annotations

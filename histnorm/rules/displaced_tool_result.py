@@ -33,8 +33,11 @@ none is lost.
 Safe: nothing is added or deleted; only the order changes.
 
 ## References
-- behaviours.md §0.3, §4.1, §4.3, §4.8 Ex-C7, §5.4.
-- formats.md validity matrix, "Result must be directly after its call".
+- `histnorm/behaviours/approvals.py` (`reslot_approval_results`): approval-resumed
+  results go before the caller's trailing messages; its cases in
+  `tests/test_behaviour_approvals.py`.
+- `histnorm/profile_evidence.py`: why HN008 is a warning under `openai-responses`, and
+  the evidence of `merges_same_role`, listed below by profile.
 """
 
 from __future__ import annotations

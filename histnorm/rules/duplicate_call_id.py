@@ -24,9 +24,9 @@ deterministic new id (`call_` and 24 hex digits of a hash of the old id and posi
 Safe: every pairing is kept and nothing is added or removed.
 
 ## References
-- formats.md validity matrix, "Duplicate call IDs"; behaviours.md §0.2 "Provider rules
-  are a separate question".
-- `histnorm.profiles`: the evidence of each profile's `unique_call_ids`.
+- `histnorm/profile_evidence.py`: the evidence of each profile's `unique_call_ids`,
+  listed below by profile.
+- `histnorm/pairing.py`: an id pending twice is HN006 or HN007 instead.
 """
 
 from __future__ import annotations

@@ -20,7 +20,8 @@ Keep the first copy and remove the later ones.
 Safe: the copies are the same handoff.
 
 ## References
-- behaviours.md §3.1 item 6, §3.3 RB-10, §3.5 Ex-B5.
+- `histnorm/behaviours/handoffs.py` (`dedupe_handoff_candidates`): one candidate per
+  call id and target; its cases in `tests/test_behaviour_requests.py`.
 """
 
 from __future__ import annotations

@@ -22,8 +22,9 @@ Safe when the two results are identical. When they differ, choosing the first is
 decision about content, so the fix is unsafe and needs unsafe fixes enabled.
 
 ## References
-- behaviours.md §0.1 "Related rule: duplicate results", §2.8 (review finding R2, R3).
-- formats.md §1 and §3, "Duplicate results".
+- `histnorm/pairing.py`: a result for a call that is already answered.
+- `histnorm/behaviours/approval_state.py` (`reconcile_approval_state`): settled
+  approvals are forgotten so a call is not run twice.
 """
 
 from __future__ import annotations

@@ -21,7 +21,8 @@ request back.
 There is no fix.
 
 ## References
-- formats.md §3 "First message", §4 Gemini validity rules.
+- `histnorm/profile_evidence.py`: the evidence of each profile's `first_message_user`,
+  listed below by profile.
 """
 
 from __future__ import annotations

@@ -22,7 +22,8 @@ earlier request and partial response by hand, or re-store the session.
 There is no fix.
 
 ## References
-- behaviours.md §2.3 R-A11, §2.1 review finding R1, §5.19.
+- `histnorm/behaviours/partial.py` (R-A11): a partial turn is stored once, marked
+  `agent_framework.partial_response`; its cases in `tests/test_behaviour_partial.py`.
 """
 
 from __future__ import annotations

@@ -24,8 +24,10 @@ Keep the first copy, which holds the complete arguments, and remove the later on
 Safe: the later copy is the same request.
 
 ## References
-- behaviours.md §0.2, §3.3 RB-2 and RB-4, §3.4 `dedupe_transcript_requests`, §5.9.
-- formats.md validity matrix, "Duplicate call IDs".
+- `histnorm/behaviours/requests.py`: `merge_repeated_requests` and
+  `dedupe_transcript_requests`, the first copy wins; their cases in
+  `tests/test_behaviour_requests.py`.
+- `histnorm/pairing.py`: repeats are ids emitted again while still pending.
 """
 
 from __future__ import annotations

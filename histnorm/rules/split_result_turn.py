@@ -19,7 +19,8 @@ Merge the consecutive result messages of the turn into the first of them.
 Safe: the results are kept, in order; only the message boundaries change.
 
 ## References
-- formats.md §4, Gemini validity rules.
+- `histnorm/profile_evidence.py`: the evidence of each profile's `equal_call_counts`,
+  listed below by profile.
 """
 
 from __future__ import annotations

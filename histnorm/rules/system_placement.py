@@ -26,8 +26,8 @@ is the user's call.
 There is no fix.
 
 ## References
-- formats.md validity matrix, "System placement"; §3 "System placement"; §4.
-- `histnorm.profiles`: the evidence of each profile's `system_placement`.
+- `histnorm/profile_evidence.py`: the evidence of each profile's `system_placement`,
+  listed below by profile.
 """
 
 from __future__ import annotations

@@ -27,7 +27,8 @@ exactly as it is.
 There is no fix.
 
 ## References
-- formats.md: the shape of each supported format.
+- The README's [Formats](../../README.md#formats): the shape of each supported format;
+  the readers in `histnorm/formats/`.
 """
 
 from __future__ import annotations
