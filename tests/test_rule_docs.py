@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import re
+from functools import cache
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -16,7 +17,7 @@ from histnorm_cli.catalog import describe
 from typer.testing import CliRunner
 
 import histnorm
-from histnorm.profiles import PROFILES, RULES_OF, is_default
+from histnorm.profiles import ALIASES, PROFILES, RULES_OF, is_default
 from histnorm.rules import ALL_RULES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,6 +60,7 @@ SEVERITY_LINE = re.compile(r"^Severity: (.+)$", re.M)
 LEVELS = ("error", "warning", "info")
 
 
+@cache
 def _reported() -> dict[str, set[str]]:
     """The severities lint reports for each code over every fixture file and every rule
     example, under its own settings and under each profile."""
@@ -86,9 +88,6 @@ def _reported() -> dict[str, set[str]]:
     return found
 
 
-REPORTED = _reported()
-
-
 @pytest.mark.parametrize("rule", ALL_RULES, ids=lambda r: r.code)
 def test_a_page_states_every_severity_the_rule_reports(rule):
     """The page's `Severity:` line opens with the rule's severity and names every other
@@ -98,9 +97,9 @@ def test_a_page_states_every_severity_the_rule_reports(rule):
     assert line is not None, f"{rule.code}.md states no severity"
     words = re.findall(r"\b(?:error|warning|info)\b", line.group(1))
     assert words[0] == rule.severity.value, line.group(0)
-    assert set(words) == REPORTED.get(rule.code, set()) | {rule.severity.value}, (
+    assert set(words) == _reported().get(rule.code, set()) | {rule.severity.value}, (
         f"{rule.code}.md says {line.group(0)!r}; lint reports "
-        f"{sorted(REPORTED.get(rule.code, set()))}"
+        f"{sorted(_reported().get(rule.code, set()))}"
     )
     assert describe(rule.code).splitlines()[2] == line.group(0)
 
@@ -188,3 +187,16 @@ def test_examples_are_shown_as_a_diff_from_bad_to_good(rule):
         new = "\n".join(line[1:] for line in body if not line.startswith("-"))
         assert orjson.loads(old) == example.bad
         assert orjson.loads(new) == example.good
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=lambda r: r.code)
+def test_pages_name_profiles_as_profile_accepts_them(rule):
+    """No page names a profile by an alias; "Under profiles whose target ..." lists, in
+    its parentheses, exactly the profiles that drive the rule."""
+    prose = _prose((PAGES / f"{rule.code}.md").read_text())
+    assert not set(re.findall(r"`([a-z-]+)`", prose)) & set(ALIASES), rule.code
+    start = prose.find("Under profiles whose target")
+    if start >= 0:
+        paragraph = prose[start:].split("\n\n", 1)[0]
+        listed = next(g for g in re.findall(r"\(([^)]*)\)", paragraph) if "`" in g)
+        assert set(re.findall(r"`([a-z-]+)`", listed)) == _driving(rule.code), listed
