@@ -1,13 +1,14 @@
 """The evidence behind each provider profile's constraints (see `histnorm.profiles`).
 
-Provider error texts are quoted as formats.md records them, with the public report they
-come from; recorded verdicts name the pydantic-ai test cassette whose request body the
-provider answered.
+Provider error texts are quoted with the public report they come from (`owner/repo#N`,
+a GitHub issue or pull request); recorded verdicts link the pydantic-ai test cassette
+whose request body the provider answered.
 """
 
 from __future__ import annotations
 
-CASSETTES = "pydantic/pydantic-ai@4fda389 tests/models/cassettes/"
+PYDANTIC_AI = "https://github.com/pydantic/pydantic-ai/blob/4fda389/"
+CASSETTES = PYDANTIC_AI + "tests/models/cassettes/"
 """Recorded verdicts: request bodies pydantic-ai's tests sent to the live APIs."""
 
 RESPONSES = {
@@ -17,36 +18,39 @@ RESPONSES = {
     f"{CASSETTES}test_openai_responses/test_openai_responses_thinking_with_modified_history"
     ".yaml, interaction 1)",
     "max_call_id_length": "Responses API 400: `Invalid 'input[95].call_id': string too long. "
-    "Expected a string with maximum length 64 …` (formats.md §0 item 5, spec)",
+    "Expected a string with maximum length 64 …` (and OpenAI's OpenAPI specification, "
+    "https://github.com/openai/openai-openapi)",
     "unique_call_ids": "Responses API 400: `Duplicate item found with id …. Remove duplicate "
-    "items from your input and try again.` (formats.md validity matrix)",
+    "items from your input and try again.`",
     "severity": "HN008 is a warning: the Responses API pairs outputs with calls by call_id "
-    "wherever they sit (formats.md §0 item 2)",
+    "wherever they sit",
     "empty_text": 'accepted: OpenAI answered 200 to an assistant message with content "" and '
     f'an output_text part with text "" ({CASSETTES}test_openai_responses/'
-    "test_native_output.yaml, test_openai_responses_image_generation_with_tool_output.yaml)",
+    f"test_native_output.yaml, {CASSETTES}test_openai_responses/"
+    "test_openai_responses_image_generation_with_tool_output.yaml)",
 }
 ANTHROPIC = {
     "results_first": "Anthropic 400: `messages.N: Did not find 1 `tool_result` block(s) at the "
     "beginning of this message. Messages following `tool_use` blocks must begin with a "
-    "matching number of `tool_result` blocks.` (Zoo-Code-Org/Zoo-Code PR#1705)",
+    "matching number of `tool_result` blocks.` (Zoo-Code-Org/Zoo-Code#1705)",
     "call_id_pattern": "Anthropic 400: `messages.1.content.1.tool_use.id: String should match "
     "pattern '^[a-zA-Z0-9_-]+$'` (anomalyco/opencode#1279)",
     "unique_call_ids": "not unique after resolution: Anthropic answered 200 to a tool_use id "
     f"reused after its tool_result ({CASSETTES}test_tool_search/"
-    "test_cross_provider_capability_replay[google-gemini-3-flash-preview-anthropic-claude-"
-    "sonnet-4-5].yaml); `tool_use ids must be unique` (anthropics/claude-code#28515) is met by "
+    "test_cross_provider_capability_replay%5Bgoogle-gemini-3-flash-preview-anthropic-claude-"
+    "sonnet-4-5%5D.yaml); `tool_use ids must be unique` (anthropics/claude-code#28515) is met by "
     "an id pending twice, which HN006/HN007 report under every profile",
     "merges_same_role": "the SDK's `messages` docstring: consecutive user or assistant turns "
-    "are combined into one turn (formats.md §3, VERIFIED); Anthropic answered 200 to two "
+    "are combined into one turn; Anthropic answered 200 to two "
     "assistant messages with one tool_use each, answered by one user message "
-    f"({CASSETTES}test_tool_search/test_cross_provider_capability_replay[openai-responses-"
-    "gpt-5.4-anthropic-claude-sonnet-4-5].yaml)",
+    f"({CASSETTES}test_tool_search/test_cross_provider_capability_replay%5Bopenai-responses-"
+    "gpt-5.4-anthropic-claude-sonnet-4-5%5D.yaml)",
     "system_placement": 'inline: Anthropic answered 200 to role "system" messages in the '
-    f"middle of `messages` (claude-opus-4-8: {CASSETTES}"
-    "test_anthropic_mid_conversation_system/*.yaml); older models and Bedrock/Vertex clients "
-    "take system text only in the top-level `system` (pydantic-ai "
-    "providers/anthropic.py `_INLINE_SYSTEM_PROMPT_MODEL_PREFIXES`)",
+    f"middle of `messages` (claude-opus-4-8: {CASSETTES.replace('/blob/', '/tree/')}"
+    "test_anthropic_mid_conversation_system); older models and Bedrock/Vertex clients "
+    "take system text only in the top-level `system` (pydantic-ai's "
+    "`_INLINE_SYSTEM_PROMPT_MODEL_PREFIXES`, "
+    f"{PYDANTIC_AI}pydantic_ai_slim/pydantic_ai/providers/anthropic.py)",
     "empty_text": "Anthropic 400: `messages: text content blocks must be non-empty` "
     "(aliasrobotics/cai#182) and `messages: text content blocks must contain non-whitespace "
     "text` (anthropics/claude-code#3196)",
@@ -59,8 +63,9 @@ BEDROCK = {
     "call_id_pattern": "Bedrock: `toolUseId` must be 1 to 64 characters matching "
     "`[a-zA-Z0-9_.:-]+` (run-llama/llama_index#22775)",
     "unique_call_ids": "Bedrock carries Anthropic's checks: `messages.N.content.M: tool_use ids "
-    "must be unique` (anthropics/claude-code#28515, #20573); no Bedrock verdict accepts reuse",
-    "first_message_user": "Anthropic 400 in 2024 API versions (formats.md §3 'First message'): "
+    "must be unique` (anthropics/claude-code#28515, anthropics/claude-code#20573); no Bedrock "
+    "verdict accepts reuse",
+    "first_message_user": "Anthropic 400 in 2024 API versions: "
     '`messages: first message must use the "user" role` (lobehub/lobehub#1601, '
     "langchain4j/langchain4j#940)",
     "alternating_roles": 'Bedrock 400: `messages: roles must alternate between "user" and '
@@ -77,14 +82,16 @@ GEMINI = {
     "(google-gemini/gemini-cli#4217)",
     "merges_same_role": "Gemini answered 200 to two model contents with one functionCall each, "
     "answered by one user content with both functionResponses "
-    f"({CASSETTES}test_tool_search/test_cross_provider_capability_replay[google-gemini-3-"
-    "flash-preview-openai-responses-gpt-5.4].yaml)",
+    f"({CASSETTES}test_tool_search/test_cross_provider_capability_replay%5Bgoogle-gemini-3-"
+    "flash-preview-openai-responses-gpt-5.4%5D.yaml)",
     "system_placement": "roles are user and model only: `Role must be user or model, but got "
-    "system` (google-genai chats.py); system text goes in `systemInstruction`",
+    "system` (google-genai, "
+    "https://github.com/googleapis/python-genai/blob/main/google/genai/chats.py); system text "
+    "goes in `systemInstruction`",
     "empty_text": "beside-result: Gemini 400 `…contents[2].parts[1].data: required oneof field "
     "'data' must have one initialized field` for a blank text part beside a functionResponse "
     '(54xzh/FLIT#69); Gemini answered 200 to {"text": ""} parts in user and model '
     f"contents ({CASSETTES}test_google/test_google_model_empty_assistant_response.yaml, "
-    "test_google_instructions_only_with_tool_calls.yaml)",
+    f"{CASSETTES}test_google/test_google_instructions_only_with_tool_calls.yaml)",
 }
 PORTABLE = "the strictest value any profile takes; see that profile's evidence"

@@ -36,7 +36,7 @@ class Profile:
 
     Every constraint whose value differs from the dataclass default, and every severity
     override, names its evidence in `evidence` (keyed by field name): the provider's error
-    text (formats.md), its documentation, or a recorded verdict (a request body the
+    text, its documentation, or a recorded verdict (a request body the
     provider answered, by cassette). A default value may cite evidence too, when a
     verdict shows the target accepts what a stricter reading would reject.
     """
@@ -115,7 +115,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "string too long. Expected a string with maximum length 40, but got a "
                     "string with length 51 instead.` (vercel/ai#8132)",
                     "empty_text": "accepted: no OpenAI error text rejects empty or "
-                    "whitespace-only content (formats.md validity matrix); the one reported "
+                    "whitespace-only content; the one reported "
                     '400 on content "" beside tool_calls (continuedev/continue#5091) named '
                     "an empty tool name",
                 },
@@ -167,8 +167,9 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 empty_text="rejected",
                 evidence={
                     "empty_text": "the Agent Framework partial-response sanitizer removes "
-                    "empty text before storing a turn (microsoft/agent-framework PR #9790; "
-                    "behaviours.md §2.3 R-A4), so histories it reads hold none",
+                    "empty text before storing a turn (microsoft/agent-framework#9790; "
+                    "`histnorm.behaviours.sanitize_partial_response`, R-A4), so histories it "
+                    "reads hold none",
                 },
             ),
             Profile(

@@ -68,6 +68,9 @@ class Rule:
     aliases: tuple[str, ...] = field(default=())
     check_outline: OutlineCheckFn | None = None
     wants: int = ALWAYS
+    other_severities: tuple[tuple[Severity, str], ...] = ()
+    """The severities it reports besides `severity`, each with when (profile overrides
+    aside: `Profile.severity` names those)."""
 
     def __post_init__(self) -> None:
         outline_check = self.check_outline

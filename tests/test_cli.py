@@ -1170,9 +1170,8 @@ def test_rule_prints_its_documentation():
         "## Fix safety",
         "## References",
         "### Example (openai-chat):",
-        "Before:",
-        "After `histnorm fix`:",
-        "```json",
+        "What `histnorm fix` changes:",
+        "```diff\n--- before\n+++ after\n@@ ",
     ):
         assert section in text
     assert invoke("rule", "orphan-tool-call").stdout == text

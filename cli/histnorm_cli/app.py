@@ -106,7 +106,10 @@ Format = Annotated[
     typer.Option("--format", metavar=_choices(CODECS), help="Input format (default: detect)."),
 ]
 Output = Annotated[
-    OutputFormat | None, typer.Option("--output-format", help="How to print diagnostics.")
+    OutputFormat | None,
+    typer.Option(
+        "--output-format", metavar=_choices(OutputFormat), help="How to print diagnostics."
+    ),
 ]
 Config = Annotated[
     str | None,
@@ -398,8 +401,12 @@ def rules(
 
 
 @app.command()
-def rule(code: Annotated[str, typer.Argument(help="A rule code or name, e.g. HN001.")]) -> None:
-    """Print one rule's documentation and examples."""
+def rule(
+    code: Annotated[str, typer.Argument(metavar="CODE", hidden=True)],  # the docstring says
+) -> None:
+    """Print one rule's documentation and examples.
+
+    CODE: a rule code or name, e.g. HN001."""
     text = catalog.describe(code)
     if text is None:
         typer.echo(f"histnorm: error: unknown rule {code!r}; run `histnorm rules`", err=True)

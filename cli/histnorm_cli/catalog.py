@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import difflib
+import re
 from pathlib import Path
 
 import orjson
 
 from histnorm.errors import HistnormError
-from histnorm.profiles import evidence_for
+from histnorm.profiles import PROFILES, evidence_for
 from histnorm.rule import Rule
 from histnorm.rules import ALL_RULES, resolve
 
@@ -39,31 +41,89 @@ def table(as_json: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
+def severity(rule: Rule) -> str:
+    """The severities `rule` reports: its own first, then each other one with when
+    (`error; warning under `openai-responses``)."""
+    others = [f"{level.value} {when}" for level, when in rule.other_severities]
+    others += [
+        f"{profile.severity[rule.code].value} under `{profile.name}`"
+        for profile in PROFILES.values()
+        if rule.code in profile.severity
+    ]
+    return "; ".join([rule.severity.value, *others])
+
+
 def describe(code_or_name: str) -> str | None:
-    """A rule's full documentation with its examples, or None for an unknown rule."""
+    """A rule's full documentation with its examples, or None for an unknown rule.
+
+    Links are relative to `docs/rules/`, where `histnorm rules --write-docs` puts the page.
+    """
     try:
         rule = resolve(code_or_name)
     except HistnormError:
         return None
-    head = f"# {rule.code} {rule.name}\n\nSeverity: {rule.severity.value}. Fix: {_fix(rule)}.\n\n"
-    parts = [head + rule.doc.strip() + "\n"]
+    head = f"# {rule.code} {rule.name}\n\nSeverity: {severity(rule)}. Fix: {_fix(rule)}.\n\n"
+    parts = [head + _linked(rule.doc.strip()) + "\n" + _sources(rule)]
     evidence = evidence_for(rule.code)
     if evidence:
         parts.append("\n## Evidence by profile\n\n")
-        parts += [f"- `{name}` {constraint}: {text}\n" for name, constraint, text in evidence]
+        parts += [
+            f"- `{name}` {constraint}: {_linked(text)}\n" for name, constraint, text in evidence
+        ]
     for example in rule.examples:
-        parts.append(
-            f"\n### Example ({example.format}): {example.title}\n\nBefore:\n\n" + _json(example.bad)
-        )
-        if example.good is not None:
-            parts.append("\nAfter `histnorm fix`:\n\n" + _json(example.good))
+        parts.append(f"\n### Example ({example.format}): {example.title}\n\n")
+        if example.good is None or example.good == example.bad:
+            parts.append(_json(example.bad) + "\n`histnorm fix` leaves it unchanged.\n")
         else:
-            parts.append("\n`histnorm fix` leaves it unchanged.\n")
+            parts.append("What `histnorm fix` changes:\n\n" + _diff(example.bad, example.good))
     return "".join(parts)
 
 
+_ISSUE = re.compile(r"(?<![\w/\[.-])([A-Za-z0-9][\w.-]*/[\w.-]+)#(\d+)\b")
+"""`owner/repo#N`: a GitHub issue or pull request (GitHub redirects one to the other)."""
+
+
+_PATH = re.compile(r"`((?:histnorm|cli|tests|fixtures|docs|schemas|benchmarks)/[\w./-]*)`")
+"""A path in this repository, in backticks."""
+ROOT = Path(__file__).resolve().parents[2]
+"""The repository: pages link its files relative to `docs/rules/`."""
+
+
+def _linked(text: str) -> str:
+    """`text` with each `owner/repo#N` a link to it, and each path of this repository (in
+    backticks) a link to the file."""
+    text = _ISSUE.sub(lambda m: f"[{m[0]}](https://github.com/{m[1]}/issues/{m[2]})", text)
+    return _PATH.sub(
+        lambda m: f"[`{m[1]}`](../../{m[1]})" if (ROOT / m[1]).exists() else m[0], text
+    )
+
+
+def _sources(rule: Rule) -> str:
+    """The reference to the rule's own module and cases, in this repository."""
+    module = f"histnorm/rules/{rule.name.replace('-', '_')}.py"
+    line = f"- The rule: [`{module}`](../../{module})"
+    cases = f"fixtures/rules/{rule.code}/"
+    if (ROOT / cases).is_dir():
+        line += f"; its cases: [`{cases}`](../../{cases})"
+    return line + ".\n"
+
+
+def _pretty(value: object) -> str:
+    return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+
+
 def _json(value: object) -> str:
-    return "```json\n" + orjson.dumps(value, option=orjson.OPT_INDENT_2).decode() + "\n```\n"
+    return "```json\n" + _pretty(value) + "\n```\n"
+
+
+def _diff(bad: object, good: object) -> str:
+    """A unified diff from `bad` to `good`, pretty-printed, with the whole example as
+    context: one copy of the transcript, its changed lines marked."""
+    before, after = _pretty(bad).splitlines(), _pretty(good).splitlines()
+    lines = difflib.unified_diff(
+        before, after, "before", "after", n=max(len(before), len(after)), lineterm=""
+    )
+    return "```diff\n" + "\n".join(lines) + "\n```\n"
 
 
 def write_docs(folder: Path) -> list[Path]:

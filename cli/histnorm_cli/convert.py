@@ -17,18 +17,27 @@ from histnorm_cli.exitcodes import ExitCode
 from histnorm_cli.files import STDIN, write_atomically
 from histnorm_cli.identity import read_regular
 
+_FORMATS = "[" + "|".join(CODECS) + "]"
+"""The choices of `--to` and `--from`, as help shows them."""
+
 
 def convert_command(
-    path: Annotated[str, typer.Argument(help="A JSON or JSONL file, or - for stdin.")],
-    to: Annotated[str, typer.Option("--to", help="Target format: " + ", ".join(CODECS))],
+    path: Annotated[str, typer.Argument(metavar="PATH", hidden=True)],  # the docstring says
+    to: Annotated[
+        str, typer.Option("--to", metavar=_FORMATS, help="Target format.", show_default=False)
+    ],
     source: Annotated[
-        str | None, typer.Option("--from", help="Source format (default: detect).")
+        str | None,
+        typer.Option("--from", metavar=_FORMATS, help="Source format (default: detect)."),
     ] = None,
     output: Annotated[
-        str | None, typer.Option("--output", "-o", help="Write here instead of stdout.")
+        str | None,
+        typer.Option("--output", "-o", metavar="FILE", help="Write here instead of stdout."),
     ] = None,
 ) -> None:
-    """Convert transcripts between formats (lossless where both sides can express it)."""
+    """Convert transcripts between formats (lossless where both sides can express it).
+
+    PATH: a JSON or JSONL file, or - for stdin."""
     if to not in CODECS or (source is not None and source not in CODECS):
         typer.echo(f"histnorm: error: known formats: {', '.join(CODECS)}", err=True)
         raise typer.Exit(ExitCode.ERROR)

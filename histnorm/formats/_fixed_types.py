@@ -72,7 +72,8 @@ def changed_type(codec: Writer, original: Transcript, fixed: Transcript) -> str 
     for index, message in enumerate(fixed.messages):
         if isinstance(message.native, dict):
             written = _resolve(document, codec.message_pointer(fixed, index))
-            problem = _type_change(message.native, written, f" of message {index}")
+            where = f" in message {index + 1} of {len(fixed.messages)}"
+            problem = _type_change(message.native, written, where)
             if problem is not None:
                 return problem
     return None

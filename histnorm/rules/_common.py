@@ -32,6 +32,15 @@ def show_id(value: str | None) -> str:
     return "without an id" if value is None else repr(value) if value else '""'
 
 
+def nth(transcript: AnyTranscript, first: int, last: int | None = None) -> str:
+    """Messages `first` (to `last`) as a person counts them: "message 2 of 7",
+    "messages 2-4 of 7" (the indexes are 0-based, as in pointers)."""
+    total = len(transcript.messages)
+    if last is None or last == first:
+        return f"message {first + 1} of {total}"
+    return f"messages {first + 1}-{last + 1} of {total}"
+
+
 def describe(part: Part | OutlinePart) -> str:
     """A short human description of a call, result or approval request (of a model or
     of an outline: both have the attributes read here)."""

@@ -21,7 +21,8 @@ Unsafe: the later request is real content that is dropped. It applies only with 
 fixes enabled; otherwise it is a warning, as upstream makes it.
 
 ## References
-- behaviours.md §0.2, §3.3 RB-2, RB-4 and RB-7, §3.5 Ex-B2, Ex-B3, Ex-B6, §5.3.
+- `histnorm/behaviours/requests.py` and `histnorm/behaviours/_request_records.py`: a
+  conflict is reported, never merged; the cases in `tests/test_behaviour_requests.py`.
 """
 
 from __future__ import annotations

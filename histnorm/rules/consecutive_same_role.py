@@ -22,7 +22,8 @@ Merge the later message into the earlier one: its parts are appended, in order.
 Safe: all content is kept; only the message boundary goes.
 
 ## References
-- formats.md §1 "Consecutive same-role messages", §3 "Role alternation".
+- `histnorm/profile_evidence.py`: the evidence of each profile's `alternating_roles`,
+  listed below by profile.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from histnorm.edit import AnyMessage, AnyTranscript, is_result_only, rewrite
 from histnorm.model import Part, Transcript
 from histnorm.pairing import Position
 from histnorm.rule import Example, Rule
+from histnorm.rules._common import nth
 from histnorm.settings import Settings
 
 
@@ -65,10 +67,10 @@ def check(context: Context) -> Iterable[Diagnostic]:
     for run in _runs(outline):
         for mi in run[1:]:
             yield RULE.diagnostic(
-                f"message {mi} has the same role ({outline.messages[mi].role}) as the "
+                f"{nth(outline, mi)} has the same role ({outline.messages[mi].role}) as the "
                 "message before it",
                 message_index=mi,
-                fix_title=f"merge it into message {run[0]}",
+                fix_title=f"merge it into {nth(outline, run[0])}",
                 data=run[0],
             )
 
@@ -99,7 +101,7 @@ _BAD: Any = [
 RULE = Rule(
     code="HN107",
     name="consecutive-same-role",
-    summary="two consecutive messages share a role (profiles: bedrock, portable)",
+    summary="two consecutive messages share a role (profiles: bedrock-converse, portable)",
     severity=Severity.ERROR,
     applicability=Applicability.SAFE,
     doc=__doc__ or "",

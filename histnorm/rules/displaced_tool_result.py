@@ -33,8 +33,11 @@ none is lost.
 Safe: nothing is added or deleted; only the order changes.
 
 ## References
-- behaviours.md §0.3, §4.1, §4.3, §4.8 Ex-C7, §5.4.
-- formats.md validity matrix, "Result must be directly after its call".
+- `histnorm/behaviours/approvals.py` (`reslot_approval_results`): approval-resumed
+  results go before the caller's trailing messages; its cases in
+  `tests/test_behaviour_approvals.py`.
+- `histnorm/profile_evidence.py`: why HN008 is a warning under `openai-responses`, and
+  the evidence of `merges_same_role`, listed below by profile.
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ from histnorm.edit import AnyTranscript, is_result_only, rewrite, turn_end, turn
 from histnorm.model import Message, Part, Transcript
 from histnorm.pairing import Position, pair_transcript
 from histnorm.rule import Example, Rule
-from histnorm.rules._common import describe, outline_part_at
+from histnorm.rules._common import describe, nth, outline_part_at
 from histnorm.settings import Settings
 
 
@@ -92,11 +95,12 @@ def check(context: Context) -> Iterable[Diagnostic]:
             continue
         between = result[0] - turn_end(outline, call[0]) - 1
         yield RULE.diagnostic(
-            f"{describe(outline_part_at(outline, result))} answers a call in message {call[0]}, "
+            f"{describe(outline_part_at(outline, result))} answers a call in "
+            f"{nth(outline, call[0])}, "
             f"but {between} other message{'s come' if between != 1 else ' comes'} between them",
             message_index=result[0],
             part_index=result[1],
-            fix_title=f"move the result to just after message {call[0]}",
+            fix_title=f"move the result to just after {nth(outline, call[0])}",
             data=call,
         )
 

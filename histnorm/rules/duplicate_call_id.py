@@ -24,9 +24,9 @@ deterministic new id (`call_` and 24 hex digits of a hash of the old id and posi
 Safe: every pairing is kept and nothing is added or removed.
 
 ## References
-- formats.md validity matrix, "Duplicate call IDs"; behaviours.md §0.2 "Provider rules
-  are a separate question".
-- `histnorm.profiles`: the evidence of each profile's `unique_call_ids`.
+- `histnorm/profile_evidence.py`: the evidence of each profile's `unique_call_ids`,
+  listed below by profile.
+- `histnorm/pairing.py`: an id pending twice is HN006 or HN007 instead.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from histnorm.analysis.outline import Call
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.model import Transcript
 from histnorm.rule import Example, Rule
-from histnorm.rules._common import new_call_id, rename_calls, show_id
+from histnorm.rules._common import new_call_id, nth, rename_calls, show_id
 from histnorm.settings import Settings
 
 
@@ -58,8 +58,8 @@ def check(context: Context) -> Iterable[Diagnostic]:
                 continue
             if part.call_id in seen:
                 yield RULE.diagnostic(
-                    f"call id {show_id(part.call_id)} was already used in message "
-                    f"{seen[part.call_id]}; the target needs unique ids",
+                    f"call id {show_id(part.call_id)} was already used in "
+                    f"{nth(outline, seen[part.call_id])}; the target needs unique ids",
                     message_index=mi,
                     part_index=pi,
                     fix_title="give the call and its results a new id",
@@ -97,7 +97,7 @@ RULE = Rule(
     code="HN105",
     name="duplicate-call-id",
     summary="a call id is reused where the target needs unique ids (profiles: "
-    "openai-responses, bedrock, portable)",
+    "openai-responses, bedrock-converse, portable)",
     severity=Severity.ERROR,
     applicability=Applicability.SAFE,
     doc=__doc__ or "",

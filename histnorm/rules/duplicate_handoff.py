@@ -20,7 +20,8 @@ Keep the first copy and remove the later ones.
 Safe: the copies are the same handoff.
 
 ## References
-- behaviours.md §3.1 item 6, §3.3 RB-10, §3.5 Ex-B5.
+- `histnorm/behaviours/handoffs.py` (`dedupe_handoff_candidates`): one candidate per
+  call id and target; its cases in `tests/test_behaviour_requests.py`.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from collections.abc import Iterable
 from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.rule import Example, Rule
-from histnorm.rules._common import remove_reported, show_id
+from histnorm.rules._common import nth, remove_reported, show_id
 
 
 def check(context: Context) -> Iterable[Diagnostic]:
@@ -40,7 +41,7 @@ def check(context: Context) -> Iterable[Diagnostic]:
             continue
         yield RULE.diagnostic(
             f"handoff {show_id(repeat.kept)} under call id {show_id(repeat.id)} repeats the "
-            f"pending handoff of message {repeat.first[0]}",
+            f"pending handoff of {nth(context.outline, repeat.first[0])}",
             message_index=repeat.position[0],
             part_index=repeat.position[1],
             fix_title="remove the repeated handoff; the first one wins",

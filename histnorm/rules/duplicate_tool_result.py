@@ -22,8 +22,9 @@ Safe when the two results are identical. When they differ, choosing the first is
 decision about content, so the fix is unsafe and needs unsafe fixes enabled.
 
 ## References
-- behaviours.md §0.1 "Related rule: duplicate results", §2.8 (review finding R2, R3).
-- formats.md §1 and §3, "Duplicate results".
+- `histnorm/pairing.py`: a result for a call that is already answered.
+- `histnorm/behaviours/approval_state.py` (`reconcile_approval_state`): settled
+  approvals are forgotten so a call is not run twice.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.model import ToolResultPart
 from histnorm.rule import Example, Rule
-from histnorm.rules._common import describe, part_at, remove_reported
+from histnorm.rules._common import describe, nth, part_at, remove_reported
 from histnorm.settings import Settings
 
 
@@ -51,7 +52,7 @@ def check(context: Context) -> Iterable[Diagnostic]:
         assert isinstance(later, ToolResultPart) and isinstance(earlier, ToolResultPart)
         same = _same(later, earlier)
         yield RULE.diagnostic(
-            f"{describe(later)} answers a call already answered in message {first[0]}"
+            f"{describe(later)} answers a call already answered in {nth(transcript, first[0])}"
             + ("" if same else ", with a different result"),
             message_index=position[0],
             part_index=position[1],

@@ -21,12 +21,12 @@ Remove the message. The order of the other messages is unchanged.
 
 ## Fix safety
 Safe when the message carries nothing. Unsafe for a usage-only message: its token counts
-go with it (MEAI itself never stores usage in messages, behaviours.md §2.3 R-A7, but
-they are data the file holds), so that removal needs `--unsafe-fixes`.
+go with it (MEAI itself never stores usage in messages, `histnorm/behaviours/partial.py`
+R-A7, but they are data the file holds), so that removal needs `--unsafe-fixes`.
 
 ## References
-- behaviours.md §2.3 R-A6, §1.4 rule 4, §2.4 E7.
-- formats.md validity matrix, "Empty content".
+- `histnorm/behaviours/partial.py` (R-A6: a message left without content is dropped) and
+  `histnorm/behaviours/coalesce.py` (how streamed updates become messages).
 """
 
 from __future__ import annotations

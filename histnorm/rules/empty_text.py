@@ -28,9 +28,10 @@ space: that does not help on Bedrock and is still whitespace-only.
 Safe: an empty text part carries nothing.
 
 ## References
-- behaviours.md §2.3 R-A4, §2.4 E6.
-- formats.md §3 "Empty content", the validity matrix row "Whitespace-only text".
-- `histnorm.profiles`: the evidence of each profile's `empty_text`.
+- `histnorm/behaviours/partial.py` (`sanitize_partial_response`, R-A4): empty text is
+  removed before a turn is stored.
+- `histnorm/profile_evidence.py`: the evidence of each profile's `empty_text`, listed
+  below by profile.
 """
 
 from __future__ import annotations

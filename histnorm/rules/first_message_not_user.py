@@ -21,7 +21,8 @@ request back.
 There is no fix.
 
 ## References
-- formats.md §3 "First message", §4 Gemini validity rules.
+- `histnorm/profile_evidence.py`: the evidence of each profile's `first_message_user`,
+  listed below by profile.
 """
 
 from __future__ import annotations
@@ -59,7 +60,8 @@ _BAD: Any = [
 RULE = Rule(
     code="HN106",
     name="first-message-not-user",
-    summary="the conversation does not open with a user message (profiles: bedrock, portable)",
+    summary="the conversation does not open with a user message (profiles: bedrock-converse, "
+    "portable)",
     severity=Severity.WARNING,
     applicability=None,
     doc=__doc__ or "",

@@ -27,7 +27,8 @@ Safe: the pairing is kept, nothing is added or removed; the new id depends only 
 input, so fixing twice gives the same result.
 
 ## References
-- formats.md §0 item 5, §1 and §3 validity rules.
+- `histnorm/profile_evidence.py`: the evidence of each profile's `max_call_id_length`
+  and `call_id_pattern`, listed below by profile.
 """
 
 from __future__ import annotations

@@ -29,7 +29,9 @@ missing line, or point `parentUuid` at the line that came before it.
 There is no fix.
 
 ## References
-- formats.md §7d (Claude Code conversation logs: the tree, `leafUuid`, compaction).
+- The README's [Claude Code sessions](../../README.md#claude-code-sessions) and
+  `histnorm/formats/_claude_code_tree.py`: the `parentUuid` tree, continued and
+  compacted sessions.
 """
 
 from __future__ import annotations

@@ -22,9 +22,8 @@ replayed with a new message after it.
 There is no fix.
 
 ## References
-- behaviours.md §0.1 "Tail-aware mode", §2.5 Ex-A8.
-- formats.md §7b (fine-tuning targets end with a call), §2 (a trailing
-  `mcp_approval_request` is the normal pending state).
+- `histnorm/settings.py`: `tail` (`keep` or `close`) and what it means.
+- `histnorm/pairing.py`: what is still open at the end.
 """
 
 from __future__ import annotations

@@ -30,8 +30,10 @@ lost. `synthesize` invents content and applies only when chosen explicitly or wi
 unsafe fixes enabled.
 
 ## References
-- behaviours.md §2.3 R-A3 (pairing, removal of unmatched calls), §2.4 E2/E3/E14.
-- formats.md validity matrix, "Every call needs a result".
+- `histnorm/pairing.py`: how calls and results pair (the nearest preceding unanswered
+  call of the same id and family).
+- `histnorm/behaviours/partial.py` (`sanitize_partial_response`, R-A3): unmatched calls
+  are removed from a cancelled response; its cases in `tests/test_behaviour_partial.py`.
 """
 
 from __future__ import annotations

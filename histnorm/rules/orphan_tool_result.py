@@ -23,8 +23,9 @@ Remove the result, and its message if nothing else is left in it.
 Safe: a result without its call can never be replayed.
 
 ## References
-- behaviours.md §2.3 R-A3 (orphan results are removed), §5.14.
-- formats.md §1, §2, §3 validity rules.
+- `histnorm/pairing.py`: a result with no earlier unanswered call of its id.
+- `histnorm/behaviours/partial.py` (`sanitize_partial_response`, R-A3): orphan results
+  are removed.
 """
 
 from __future__ import annotations

@@ -25,8 +25,10 @@ FunctionInvokingChatClient does for a rejected approval; `fail` reports only.
 and applies only when chosen explicitly or with unsafe fixes enabled.
 
 ## References
-- behaviours.md §2.3 R-A2, §2.4 E4, §4.2 step 2 and step 5, §5.8.
-- formats.md §5, MEAI validity rules.
+- `histnorm/behaviours/partial.py` (R-A2: input requests are removed from a cancelled
+  response) and `histnorm/behaviours/approvals.py` (how a resumed approval is answered);
+  their cases in `tests/test_behaviour_partial.py` and
+  `tests/test_behaviour_approvals.py`.
 """
 
 from __future__ import annotations

@@ -26,9 +26,8 @@ the item it belongs to it cannot be replayed.
 Safe: a reasoning item without its following item can never be replayed.
 
 ## References
-- formats.md §2, "Reasoning must be followed by the item it produced".
-- behaviours.md §2.3 R-A5, §5.15.
-- `histnorm.profiles`: the evidence of `reasoning_needs_next` (the recorded 400).
+- `histnorm/profile_evidence.py`: the evidence of `reasoning_needs_next` (the recorded
+  400), listed below by profile.
 """
 
 from __future__ import annotations

@@ -22,7 +22,8 @@ earlier request and partial response by hand, or re-store the session.
 There is no fix.
 
 ## References
-- behaviours.md §2.3 R-A11, §2.1 review finding R1, §5.19.
+- `histnorm/behaviours/partial.py` (R-A11): a partial turn is stored once, marked
+  `agent_framework.partial_response`; its cases in `tests/test_behaviour_partial.py`.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from histnorm.analysis.outline import PARTIAL
 from histnorm.diagnostic import Diagnostic, Severity
 from histnorm.model import Message, Transcript
 from histnorm.rule import Example, Rule
+from histnorm.rules._common import nth
 from histnorm.settings import Settings
 
 
@@ -59,14 +61,10 @@ def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
         request = [_content(m) for m in messages[request_start:start]]
         again = [_content(m) for m in messages[index : index + len(request)]]
         if request and request == again:
-            span = (
-                f"message {request_start}"
-                if request_start == start - 1
-                else f"messages {request_start}-{start - 1}"
-            )
             yield RULE.diagnostic(
-                f"the request in {span} is repeated at message "
-                f"{index}, after the partial response it produced: the turn was stored twice",
+                f"the request in {nth(transcript, request_start, start - 1)} is repeated at "
+                f"{nth(transcript, index)}, after the partial response it produced: the turn "
+                "was stored twice",
                 message_index=start,
             )
 

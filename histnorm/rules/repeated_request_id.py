@@ -24,8 +24,10 @@ Keep the first copy, which holds the complete arguments, and remove the later on
 Safe: the later copy is the same request.
 
 ## References
-- behaviours.md §0.2, §3.3 RB-2 and RB-4, §3.4 `dedupe_transcript_requests`, §5.9.
-- formats.md validity matrix, "Duplicate call IDs".
+- `histnorm/behaviours/requests.py`: `merge_repeated_requests` and
+  `dedupe_transcript_requests`, the first copy wins; their cases in
+  `tests/test_behaviour_requests.py`.
+- `histnorm/pairing.py`: repeats are ids emitted again while still pending.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from typing import Any
 from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.rule import Example, Rule
-from histnorm.rules._common import describe, outline_part_at, remove_reported, show_id
+from histnorm.rules._common import describe, nth, outline_part_at, remove_reported, show_id
 
 
 def check(context: Context) -> Iterable[Diagnostic]:
@@ -49,7 +51,7 @@ def check(context: Context) -> Iterable[Diagnostic]:
         yield RULE.diagnostic(
             f"{describe(outline_part_at(outline, repeat.position))} repeats the pending "
             f"{'request' if repeat.kind == 'approval_request' else 'call'} "
-            f"{show_id(repeat.id)} of message {first[0]}",
+            f"{show_id(repeat.id)} of {nth(outline, first[0])}",
             message_index=repeat.position[0],
             part_index=repeat.position[1],
             fix_title="remove the repeated copy; the first one wins",

@@ -22,7 +22,8 @@ the other content.
 Safe: nothing is added or removed; only the order inside one message changes.
 
 ## References
-- formats.md §3, "Results must come first in the user message".
+- `histnorm/profile_evidence.py`: the evidence of each profile's `results_first`, listed
+  below by profile.
 """
 
 from __future__ import annotations
@@ -99,7 +100,8 @@ _BAD: Any = [
 RULE = Rule(
     code="HN101",
     name="results-not-first",
-    summary="tool results do not open their message (profiles: anthropic, bedrock, portable)",
+    summary="tool results do not open their message (profiles: anthropic, bedrock-converse, "
+    "portable)",
     severity=Severity.ERROR,
     applicability=Applicability.SAFE,
     doc=__doc__ or "",

@@ -33,7 +33,8 @@ in order is the usual convention, but the history does not say so; it applies on
 unsafe fixes enabled, and without them the error stays reported.
 
 ## References
-- formats.md validity matrix, "Duplicate call IDs"; behaviours.md §0.2.
+- `histnorm/pairing.py`: calls pair with results by id, so one id for two tools pairs
+  them by position only.
 """
 
 from __future__ import annotations

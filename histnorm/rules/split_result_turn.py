@@ -19,7 +19,8 @@ Merge the consecutive result messages of the turn into the first of them.
 Safe: the results are kept, in order; only the message boundaries change.
 
 ## References
-- formats.md §4, Gemini validity rules.
+- `histnorm/profile_evidence.py`: the evidence of each profile's `equal_call_counts`,
+  listed below by profile.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from histnorm.edit import AnyTranscript, rewrite, turn_end
 from histnorm.model import Message, Part, Transcript
 from histnorm.pairing import Position, pair_transcript
 from histnorm.rule import Example, Rule
+from histnorm.rules._common import nth
 from histnorm.settings import Settings
 
 
@@ -59,10 +61,10 @@ def check(context: Context) -> Iterable[Diagnostic]:
         return
     for call_message, block in _turns(outline):
         yield RULE.diagnostic(
-            f"the results of the calls in message {call_message} are spread over "
+            f"the results of the calls in {nth(outline, call_message)} are spread over "
             f"{len(block)} messages; the target expects one response turn",
             message_index=block[1],
-            fix_title=f"merge them into message {block[0]}",
+            fix_title=f"merge them into {nth(outline, block[0])}",
             data=block,
         )
 

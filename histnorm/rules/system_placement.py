@@ -26,8 +26,8 @@ is the user's call.
 There is no fix.
 
 ## References
-- formats.md validity matrix, "System placement"; §3 "System placement"; §4.
-- `histnorm.profiles`: the evidence of each profile's `system_placement`.
+- `histnorm/profile_evidence.py`: the evidence of each profile's `system_placement`,
+  listed below by profile.
 """
 
 from __future__ import annotations
@@ -85,11 +85,18 @@ RULE = Rule(
     code="HN108",
     name="system-placement",
     summary="system text sits where the target does not accept it (profiles: gemini, "
-    "bedrock, portable; information under anthropic)",
+    "bedrock-converse, portable; information under anthropic)",
     severity=Severity.WARNING,
     applicability=None,
     doc=__doc__ or "",
     check_outline=check,
+    other_severities=(
+        (
+            Severity.INFO,
+            "under `anthropic`, and for system text before the first other message under "
+            "`gemini` and `bedrock-converse`",
+        ),
+    ),
     examples=(
         Example(
             bad=_BAD,

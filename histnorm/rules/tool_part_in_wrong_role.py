@@ -52,8 +52,9 @@ Safe: nothing is added or removed; the results keep their order and their call, 
 the message boundaries around them change.
 
 ## References
-- formats.md §3 (Anthropic validity rules), §4 (Gemini), §5 (MEAI content kinds);
-  dotnet/extensions `OpenAIChatClient.ToOpenAIChatMessages`.
+- The readers of the formats whose roles decide what a message holds:
+  `histnorm/formats/anthropic.py`, `histnorm/formats/gemini.py`,
+  `histnorm/formats/meai.py`; dotnet/extensions `OpenAIChatClient.ToOpenAIChatMessages`.
 """
 
 from __future__ import annotations

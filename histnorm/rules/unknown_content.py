@@ -41,8 +41,10 @@ fixes you do not want.
 No fix is offered. The guard keeps the file as it is wherever histnorm cannot see.
 
 ## References
-- Issue #10, "Unknown content is silently trusted".
-- formats.md §2 (OpenAI role values), §7a (LLaMA-Factory role tags).
+- What histnorm acts on, in the
+  [README](../../README.md#what-histnorm-acts-on-and-what-fix-will-never-do): unknown
+  content holds back every fix around it.
+- `histnorm/unknown.py` (the findings) and `histnorm/guard.py` (the fixes held back).
 """
 
 from __future__ import annotations
@@ -93,6 +95,13 @@ RULE = Rule(
     doc=__doc__ or "",
     check=check,
     wants=UNKNOWN | UNKNOWN_PART | UNKNOWN_ROLE,
+    other_severities=(
+        (
+            Severity.WARNING,
+            "for a part of an unknown type whose name says nothing of calls or results, in "
+            "a message that takes part in pairing",
+        ),
+    ),
     examples=(
         Example(bad=_FORCED, good=None, format="anthropic", title="tool_calls read as Anthropic"),
         Example(bad=_ROLE, good=None, title="a misspelt role"),

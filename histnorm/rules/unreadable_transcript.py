@@ -27,7 +27,8 @@ exactly as it is.
 There is no fix.
 
 ## References
-- formats.md: the shape of each supported format.
+- The README's [Formats](../../README.md#formats): the shape of each supported format;
+  the readers in `histnorm/formats/`.
 """
 
 from __future__ import annotations
@@ -43,4 +44,11 @@ RULE = Rule(
     applicability=None,
     doc=__doc__ or "",
     wants=0,  # reported by the reader, never by a check
+    other_severities=(
+        (
+            Severity.WARNING,
+            "for the torn last line of a session killed mid-write, which is skipped (as "
+            "Claude Code skips it) and kept as it is",
+        ),
+    ),
 )
