@@ -32,6 +32,8 @@ CALL_TYPES = (None, "function", "tool")
 # Markers of documents only OpenAI Chat writes, and of other formats' messages.
 _OPENAI_KEYS = {"function_call", "refusal", "audio", "weight", "annotations"}
 _FOREIGN_KEYS = {"contents", "parts", "type"}
+FOREIGN_KEYS = frozenset(_OPENAI_KEYS | _FOREIGN_KEYS)
+"""Keys that make a message `foreign` to chat-template (`sniff_message`)."""
 _FOREIGN_ITEMS = {
     "image_url",
     "input_audio",
@@ -153,7 +155,7 @@ def encode_item(part: Part) -> Any:
 
 def sniff_message(msg: dict[str, Any]) -> str | None:
     """`foreign`, `openai`, `distinctive`, `media` or None (plain) for one message."""
-    if "role" not in msg or _FOREIGN_KEYS & msg.keys() or _OPENAI_KEYS & msg.keys():
+    if "role" not in msg or FOREIGN_KEYS & msg.keys():
         return "foreign"
     role = msg["role"].casefold() if isinstance(msg["role"], str) else ""
     content = msg.get("content")
