@@ -159,6 +159,12 @@ def sniff_message(msg: dict[str, Any]) -> str | None:
         return "foreign"
     role = msg["role"].casefold() if isinstance(msg["role"], str) else ""
     content = msg.get("content")
+    if not isinstance(content, list):  # no content items: the role and the calls tell
+        if role == "function":
+            return "foreign"
+        if role == "tool":
+            return "openai" if "tool_call_id" in msg else "distinctive"
+        return _calls_mark(msg.get("tool_calls"), None)
     if role == "function" or (
         isinstance(content, list)
         and any(
@@ -179,7 +185,12 @@ def sniff_message(msg: dict[str, Any]) -> str | None:
         for c in content
     ):
         found = "media"
-    calls = msg.get("tool_calls")
+    return _calls_mark(msg.get("tool_calls"), found)
+
+
+def _calls_mark(calls: Any, found: str | None) -> str | None:
+    """`distinctive` for a call with object arguments, else `openai` for any call, else
+    `found`."""
     for call in calls if isinstance(calls, list) else ():
         if not isinstance(call, dict):
             continue
