@@ -43,7 +43,6 @@ class _Ends:
     """For each index: the last index of the run of call-only messages after it."""
 
 
-_RESULT_KINDS = frozenset({"tool_result"})
 _CALL_KINDS = frozenset({"tool_call", "reasoning"})
 _ENDS: dict[int, tuple[Sequence[AnyMessage], _Ends]] = {}
 """`_Ends` of the last few message sequences (by identity), so that a rule asking about
@@ -58,12 +57,18 @@ def _ends(messages: Sequence[AnyMessage]) -> _Ends:
     results, calls = list(range(count)), list(range(count))
     for i in range(count - 2, -1, -1):
         message = messages[i + 1]
-        if not message.parts:
+        parts = message.parts
+        if not parts:
             continue
-        kinds = {p.kind for p in message.parts}  # `is_result_only` and `_call_only`, inlined
-        if kinds == _RESULT_KINDS:
-            results[i] = results[i + 1]
-        elif kinds <= _CALL_KINDS and message.role_is("assistant"):
+        first = parts[0].kind  # `is_result_only` and `_call_only`, inlined
+        if first == "tool_result":
+            if all(p.kind == "tool_result" for p in parts):
+                results[i] = results[i + 1]
+        elif (
+            first in _CALL_KINDS
+            and all(p.kind in _CALL_KINDS for p in parts)
+            and message.role_is("assistant")
+        ):
             calls[i] = calls[i + 1]
     ends = _Ends(results, calls)
     if not isinstance(messages, tuple):  # may change: not kept

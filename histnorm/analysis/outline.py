@@ -114,6 +114,7 @@ def function_result(call_id: str, name: str | None, tool_type: str) -> Result:
 TEXT = Other("text")
 EMPTY_TEXT_PART = Other("text", True)
 REASONING = Other("reasoning")
+UNKNOWN_OTHER = Other("unknown")
 
 
 class Step(NamedTuple):
@@ -182,17 +183,13 @@ class Outline:
             if not parts:
                 found |= EMPTY
                 continue
-            kinds = {part.kind for part in parts}
-            if "text" in kinds and EMPTY_TEXT_PART in parts:
+            if EMPTY_TEXT_PART in parts:  # tuple equality: only an empty text part is equal
                 found |= EMPTY_TEXT
-            if "unknown" in kinds:
+            if UNKNOWN_OTHER in parts:
                 found |= UNKNOWN_PART
-            if kinds == _USAGE:
+            if parts[0].kind == "usage" and all(part.kind == "usage" for part in parts):
                 found |= EMPTY
         return found
-
-
-_USAGE = frozenset({"usage"})
 
 
 def _call(part: ToolCallPart) -> Call:

@@ -32,6 +32,8 @@ CALL_TYPES = (None, "function", "tool")
 # Markers of documents only OpenAI Chat writes, and of other formats' messages.
 _OPENAI_KEYS = {"function_call", "refusal", "audio", "weight", "annotations"}
 _FOREIGN_KEYS = {"contents", "parts", "type"}
+FOREIGN_KEYS = frozenset(_OPENAI_KEYS | _FOREIGN_KEYS)
+"""Keys that make a message `foreign` to chat-template (`sniff_message`)."""
 _FOREIGN_ITEMS = {
     "image_url",
     "input_audio",
@@ -153,10 +155,16 @@ def encode_item(part: Part) -> Any:
 
 def sniff_message(msg: dict[str, Any]) -> str | None:
     """`foreign`, `openai`, `distinctive`, `media` or None (plain) for one message."""
-    if "role" not in msg or _FOREIGN_KEYS & msg.keys() or _OPENAI_KEYS & msg.keys():
+    if "role" not in msg or FOREIGN_KEYS & msg.keys():
         return "foreign"
     role = msg["role"].casefold() if isinstance(msg["role"], str) else ""
     content = msg.get("content")
+    if not isinstance(content, list):  # no content items: the role and the calls tell
+        if role == "function":
+            return "foreign"
+        if role == "tool":
+            return "openai" if "tool_call_id" in msg else "distinctive"
+        return _calls_mark(msg.get("tool_calls"), None)
     if role == "function" or (
         isinstance(content, list)
         and any(
@@ -177,7 +185,12 @@ def sniff_message(msg: dict[str, Any]) -> str | None:
         for c in content
     ):
         found = "media"
-    calls = msg.get("tool_calls")
+    return _calls_mark(msg.get("tool_calls"), found)
+
+
+def _calls_mark(calls: Any, found: str | None) -> str | None:
+    """`distinctive` for a call with object arguments, else `openai` for any call, else
+    `found`."""
     for call in calls if isinstance(calls, list) else ():
         if not isinstance(call, dict):
             continue

@@ -243,6 +243,12 @@ def messages_sniff(data: JsonValue, key: str) -> list[Any] | None:
     return None
 
 
+def folded_keys(messages: list[dict[str, Any]]) -> frozenset[str]:
+    """The keys of `messages`, case-folded: one pass a sniff can rule itself out on (a
+    format whose every mark needs a key that no message has claims nothing)."""
+    return frozenset(k.casefold() for k in set().union(*messages) if isinstance(k, str))
+
+
 def first_index(message: Message, part_index: int, slot: str | None) -> int:
     """The index of part `part_index` among the parts of `message` that share its slot."""
     parts = message.parts

@@ -27,6 +27,7 @@ from typing import Any
 import histnorm.jsonio as jsonio
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats._chat_template_parts import (
+    FOREIGN_KEYS,
     arguments,
     decode_item,
     decode_tool_call,
@@ -269,7 +270,10 @@ class ChatTemplateCodec(MessageListCodec):
             return 0.0
         if isinstance(data, dict) and "model" in data:
             return 0.0
-        seen = {sniff_message(m) for m in messages[:50]}
+        window = messages[:50]
+        if FOREIGN_KEYS & set().union(*window):
+            return 0.0  # a message with another format's keys (`sniff_message`)
+        seen = {sniff_message(m) for m in window}
         if "foreign" in seen or not has_role(messages, _ROLES):
             return 0.0
         if "distinctive" in seen:

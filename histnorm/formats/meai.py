@@ -19,7 +19,7 @@ from histnorm.formats._meai_keys import TYPE_KEY, _is_pascal, find_key, get_key
 from histnorm.formats._meai_outline import read_outline
 from histnorm.formats._meai_read import decode_content, decode_message
 from histnorm.formats._meai_write import encode_content, encode_message
-from histnorm.formats.base import MessageListCodec, join_envelope, messages_sniff
+from histnorm.formats.base import MessageListCodec, folded_keys, join_envelope, messages_sniff
 from histnorm.model import JsonValue, Message, Transcript
 
 __all__ = [
@@ -52,8 +52,11 @@ class MeaiCodec(MessageListCodec):
         messages = messages_sniff(data, "messages")
         if not messages or not all(isinstance(m, dict) for m in messages):
             return 0.0
+        window = messages[:50]
+        if "contents" not in folded_keys(window):
+            return 0.0  # every MEAI mark is a `contents` key (in any casing)
         score = 0.0
-        for msg in messages[:50]:
+        for msg in window:
             if find_key(msg, "role") is None or msg.get("type") in ("message", "chat_message"):
                 return 0.0  # Agent Framework's Python form tags messages with "type"
             contents = get_key(msg, "contents")

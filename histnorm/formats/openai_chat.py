@@ -33,6 +33,9 @@ from histnorm.formats.base import (
 from histnorm.model import JsonValue, Message, Transcript
 
 _ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
+_OTHER_KEYS = frozenset({"contents", "parts", "type"})
+"""Message keys of other formats (MEAI, Gemini, Responses and LangChain items)."""
+_CALL_KEYS = frozenset({"tool_calls", "tool_call_id", "function_call"})
 
 
 def _object_arguments(calls: Any) -> bool:
@@ -76,10 +79,11 @@ class OpenAIChatCodec(MessageListCodec):
             return 0.0
         if anthropic_envelope(data):
             return 0.0  # a top-level system prompt is Anthropic's request shape
-        score = 0.0
-        for msg in messages[:50]:
-            if "role" not in msg or "contents" in msg or "parts" in msg or "type" in msg:
-                return 0.0
+        window = messages[:50]
+        keys = set().union(*window)
+        if _OTHER_KEYS & keys or not all("role" in msg for msg in window):
+            return 0.0
+        for msg in window:
             content = msg.get("content")
             if isinstance(content, list) and any(
                 not isinstance(c, dict) or _foreign_part(c.get("type")) for c in content
@@ -87,12 +91,9 @@ class OpenAIChatCodec(MessageListCodec):
                 return 0.0
             if msg["role"] == "tool" and "tool_call_id" not in msg:
                 return 0.0
-            if _object_arguments(msg.get("tool_calls")):
+            if "tool_calls" in msg and _object_arguments(msg["tool_calls"]):
                 return 0.0
-            if "tool_calls" in msg or "tool_call_id" in msg or "function_call" in msg:
-                score = max(score, 0.9)
-            else:
-                score = max(score, 0.5)
+        score = 0.9 if _CALL_KEYS & keys else 0.5
         return score if has_role(messages, _ROLES) else 0.0
 
     def read_outline(self, data: JsonValue) -> Outline | None:
