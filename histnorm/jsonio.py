@@ -129,9 +129,27 @@ def detect_style(data: bytes) -> Style:
                 indent = "\t" if width.startswith("\t") else len(width)
                 break
     newline = "\r\n" if "\r\n" in body else "\n"
-    key_sep = ": " if '": ' in body else ":"
-    item_sep = "," if indent is not None else (", " if ", " in body else ",")
+    item_sep, key_sep = separators(data) or (",", ":")
+    if indent is not None:
+        item_sep = ","
     return Style(indent, item_sep, key_sep, ensure_ascii, final_newline, newline)
+
+
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+
+
+def separators(data: bytes) -> tuple[str, str] | None:
+    """The item and key separators of the JSON text `data`, as most of its commas and
+    colons outside strings are written (`", "` or `","`, `": "` or `":"`); None when it
+    holds neither."""
+    bare = _STRING.sub(b'""', data)
+    commas, colons = bare.count(b","), bare.count(b":")
+    if not commas and not colons:
+        return None
+    spaced_commas, spaced_colons = bare.count(b", "), bare.count(b": ")
+    item = ", " if commas and 2 * spaced_commas > commas else ","
+    key = ": " if colons and 2 * spaced_colons > colons else ":"
+    return item, key
 
 
 def copy(value: Any) -> Any:
