@@ -164,6 +164,18 @@ def _sibling_styles(
     return replace(flat, final_newline=False), replace(nested, final_newline=False)
 
 
+def _patch(text: bytes, old: Any, new: Any, style: jsonio.Style) -> bytes | None:
+    """`text` (the text of the object `old`) rewritten to hold `new` in its own layout,
+    when `new` differs from `old` only in one array (a message that lost a call keeps
+    the lines of the others); None otherwise."""
+    if not isinstance(old, dict) or not isinstance(new, dict) or list(old) != list(new):
+        return None
+    changed = [key for key in old if not _same(old[key], new[key])]
+    if len(changed) != 1 or not isinstance(new[changed[0]], list):
+        return None
+    return splice_array(text, old, new, join_pointer("", changed[0]), style)
+
+
 def splice_array(
     body: bytes, old: Any, new: Any, pointer: str, style: jsonio.Style
 ) -> bytes | None:
@@ -211,6 +223,9 @@ def splice_array(
             text = jsonio.dumps(item, flat)
         if j in paired:
             s, e = old_spans[paired[j]]
+            patched = _patch(body[s:e], old_items[paired[j]], item, style)
+            if patched is not None:
+                return patched
             text = keep_spellings(text, body[s:e], moved(old_items[paired[j]], item))
         return text
 

@@ -141,3 +141,17 @@ def test_untouched_messages_keep_their_bytes_however_they_are_written() -> None:
     assert odd + b",\n" in after
     expected = pretty(2)({"messages": dropped()}).encode().split(b"\n")
     assert after.split(b"\n")[start + 1 :] == expected[end + 1 :]
+
+
+def test_a_changed_message_keeps_its_own_layout_inside():
+    """A pretty message whose calls sit one per line loses the dropped call's line only."""
+    demo = Path(__file__).resolve().parent.parent / "fixtures" / "demo"
+    data = (demo / "cancelled-stream.openai-chat.json").read_bytes()
+    Path("a.json").write_bytes(data)
+    result = CliRunner().invoke(app, ["fix", "a.json"])
+    assert result.exit_code == 0, result.output
+    lines = data.decode().splitlines(keepends=True)
+    (dropped_at,) = [i for i, line in enumerate(lines) if '"id": "call_book"' in line]
+    kept = lines[dropped_at - 1]
+    expected = [*lines[: dropped_at - 1], kept.replace("}},\n", "}}\n"), *lines[dropped_at + 1 :]]
+    assert Path("a.json").read_text() == "".join(expected)
