@@ -135,20 +135,24 @@ def detect_style(data: bytes) -> Style:
     return Style(indent, item_sep, key_sep, ensure_ascii, final_newline, newline)
 
 
-_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+SAMPLE = 1 << 16
+"""The separators of a JSON text are read from its first 64 KB."""
 
 
 def separators(data: bytes) -> tuple[str, str] | None:
-    """The item and key separators of the JSON text `data`, as most of its commas and
-    colons outside strings are written (`", "` or `","`, `": "` or `":"`); None when it
-    holds neither."""
-    bare = _STRING.sub(b'""', data)
-    commas, colons = bare.count(b","), bare.count(b":")
-    if not commas and not colons:
+    """The item and key separators of the JSON text `data`, as its first comma and colon
+    outside strings are written (`", "` or `","`, `": "` or `":"`); None when it holds
+    neither."""
+    bare = _STRING.sub(b'""', data[:SAMPLE])
+    quote = bare.replace(b'""', b"  ").find(b'"')  # a string the sample cuts
+    if quote >= 0:
+        bare = bare[:quote]
+    comma, colon = bare.find(b","), bare.find(b":")
+    if comma < 0 and colon < 0:
         return None
-    spaced_commas, spaced_colons = bare.count(b", "), bare.count(b": ")
-    item = ", " if commas and 2 * spaced_commas > commas else ","
-    key = ": " if colons and 2 * spaced_colons > colons else ":"
+    item = ", " if bare[comma + 1 : comma + 2] == b" " and comma >= 0 else ","
+    key = ": " if bare[colon + 1 : colon + 2] == b" " and colon >= 0 else ":"
     return item, key
 
 

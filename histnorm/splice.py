@@ -223,6 +223,8 @@ def splice_array(
             text = jsonio.dumps(item, flat)
         if j in paired:
             s, e = old_spans[paired[j]]
+            if _same(old_items[paired[j]], item):
+                return body[s:e]  # an equal copy (of a transcript decoded again)
             patched = _patch(body[s:e], old_items[paired[j]], item, style)
             if patched is not None:
                 return patched
