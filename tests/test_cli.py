@@ -803,7 +803,8 @@ def test_fix_diff_prints_a_unified_diff_and_writes_nothing():
     assert tree() == before
     out = result.stdout
     assert "--- cancelled-stream.openai-chat.json\n+++ cancelled-stream.openai-chat.json\n" in out
-    assert "--- dataset.openai-chat.jsonl\n+++ dataset.openai-chat.jsonl\n@@ line 3: HN002 @@\n" in out
+    jsonl = "dataset.openai-chat.jsonl"
+    assert f"--- {jsonl}\n+++ {jsonl}\n@@ line 3: HN002 @@\n" in out
     assert "clean.json" not in out
     assert '\n-        {"id": "call_book", "type": "function"' in out
     assert "Would fix 3 diagnostics in 3 files." in result.stderr
