@@ -23,19 +23,20 @@ _ENVELOPE_KEYS = ("messages", "contents", "input", "conversations")
 
 def repair_document(
     data: bytes, format: str | None, settings: Settings
-) -> tuple[bytes | None, Mapping[str, int], tuple[Diagnostic, ...]]:
-    """The repaired bytes of `data` (None: unchanged), the fixes applied, and the
-    diagnostics left (located by line, pointer and, in an array, transcript index)."""
+) -> tuple[bytes | None, Mapping[str, int], tuple[Diagnostic, ...], tuple[Diagnostic, ...]]:
+    """The repaired bytes of `data` (None: unchanged), the fixes applied, the
+    diagnostics left (located by line, pointer and, in an array, transcript index), and
+    the diagnostic of each fix applied (`DocumentResult.fixes`)."""
     value = single_value(data, jsonl=False)
     if value is not None and empty_history(value):
-        return None, {}, ()
+        return None, {}, (), ()
     result = fix_document(data, settings=settings, format=format)
     skips = tuple(
         engine.unreadable(HistnormError(skip.message, pointer=skip.pointer, line=skip.line))
         for skip in result.skipped
     )
     remaining = tuple(sorted(result.diagnostics + skips, key=Diagnostic.sort_key))
-    return result.output, result.applied, remaining
+    return result.output, result.applied, remaining, result.fixes
 
 
 def empty_history(value: Any) -> bool:

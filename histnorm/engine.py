@@ -38,6 +38,9 @@ class FixResult:
     transcript: Transcript
     applied: Mapping[str, int] = field(default_factory=dict)
     remaining: tuple[Diagnostic, ...] = ()
+    fixes: tuple[Diagnostic, ...] = ()
+    """The diagnostic of each fix applied, in the order applied, located (pointer and
+    message index) in the transcript as it was when its fix applied."""
 
     @property
     def changed(self) -> bool:
@@ -204,6 +207,7 @@ def fix(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> FixRes
     chosen = {rule.code for rule in selected_rules(settings)}
     rules = [rule for rule in FIX_ORDER if rule.code in chosen and rule.fix is not None]
     applied: dict[str, int] = {}
+    fixes: list[Diagnostic] = []
     seen = [transcript]
     unknown = blocks(transcript)
     passes = rereads = 0
@@ -223,6 +227,7 @@ def fix(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> FixRes
             if keeps(transcript, fixed, unknown) is not None:
                 continue
             if fixed != transcript:
+                fixes.extend(_locate(transcript, d) for d in wanted)
                 transcript, changed = fixed, True
                 unknown = blocks(transcript)
                 applied[rule.code] = applied.get(rule.code, 0) + len(wanted)
@@ -240,7 +245,8 @@ def fix(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> FixRes
             problem = post_condition(seen[0], transcript)
             if problem is not None:
                 return FixResult(seen[0], {}, fix_refused(lint(seen[0], settings), problem))
-            return FixResult(transcript, MappingProxyType(applied), lint(transcript, settings))
+            remaining = lint(transcript, settings)
+            return FixResult(transcript, MappingProxyType(applied), remaining, tuple(fixes))
         if transcript in seen:
             raise FixDidNotConverge("fixes undo each other (a cycle); please report this input")
         seen.append(transcript)

@@ -129,9 +129,31 @@ def detect_style(data: bytes) -> Style:
                 indent = "\t" if width.startswith("\t") else len(width)
                 break
     newline = "\r\n" if "\r\n" in body else "\n"
-    key_sep = ": " if '": ' in body else ":"
-    item_sep = "," if indent is not None else (", " if ", " in body else ",")
+    item_sep, key_sep = separators(data) or (",", ":")
+    if indent is not None:
+        item_sep = ","
     return Style(indent, item_sep, key_sep, ensure_ascii, final_newline, newline)
+
+
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+SAMPLE = 1 << 16
+"""The separators of a JSON text are read from its first 64 KB."""
+
+
+def separators(data: bytes) -> tuple[str, str] | None:
+    """The item and key separators of the JSON text `data`, as its first comma and colon
+    outside strings are written (`", "` or `","`, `": "` or `":"`); None when it holds
+    neither."""
+    bare = _STRING.sub(b'""', data[:SAMPLE])
+    quote = bare.replace(b'""', b"  ").find(b'"')  # a string the sample cuts
+    if quote >= 0:
+        bare = bare[:quote]
+    comma, colon = bare.find(b","), bare.find(b":")
+    if comma < 0 and colon < 0:
+        return None
+    item = ", " if bare[comma + 1 : comma + 2] == b" " and comma >= 0 else ","
+    key = ": " if bare[colon + 1 : colon + 2] == b" " and colon >= 0 else ":"
+    return item, key
 
 
 def copy(value: Any) -> Any:

@@ -53,6 +53,9 @@ class Repair(Generic[T]):
     format: str | None = None
     """The format a native value was read in; None for bytes and text (each record of a
     document has its own), for unreadable input and for an empty history."""
+    fixes: tuple[Diagnostic, ...] = ()
+    """The diagnostic of each fix applied, in the order applied, with its JSON Pointer
+    (and, for bytes and text, its line) in the input."""
 
     @property
     def changed(self) -> bool:
@@ -101,18 +104,20 @@ def repair(
     chosen = _settings(settings, tuple(options.items())) if options else settings
     chosen = chosen or DEFAULT_SETTINGS
     if isinstance(value, bytes | bytearray | memoryview):
-        new, applied, remaining = repair_document(bytes(value), format, chosen)
+        new, applied, remaining, fixes = repair_document(bytes(value), format, chosen)
         if new is None:
-            return Repair(value, applied, remaining)
-        return Repair(bytearray(new) if isinstance(value, bytearray) else new, applied, remaining)
+            return Repair(value, applied, remaining, fixes=fixes)
+        value = bytearray(new) if isinstance(value, bytearray) else new
+        return Repair(value, applied, remaining, fixes=fixes)
     if isinstance(value, str):
         try:
             data = value.encode("utf-8")
         except UnicodeEncodeError as exc:
             error = HistnormError(f"not valid text: {exc.reason} at character {exc.start}")
             return Repair(value, _EMPTY, (engine.unreadable(error),))
-        new, applied, remaining = repair_document(data, format, chosen)
-        return Repair(value if new is None else new.decode("utf-8"), applied, remaining)
+        new, applied, remaining, fixes = repair_document(data, format, chosen)
+        text = value if new is None else new.decode("utf-8")
+        return Repair(text, applied, remaining, fixes=fixes)
     return _repair_value(value, format, chosen)
 
 
@@ -135,7 +140,7 @@ def _repair_value(value: Any, format: str | None, settings: Settings) -> Repair[
     new = _restore(codec.encode(result.transcript), originals)
     if isinstance(value, tuple) and isinstance(new, list):
         new = tuple(new)
-    return Repair(new, result.applied, result.remaining, found)
+    return Repair(new, result.applied, result.remaining, found, result.fixes)
 
 
 @lru_cache(maxsize=64)

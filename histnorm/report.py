@@ -1,5 +1,5 @@
-"""The machine-readable report records: one JSON object per diagnostic, and one per file
-or record skipped because it is no transcript.
+"""The machine-readable report records: one JSON object per diagnostic, one per file or
+record skipped because it is no transcript, and (for `fix`) one per fix applied.
 
 `schemas/report.schema.json` is generated from `Record`, so the shape `--output-format
 json` and `jsonl` print is a committed, drift-tested contract.
@@ -65,6 +65,25 @@ class Skipped(_Strict):
     location: SkippedLocation
 
 
+class AppliedFix(_Strict):
+    """The fix applied: its rule, whether it is safe and what it does."""
+
+    code: str
+    name: str
+    applicability: Literal["safe", "unsafe"]
+    title: str
+
+
+class Applied(_Strict):
+    """A fix `histnorm fix` applied (or, with `--check` or `--diff`, would apply): the
+    diagnostic it fixed, where that was in the file as read."""
+
+    applied: AppliedFix
+    message: str
+    filename: str | None
+    location: RecordLocation
+
+
 def skipped(
     filename: str | None,
     message: str,
@@ -104,12 +123,24 @@ def record(diagnostic: Diagnostic) -> dict[str, Any]:
     }
 
 
+def applied(diagnostic: Diagnostic) -> dict[str, Any]:
+    """The report record of a fix applied for `diagnostic`, as plain JSON-ready data."""
+    found = record(diagnostic)
+    fix = found.pop("fix") or {"applicability": "safe", "title": "fixed"}
+    del found["severity"]
+    return {
+        "applied": {"code": found.pop("code"), "name": found.pop("name"), **fix},
+        **found,
+    }
+
+
 def report_schema() -> dict[str, Any]:
     """The JSON Schema of the `--output-format json` report (an array of records)."""
-    schema = TypeAdapter(list[Record | Skipped]).json_schema()
+    schema = TypeAdapter(list[Record | Skipped | Applied]).json_schema()
     schema["title"] = "histnorm report"
     schema["description"] = (
-        "Diagnostics printed by `histnorm lint --output-format json`, and the files or "
-        "records skipped because they hold no transcript."
+        "Diagnostics printed by `histnorm lint --output-format json`, the files or "
+        "records skipped because they hold no transcript, and the fixes `histnorm fix` "
+        "applied (records with an `applied` key)."
     )
     return schema

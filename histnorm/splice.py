@@ -143,6 +143,39 @@ def pairs(old_items: list[Any], new_items: list[Any]) -> dict[int, int]:
     return found
 
 
+def _sibling_styles(
+    style: jsonio.Style, siblings: list[bytes], prefix: bytes
+) -> tuple[jsonio.Style, jsonio.Style]:
+    """The styles a new item is written in: on one line, and over several lines below
+    `prefix`, as its `siblings` (the old items' texts) are written: their separators,
+    and the indentation of their second line (else the document's `style`)."""
+    spaced = ", " if style.key_separator == ": " else ","
+    item, key = jsonio.separators(b"".join(siblings)) or (spaced, style.key_separator)
+    flat = replace(style, indent=None, item_separator=item, key_separator=key)
+    indent = style.indent
+    for text in siblings:
+        lines = text.split(b"\n", 2)
+        if len(lines) > 2 and lines[1].startswith(prefix):
+            step = lines[1][len(prefix) : len(lines[1]) - len(lines[1].lstrip(b" \t"))]
+            if step and len(set(step)) == 1:
+                indent = "\t" if step[0:1] == b"\t" else len(step)
+            break
+    nested = replace(style, indent=indent, key_separator=key, item_separator=",")
+    return replace(flat, final_newline=False), replace(nested, final_newline=False)
+
+
+def _patch(text: bytes, old: Any, new: Any, style: jsonio.Style) -> bytes | None:
+    """`text` (the text of the object `old`) rewritten to hold `new` in its own layout,
+    when `new` differs from `old` only in one array (a message that lost a call keeps
+    the lines of the others); None otherwise."""
+    if not isinstance(old, dict) or not isinstance(new, dict) or list(old) != list(new):
+        return None
+    changed = [key for key in old if not _same(old[key], new[key])]
+    if len(changed) != 1 or not isinstance(new[changed[0]], list):
+        return None
+    return splice_array(text, old, new, join_pointer("", changed[0]), style)
+
+
 def splice_array(
     body: bytes, old: Any, new: Any, pointer: str, style: jsonio.Style
 ) -> bytes | None:
@@ -176,11 +209,8 @@ def splice_array(
         id(item): body[s:e]
         for item, (s, e) in zip(old_items, (spans[p] for p in item_pointers), strict=True)
     }
-    spaced = ", " if style.key_separator == ": " else ","
-    flat = replace(style, indent=None, item_separator=spaced, final_newline=False)
-    nested = replace(style, final_newline=False)
-
     old_spans = [spans[p] for p in item_pointers]
+    flat, nested = _sibling_styles(style, [body[s:e] for s, e in old_spans], prefix)
     paired = pairs(old_items, new_items)
 
     def render(j: int, item: Any) -> bytes:
@@ -193,6 +223,11 @@ def splice_array(
             text = jsonio.dumps(item, flat)
         if j in paired:
             s, e = old_spans[paired[j]]
+            if _same(old_items[paired[j]], item):
+                return body[s:e]  # an equal copy (of a transcript decoded again)
+            patched = _patch(body[s:e], old_items[paired[j]], item, style)
+            if patched is not None:
+                return patched
             text = keep_spellings(text, body[s:e], moved(old_items[paired[j]], item))
         return text
 

@@ -9,6 +9,7 @@ or configuration, a path that does not exist or cannot be read or written, a bug
 
 from __future__ import annotations
 
+import json
 import os
 import pathlib
 import re
@@ -802,7 +803,8 @@ def test_fix_diff_prints_a_unified_diff_and_writes_nothing():
     assert tree() == before
     out = result.stdout
     assert "--- cancelled-stream.openai-chat.json\n+++ cancelled-stream.openai-chat.json\n" in out
-    assert "--- dataset.openai-chat.jsonl\n+++ dataset.openai-chat.jsonl\n@@ -3 +3 @@\n" in out
+    jsonl = "dataset.openai-chat.jsonl"
+    assert f"--- {jsonl}\n+++ {jsonl}\n@@ line 3: HN002 @@\n" in out
     assert "clean.json" not in out
     assert '\n-        {"id": "call_book", "type": "function"' in out
     assert "Would fix 3 diagnostics in 3 files." in result.stderr
@@ -850,8 +852,21 @@ def split_diff(text: str) -> dict[str, str]:
     return {part.split("\n", 1)[0][4:]: part for part in parts}
 
 
+def pretty_lines(data: bytes) -> set[str]:
+    """Every line of each record of `data` (one per line) pretty-printed, as `--diff`
+    shows the records of JSONL and one-line JSON."""
+    return {
+        line
+        for record in data.splitlines()
+        if record.strip()
+        for line in json.dumps(json.loads(record), indent=2, ensure_ascii=False).splitlines()
+    }
+
+
 def test_fix_diff_applies_as_a_patch_to_give_the_fixed_file(tmp_path):
-    """What `--diff` prints is exactly what `fix` would write, as an applicable patch."""
+    """What `--diff` prints is exactly what `fix` would write: an applicable patch for a
+    file laid out over lines; for JSONL and one-line JSON, the records it changes
+    pretty-printed before and after."""
     copy_demo()
     put("orphan.json", ORPHAN_CALL)
     put(
@@ -870,8 +885,17 @@ def test_fix_diff_applies_as_a_patch_to_give_the_fixed_file(tmp_path):
     per_file = split_diff(diff.stdout)
     assert sorted(per_file) == sorted(originals)
     assert invoke("fix", ".").exit_code == 0
+    by_record = {"nonl.json", "nonl.jsonl", "dataset.openai-chat.jsonl"}
     for name, old in originals.items():
-        assert apply_unified(old, per_file[name]) == Path(name).read_bytes(), name
+        new = Path(name).read_bytes()
+        if name not in by_record:
+            assert apply_unified(old, per_file[name]) == new, name
+            continue
+        rows = per_file[name].splitlines()[2:]
+        assert rows[0].startswith("@@ line "), name
+        before, after = pretty_lines(old), pretty_lines(new)
+        for row in rows:
+            assert row.startswith("@@ line ") or row[1:] in (after if row[0] == "+" else before)
 
 
 def test_fix_check_exits_1_and_writes_nothing():

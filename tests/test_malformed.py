@@ -219,6 +219,8 @@ def located(result: Result, name: str) -> list[tuple[Any, str, str | None]]:
     found = []
     for record in records(result):
         assert record["filename"] == name
+        if "applied" in record:
+            continue  # a fix `fix` applied, not a finding
         location = record["location"]
         code = SKIPPED if "skipped" in record else record["code"]
         found.append((location["line"], code, location["pointer"]))

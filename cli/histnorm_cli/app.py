@@ -367,6 +367,12 @@ def fix(
     exit_non_zero_on_fix: Annotated[
         bool, typer.Option("--exit-non-zero-on-fix", help="Exit 1 if any file was changed.")
     ] = False,
+    show_fixes: Annotated[
+        bool,
+        typer.Option(
+            "--show-fixes", help="List each fix applied: rule, file, line, pointer, action."
+        ),
+    ] = False,
 ) -> None:
     """Repair transcripts in place (only files whose bytes change are written).
 

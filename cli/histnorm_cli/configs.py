@@ -135,8 +135,10 @@ class Jobs:
     """The job of each file: its configuration's settings and choices, the flags over
     them, and its `per-file-ignores` (one job per configuration, shared)."""
 
-    def __init__(self, request: Request) -> None:
+    def __init__(self, request: Request, *, show_fixes: bool = False) -> None:
         self.request = request
+        self.show_fixes = show_fixes
+        """Whether jobs keep each fix applied (`Job.show_fixes`)."""
         self._jobs: dict[int, Job] = {}
         self._failed: set[str] = set()
 
@@ -161,6 +163,7 @@ class Jobs:
                 diff=request.diff,
                 output=request.output,
                 backup=request.backup,
+                show_fixes=self.show_fixes,
             )
         job = _job_for(base, config, resolved.settings, path)
         return replace(job, stdin=True) if stdin else job

@@ -57,6 +57,7 @@ class Request:
     exit_non_zero_on_fix: bool = False
     allow_no_files: bool = False
     stdin_filename: str | None = None
+    show_fixes: bool = False
 
 
 def _fail(message: str) -> int:
@@ -199,12 +200,17 @@ def _execute(request: Request, sink: TextIO | None) -> int:
     )
     stream: TextIO = sink or (sys.stderr if writes_stdout else sys.stdout)
     color = output_format == "text" and stream.isatty() and "NO_COLOR" not in os.environ
+    show_fixes = request.mode == "fix" and request.show_fixes
     report = reporter(output_format)(
-        stream, color=color, quiet=request.quiet, statistics=request.statistics
+        stream,
+        color=color,
+        quiet=request.quiet,
+        statistics=request.statistics,
+        show_fixes=show_fixes,
     )
     summary = Summary(request.mode, check=request.check or request.diff)
     discovery = discovery_for(request, resolver)
-    jobs = Jobs(request)
+    jobs = Jobs(request, show_fixes=request.mode == "fix" and (show_fixes or report.lists_fixes))
     items: list[Item] = []
     for path, error in expand(request.paths or ["."], discovery):
         if error is not None:

@@ -108,6 +108,7 @@ class Feed:
             if self.waiting:
                 self.take([], [])
         summary.fixed.update(outcome.applied)
+        fixes, outcome.fixes = outcome.fixes, []
         if outcome.changed:
             summary.changed_files += 1
         try:
@@ -116,6 +117,10 @@ class Feed:
                 sys.stdout.buffer.write(outcome.diff.encode("utf-8", "surrogateescape"))
             else:
                 self._report(self.held, self.held_skips, whole=False)
+            if fixes:
+                if self.shown != self.path:
+                    fixes = [d.at(path=self.shown) for d in fixes]
+                self.report.applied(fixes, self.shown)
             if outcome.stdout is not None:
                 sys.stdout.flush()
                 sys.stdout.buffer.write(outcome.stdout)

@@ -10,6 +10,7 @@ from typing import Literal
 from histnorm.diagnostic import Diagnostic
 from histnorm.document import DocumentResult, LineResult, Skip
 from histnorm.settings import Settings
+from histnorm_cli.diffs import Hunk
 from histnorm_cli.identity import Source
 
 READ_BUFFER = 1 << 20
@@ -32,6 +33,8 @@ class Job:
     diff: bool = False
     output: str | None = None
     backup: bool = False
+    show_fixes: bool = False
+    """Keep each fix applied, with its place (`Outcome.fixes`), for the report."""
     source: Source | None = None
     """The file as it was when a share of it was cut: it must be so when it is written."""
     stdin: bool = False
@@ -39,7 +42,6 @@ class Job:
     and `fix` writes to standard output."""
 
 
-Hunk = tuple[int, bytes, bytes, bytes]
 Emit = Callable[[list[Diagnostic], list[Skip]], object]
 """Takes a chunk of one file's diagnostics and skipped records, in order."""
 CHUNK = 1000
@@ -65,7 +67,10 @@ class Outcome:
     lines: int = 0
     """Lines read (JSONL read line by line)."""
     hunks: list[Hunk] = field(default_factory=list)
-    """Changed lines (number, old, new, line ending), for `--diff` of JSONL read by line."""
+    """Changed lines (number, old, new, line ending, rules), for `--diff` of JSONL read by
+    line."""
+    fixes: list[Diagnostic] = field(default_factory=list)
+    """Each fix applied, where it was (kept when the job says `show_fixes`)."""
     part_file: str | None = None
     """Where a worker wrote its share of a split file's new content."""
     source: Source | None = None
@@ -80,17 +85,19 @@ class Outcome:
         """Whether the whole file is no transcript: every record in it was skipped."""
         return self.skipped_count > 0 and self.transcripts == 0 and self.error is None
 
-    def take_document(self, result: DocumentResult) -> None:
-        """Count what `histnorm.document` found in the whole file."""
+    def take_document(self, result: DocumentResult, fixes: bool = False) -> None:
+        """Count what `histnorm.document` found in the whole file (and keep its `fixes`)."""
         self.transcripts += result.transcripts
         self.skipped.extend(result.skipped)
         self.skipped_count += len(result.skipped)
         self.diagnostics.extend(d.at(path=self.path) for d in result.diagnostics)
         self.applied.update(result.applied)
         self.changed = result.changed
+        if fixes:
+            self.fixes.extend(d.at(path=self.path) for d in result.fixes)
 
-    def take_line(self, result: LineResult, diff: bool) -> None:
-        """Count what `histnorm.document` found in one line of JSONL."""
+    def take_line(self, result: LineResult, diff: bool, fixes: bool = False) -> None:
+        """Count what `histnorm.document` found in one line of JSONL (and keep its `fixes`)."""
         self.lines = result.number
         if result.skip is not None:
             self.skipped.append(result.skip)
@@ -100,10 +107,12 @@ class Outcome:
         if result.diagnostics:
             self.diagnostics.extend(d.at(path=self.path) for d in result.diagnostics)
         self.applied.update(result.applied)
+        if fixes and result.fixes:
+            self.fixes.extend(d.at(path=self.path) for d in result.fixes)
         if result.output is not None:
             self.changed = True
             if diff and result.hunk is not None:
-                self.hunks.append(result.hunk)
+                self.hunks.append((*result.hunk, tuple(sorted(result.applied))))
 
     def flush(self, force: bool = False) -> None:
         """Hand what was found so far to `emit`, once `CHUNK` items are waiting (or

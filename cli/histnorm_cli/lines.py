@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import BinaryIO
 
 from histnorm.document import check_lines, lines_format
+from histnorm_cli.diffs import render_hunks
 from histnorm_cli.files import STDIN, LazyWriter
-from histnorm_cli.job import Hunk, Job, Outcome, Sink
+from histnorm_cli.job import Job, Outcome, Sink
 
 
 def head_format(stream: BinaryIO, job: Job) -> str | None:
@@ -86,18 +87,7 @@ def run_lines(
         file_start=file_start,
     )
     for result in results:
-        outcome.take_line(result, job.diff)
+        outcome.take_line(result, job.diff, job.show_fixes)
         if sink is not None:
             sink(result.new_bytes, result.output is None)
         outcome.flush()  # findings go to the report as they are found
-
-
-def render_hunks(path: str, hunks: Iterable[Hunk]) -> str:
-    """One-line hunks that `patch` applies: same line endings, and the end-of-file marker."""
-    out = []
-    for number, old, new, ending in hunks:
-        end = ending.decode() if ending else "\n\\ No newline at end of file\n"
-        before = old.decode("utf-8", "replace")
-        after = new.decode("utf-8", "replace")
-        out.append(f"@@ -{number} +{number} @@\n-{before}{end}+{after}{end}")
-    return f"--- {path}\n+++ {path}\n" + "".join(out) if out else ""

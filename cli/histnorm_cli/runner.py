@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
 from histnorm.document import check_document, is_jsonl, message_line
 from histnorm.engine import FixDidNotConverge
+from histnorm_cli.diffs import document_diff
 from histnorm_cli.files import STDIN, write_atomically
 from histnorm_cli.identity import Source, open_regular, read_regular
 from histnorm_cli.job import READ_BUFFER, Emit, Job, Outcome
@@ -40,6 +40,7 @@ def guarded(outcome: Outcome, work: Callable[[Outcome], None]) -> Outcome:
         )
     if outcome.error is not None:
         outcome.applied.clear()
+        outcome.fixes.clear()
         outcome.changed = False
     return outcome
 
@@ -73,10 +74,10 @@ def _run(outcome: Outcome, job: Job, data: bytes | None) -> None:
         jsonl_mode=job.jsonl_mode,
         detect=job.detect,
     )
-    outcome.take_document(result)
+    outcome.take_document(result, job.show_fixes)
     new = result.new_bytes(data)
     if job.mode == "fix" and job.diff and outcome.changed:
-        outcome.diff = _unified(path, data, new)
+        outcome.diff = document_diff(path, data, new, result)
     _deliver(new, job, outcome)
 
 
@@ -92,12 +93,3 @@ def _deliver(new: bytes, job: Job, outcome: Outcome) -> None:
         else:
             verify = outcome.source.check if outcome.source is not None else None
             write_atomically(Path(job.output or outcome.path), new, job.backup, verify)
-
-
-def _unified(path: str, old: bytes, new: bytes) -> str:
-    before = old.decode("utf-8", "replace").splitlines(keepends=True)
-    after = new.decode("utf-8", "replace").splitlines(keepends=True)
-    lines = difflib.unified_diff(before, after, fromfile=path, tofile=path)
-    return "".join(
-        line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
-    )

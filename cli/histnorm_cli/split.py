@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import BinaryIO
 
 from histnorm.document import is_jsonl
+from histnorm_cli.diffs import render_hunks
 from histnorm_cli.files import STDIN, AtomicWriter
 from histnorm_cli.identity import SUFFIX, Source, open_regular
 from histnorm_cli.job import READ_BUFFER, Emit, Job, Outcome
-from histnorm_cli.lines import head_format, render_hunks, run_lines
+from histnorm_cli.lines import head_format, run_lines
 from histnorm_cli.runner import guarded, messages_first
 
 MB = 1 << 20
@@ -140,7 +141,13 @@ def _merge(outcome: Outcome, job: Job, shares: list[Outcome], files: list[str]) 
             d.at(line=d.location.line + offset) if d.location.line is not None else d
             for d in share.diagnostics
         )
-        outcome.hunks.extend((n + offset, old, new, end) for n, old, new, end in share.hunks)
+        outcome.hunks.extend(
+            (n + offset, old, new, end, codes) for n, old, new, end, codes in share.hunks
+        )
+        outcome.fixes.extend(
+            d.at(line=d.location.line + offset) if d.location.line is not None else d
+            for d in share.fixes
+        )
         outcome.applied.update(share.applied)
         outcome.changed = outcome.changed or share.changed
         outcome.transcripts += share.transcripts

@@ -32,6 +32,8 @@ class Checked:
     transcript: Transcript
     diagnostics: list[Diagnostic]
     applied: Mapping[str, int] = field(default_factory=dict)
+    fixes: tuple[Diagnostic, ...] = ()
+    """The diagnostic of each fix applied (`FixResult.fixes`)."""
 
 
 def check_record(
@@ -56,4 +58,4 @@ def check_record(
             )
             found = [unreadable(refusal), *lint(transcript, settings)]
             return Checked(transcript, found)
-    return Checked(result.transcript, list(result.remaining), result.applied)
+    return Checked(result.transcript, list(result.remaining), result.applied, result.fixes)

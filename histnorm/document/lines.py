@@ -111,11 +111,12 @@ class _State:
         if self.mode == "lint":
             return LineResult(number, raw, diagnostics=found, transcript=True)
         new = write_line(record, checked.transcript, repeats_checked=True)  # checked asked
+        fixes = tuple(d.at(line=number) for d in checked.fixes)
         if new is content or new == content:
-            return LineResult(number, raw, None, found, None, checked.applied, True)
+            return LineResult(number, raw, None, found, None, checked.applied, True, fixes=fixes)
         output = (BOM if bom else b"") + new + ending
         hunk = (number, content, new, ending)
-        return LineResult(number, raw, output, found, None, checked.applied, True, hunk)
+        return LineResult(number, raw, output, found, None, checked.applied, True, hunk, fixes)
 
     def _record(self, content: bytes, number: int) -> Record | None:
         """The line's record, or None when it is proven clean without one."""

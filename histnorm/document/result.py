@@ -42,6 +42,10 @@ class DocumentResult:
     """How many fixes each rule applied."""
     transcripts: int = 0
     """Transcripts read, the unreadable ones included."""
+    fixes: tuple[Diagnostic, ...] = ()
+    """The diagnostic of each fix applied, in the order applied, with its JSON Pointer and
+    line in the document as read (a fix made after another one in the same transcript
+    points into the transcript as the earlier fix left it)."""
 
     @property
     def changed(self) -> bool:
@@ -77,6 +81,8 @@ class LineResult:
     """Whether the line holds a transcript (readable or not)."""
     hunk: tuple[int, bytes, bytes, bytes] | None = None
     """For a changed line: its number, old and new content, and its ending (for a diff)."""
+    fixes: tuple[Diagnostic, ...] = ()
+    """The diagnostic of each fix applied to the line (see `DocumentResult.fixes`)."""
 
     @property
     def new_bytes(self) -> bytes:

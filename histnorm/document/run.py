@@ -84,11 +84,13 @@ def _lines(
     found: list[Diagnostic] = []
     skipped: list[Skip] = []
     applied: Counter[str] = Counter()
+    fixes: list[Diagnostic] = []
     out: list[bytes] = []
     changed = False
     transcripts = 0
     for line in lines:
         found.extend(line.diagnostics)
+        fixes.extend(line.fixes)
         if line.skip is not None:
             skipped.append(line.skip)
         applied.update(line.applied)
@@ -97,7 +99,7 @@ def _lines(
         out.append(line.new_bytes)
     output = b"".join(out) if changed else None
     return DocumentResult(
-        Layout.JSONL, tuple(found), output, tuple(skipped), dict(applied), transcripts
+        Layout.JSONL, tuple(found), output, tuple(skipped), dict(applied), transcripts, tuple(fixes)
     )
 
 
@@ -105,6 +107,7 @@ def _document(document: Document, data: bytes, mode: Mode, settings: Settings) -
     """Check each record of a document read whole, write it back, and place the findings."""
     results: list[Transcript | None] = []
     found: list[tuple[int, Diagnostic]] = []
+    fixes: list[tuple[int, Diagnostic]] = []
     skipped: list[Skip] = []
     applied: Counter[str] = Counter()
     array = document.layout is Layout.JSON_ARRAY
@@ -132,6 +135,7 @@ def _document(document: Document, data: bytes, mode: Mode, settings: Settings) -
         found.extend(
             (index, d.at(line=record.line) if record.line else d) for d in checked.diagnostics
         )
+        fixes.extend((index, d.at(line=record.line) if record.line else d) for d in checked.fixes)
     skipped_file = bool(skipped) and not transcripts
     new = write(document, results) if mode == "fix" and not skipped_file else data
     held = any(record.held for record in document.records)
@@ -145,4 +149,5 @@ def _document(document: Document, data: bytes, mode: Mode, settings: Settings) -
         tuple(skipped),
         dict(applied),
         transcripts,
+        tuple(place(document, data, fixes)),  # where each fix was, in the bytes as read
     )

@@ -32,7 +32,8 @@ def write_line(
     record: Record, transcript: Transcript | None, *, repeats_checked: bool = False
 ) -> bytes:
     """The bytes of one JSONL line: the original if nothing changed, else the original
-    with only the changed messages re-serialised (compact JSON when that cannot be done).
+    with only the changed messages re-serialised (the whole line, in its own separators,
+    when that cannot be done).
 
     A line with a key repeated in one object keeps its original bytes: a rewrite would
     keep only the last value (see `lost_by_rewrite`; `repeats_checked=True` says the
@@ -47,12 +48,12 @@ def write_line(
     if record.transcript is None or jsonio.dumps(old) == record.raw:
         return jsonio.dumps(new)  # a line written as histnorm writes: nothing else to keep
     pointer = _messages_pointer(record.transcript)
+    style = jsonio.detect_style(record.raw)
     if pointer is not None:
-        style = jsonio.detect_style(record.raw)
         spliced = splice_array(record.raw, old, new, pointer, style)
         if spliced is not None:
             return spliced
-    return keep_spellings(jsonio.dumps(new), record.raw, moved(old, new))
+    return keep_spellings(jsonio.dumps(new, style), record.raw, moved(old, new))
 
 
 def lost_by_rewrite(
@@ -179,8 +180,9 @@ def _write_jsonl(document: Document, transcripts: Sequence[Transcript | None]) -
 
 def _write_message_lines(document: Document, transcript: Transcript) -> bytes:
     """Each kept message line as read, with the blank lines before it; new and changed
-    messages as compact JSON (keeping the spellings, blank lines and ending of the line
-    they replace; a new line keeps the spellings it shares with the line before it)."""
+    messages in the separators of the line they replace (or, for a new line, of the line
+    before it), keeping the spellings, blank lines and ending of the line they replace (a
+    new line keeps the spellings it shares with the line before it)."""
     body = document.raw[len(BOM) :] if document.bom else document.raw
     rows, after = _message_rows(document, body)
     ending = _ending(document)
@@ -200,11 +202,13 @@ def _write_message_lines(document: Document, transcript: Transcript) -> bytes:
         elif j in paired:
             blanks, line, end = rows[paired[j]]
             moves = moved(old_values[paired[j]], value)
-            out += blanks + keep_spellings(jsonio.dumps(value), line, moves) + (end or ending)
+            text = jsonio.dumps(value, jsonio.detect_style(line))
+            out += blanks + keep_spellings(text, line, moves) + (end or ending)
             near = line
-        else:  # a new line (a split result, a synthesized one): the values it shares with
-            # the line before it, at the same place (a session's envelope), keep that spelling
-            out += keep_spellings(jsonio.dumps(value), near) + ending
+        else:  # a new line (a split result, a synthesized one), written as the line before
+            # it; the values it shares with it at the same place (a session's envelope)
+            # keep that spelling
+            out += keep_spellings(jsonio.dumps(value, jsonio.detect_style(near)), near) + ending
     out += after
     if document.tail:  # a torn last line: its bytes, and what followed them, as read
         return bytes(out + document.tail)

@@ -48,13 +48,23 @@ class Summary:
 class Reporter:
     """Receives diagnostics file by file, then the summary."""
 
+    lists_fixes = False
+    """Whether the report lists each fix applied (`applied`) even without `show_fixes`."""
+
     def __init__(
-        self, out: TextIO, *, color: bool = False, quiet: bool = False, statistics: bool = False
+        self,
+        out: TextIO,
+        *,
+        color: bool = False,
+        quiet: bool = False,
+        statistics: bool = False,
+        show_fixes: bool = False,
     ) -> None:
         self.out = out
         self.color = color
         self.quiet = quiet
         self.statistics = statistics
+        self.show_fixes = show_fixes
 
     def file(self, diagnostics: list[Diagnostic]) -> None:
         """Report the diagnostics of one file."""
@@ -67,6 +77,10 @@ class Reporter:
         the summary counts it."""
         if diagnostics:
             self.file(diagnostics)
+
+    def applied(self, fixes: list[Diagnostic], path: str) -> None:
+        """Report the fixes applied to one file (each the diagnostic it fixed, where it
+        was in the file as read), after its diagnostics."""
 
     def finish(self, summary: Summary) -> None:
         """Report the end of the run."""

@@ -9,7 +9,7 @@ import orjson
 
 from histnorm.diagnostic import Diagnostic
 from histnorm.document import Skip
-from histnorm.report import record, skipped
+from histnorm.report import applied, record, skipped
 from histnorm_cli.reporters import Reporter, Summary
 
 
@@ -57,7 +57,10 @@ class ArrayWriter:
 
 
 class JsonReporter(Reporter):
-    """All diagnostics as one JSON array, written as they come."""
+    """All diagnostics as one JSON array, written as they come; for `fix`, each fix
+    applied too."""
+
+    lists_fixes = True
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -75,6 +78,11 @@ class JsonReporter(Reporter):
         for item in file_records(diagnostics, path, skipped, whole):
             self.array.add(item)
 
+    def applied(self, fixes: list[Diagnostic], path: str) -> None:
+        """Write a record per fix applied."""
+        for d in fixes:
+            self.array.add(applied(d))
+
     def finish(self, summary: Summary) -> None:
         """End the array."""
         self.array.close()
@@ -82,7 +90,15 @@ class JsonReporter(Reporter):
 
 
 class JsonLinesReporter(Reporter):
-    """One JSON object per diagnostic per line, printed as soon as a file is done."""
+    """One JSON object per diagnostic per line, printed as soon as a file is done; for
+    `fix`, one per fix applied too."""
+
+    lists_fixes = True
+
+    def applied(self, fixes: list[Diagnostic], path: str) -> None:
+        """Print a record per fix applied."""
+        for d in fixes:
+            self.out.write(orjson.dumps(applied(d)).decode() + "\n")
 
     def file(self, diagnostics: list[Diagnostic]) -> None:
         """Print the records of one file."""

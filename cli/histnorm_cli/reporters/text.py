@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from histnorm.diagnostic import Diagnostic, Severity
 from histnorm_cli.reporters import Reporter, Summary
 
@@ -15,8 +17,20 @@ def where(diagnostic: Diagnostic) -> str:
     return f"{path}:{loc.line}" if loc.line is not None else path
 
 
+def fix_line(diagnostic: Diagnostic) -> str:
+    """What one fix did: `CODE path:line /pointer: action (the diagnostic it fixed)`."""
+    pointer = diagnostic.location.pointer
+    at = f" {pointer or '/'}" if pointer is not None else ""
+    title = diagnostic.fix.title if diagnostic.fix is not None else "fixed"
+    return f"  {diagnostic.code} {where(diagnostic)}{at}: {title} ({diagnostic.message})"
+
+
 class TextReporter(Reporter):
     """Human-readable lines, coloured on a terminal."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fixes: list[str] = []
 
     def _paint(self, text: str, code: str) -> str:
         return f"\033[{code}m{text}\033[0m" if self.color else text
@@ -31,11 +45,19 @@ class TextReporter(Reporter):
             code = self._paint(d.code, "1;" + _COLORS[d.severity])
             print(f"{self._paint(where(d), '1')}: {code}{mark} {d.message}{pointer}", file=self.out)
 
+    def applied(self, fixes: list[Diagnostic], path: str) -> None:
+        """With `--show-fixes`, keep a line per fix for the end of the run."""
+        if self.show_fixes:
+            self.fixes.extend(fix_line(d) for d in fixes)
+
     def finish(self, summary: Summary) -> None:
-        """Print statistics (if asked) and the totals."""
+        """Print statistics (if asked), the fixes (with `--show-fixes`) and the totals."""
         if self.statistics:
             for code, count in sorted(summary.by_code.items()):
                 print(f"{count:>6}  {code}  {summary.names[code]}", file=self.out)
+        if self.fixes:
+            heading = "Fixes that would be applied:" if summary.check else "Applied fixes:"
+            print(heading, *self.fixes, sep="\n", file=self.out)
         if self.quiet:
             return
         for line in summary_lines(summary):
