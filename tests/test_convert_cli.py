@@ -1,0 +1,344 @@
+"""`histnorm convert` run as a user runs it: every layout lint reads, the target's request
+envelope, and a lint of what it wrote under the target's profile.
+
+Each test runs the command (typer's CliRunner) in its own `tmp_path`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import orjson
+import pytest
+from histnorm_cli.app import app
+from typer.testing import CliRunner, Result
+
+import histnorm
+
+ROOT = Path(__file__).resolve().parent.parent
+CLAUDE_CODE = ROOT / "fixtures" / "formats" / "claude-code"
+
+
+@pytest.fixture(autouse=True)
+def _workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    return tmp_path
+
+
+def invoke(*args: str, input: bytes | None = None) -> Result:
+    return CliRunner().invoke(app, ["convert", *args], input=input)
+
+
+def put(name: str, value: object) -> str:
+    Path(name).write_bytes(value if isinstance(value, bytes) else orjson.dumps(value))
+    return name
+
+
+def lines(data: bytes) -> list[object]:
+    return [orjson.loads(line) for line in data.splitlines() if line.strip()]
+
+
+WEATHER_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "Current weather for a city.",
+        "parameters": {
+            "type": "object",
+            "properties": {"city": {"type": "string"}},
+            "required": ["city"],
+        },
+    },
+}
+MESSAGES = [
+    {"role": "system", "content": "Answer briefly."},
+    {"role": "user", "content": "Weather in Oslo?"},
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "call_w",
+                "type": "function",
+                "function": {"name": "get_weather", "arguments": '{"city":"Oslo"}'},
+            }
+        ],
+    },
+    {"role": "tool", "tool_call_id": "call_w", "content": "4 C"},
+    {"role": "assistant", "content": "4 C in Oslo."},
+]
+BODY = {
+    "model": "gpt-4o",
+    "messages": MESSAGES,
+    "tools": [WEATHER_TOOL],
+    "temperature": 0.2,
+    "max_completion_tokens": 512,
+}
+"""An OpenAI Chat request body: system message, a function tool, sampling settings."""
+
+PLAIN = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+
+
+# --- 1. every layout lint reads ----------------------------------------------------------
+
+
+def test_a_json_array_of_transcripts_converts_each():
+    put("many.json", [PLAIN, PLAIN[:1]])
+    result = invoke("many.json", "--to", "gemini")
+    assert result.exit_code == 0, result.output
+    out = orjson.loads(result.stdout_bytes)
+    assert [len(t) for t in out] == [2, 1]
+    assert out[0][1] == {"role": "model", "parts": [{"text": "hello"}]}
+
+
+def test_transcript_per_line_jsonl_stays_one_per_line():
+    Path("set.jsonl").write_bytes(orjson.dumps({"messages": PLAIN}) + b"\n" + orjson.dumps(PLAIN))
+    result = invoke("set.jsonl", "--to", "sharegpt")
+    assert result.exit_code == 0, result.output
+    out = lines(result.stdout_bytes)
+    assert len(out) == 2
+    for record in out:
+        assert record["conversations"] == [
+            {"from": "human", "value": "hi"},
+            {"from": "gpt", "value": "hello"},
+        ]
+
+
+def test_message_per_line_jsonl_is_one_transcript():
+    Path("log.jsonl").write_bytes(b"".join(orjson.dumps(m) + b"\n" for m in PLAIN))
+    result = invoke("log.jsonl", "--to", "anthropic")
+    assert result.exit_code == 0, result.output
+    assert orjson.loads(result.stdout_bytes) == PLAIN
+    assert result.stderr == ""
+
+
+@pytest.mark.parametrize("name", ["simple.jsonl", "tool-use.jsonl", "parallel-tools.jsonl"])
+def test_a_claude_code_session_converts(name: str):
+    source = (CLAUDE_CODE / name).read_bytes()
+    put(name, source)
+    result = invoke(name, "--to", "openai-chat", "-o", "out.json")
+    assert "HN000" not in result.stderr, result.stderr
+    assert result.exit_code == 0, result.output
+    out = orjson.loads(Path("out.json").read_bytes())
+    expected = histnorm.load(b"[" + b",".join(source.splitlines()) + b"]", format="claude-code")
+    assert len(out) == len(expected.messages)
+    assert histnorm.detect_format(out) == "openai-chat"
+    assert out[0]["role"] == "user"
+
+
+def test_a_claude_code_session_from_stdin_is_read_as_a_session():
+    source = (CLAUDE_CODE / "tool-use.jsonl").read_bytes()
+    result = invoke("-", "--to", "anthropic", input=source)
+    assert result.exit_code == 0, result.output
+    out = orjson.loads(result.stdout_bytes)
+    assert [m["role"] for m in out][:2] == ["user", "assistant"]
+
+
+def test_jsonl_mode_is_obeyed():
+    Path("log.jsonl").write_bytes(b"".join(orjson.dumps(m) + b"\n" for m in PLAIN))
+    per_line = invoke("log.jsonl", "--to", "anthropic", "--jsonl-mode", "transcript")
+    assert per_line.exit_code == 1
+    assert "log.jsonl:1: HN000" in per_line.stderr
+    whole = invoke("-", "--to", "anthropic", "--jsonl-mode", "message", input=orjson.dumps(PLAIN[0]))
+    assert whole.exit_code == 0, whole.output
+    assert orjson.loads(whole.stdout_bytes) == PLAIN[:1]
+    bad = invoke("log.jsonl", "--to", "anthropic", "--jsonl-mode", "lines")
+    assert bad.exit_code == 2
+    assert "--jsonl-mode" in bad.stderr
+
+
+# --- 2. the target's envelope -------------------------------------------------------------
+
+
+def test_to_anthropic_puts_system_on_top_and_carries_the_request():
+    put("body.json", {**BODY, "user": "u-1"})
+    result = invoke("body.json", "--to", "anthropic", "-o", "anthropic.json")
+    assert result.exit_code == 0, result.output
+    out = orjson.loads(Path("anthropic.json").read_bytes())
+    assert out["system"] == "Answer briefly."
+    assert [m["role"] for m in out["messages"]] == ["user", "assistant", "user", "assistant"]
+    assert out["model"] == "gpt-4o"
+    assert out["max_tokens"] == 512
+    assert out["temperature"] == 0.2
+    assert out["tools"] == [
+        {
+            "name": "get_weather",
+            "description": "Current weather for a city.",
+            "input_schema": WEATHER_TOOL["function"]["parameters"],
+        }
+    ]
+    assert "user" not in out
+    assert "CV001" in result.stderr and "user" in result.stderr  # reported, not carried
+    assert histnorm.detect_format(out) == "anthropic"
+    loaded = histnorm.load(Path("anthropic.json").read_bytes(), format="anthropic")
+    assert [m.role for m in loaded.messages] == ["user", "assistant", "user", "assistant"]
+
+
+def test_anthropic_round_trip_keeps_system_and_tools():
+    put("body.json", BODY)
+    assert invoke("body.json", "--to", "anthropic", "-o", "a.json").exit_code == 0
+    back = invoke("a.json", "--to", "openai-chat", "--from", "anthropic")
+    assert back.exit_code == 0, back.output
+    out = orjson.loads(back.stdout_bytes)
+    assert out["messages"][0] == {"role": "system", "content": "Answer briefly."}
+    assert [m["role"] for m in out["messages"]] == [m["role"] for m in MESSAGES]
+    assert out["tools"] == [WEATHER_TOOL]
+    assert {k: out[k] for k in ("model", "temperature", "max_completion_tokens")} == {
+        "model": "gpt-4o",
+        "temperature": 0.2,
+        "max_completion_tokens": 512,
+    }
+
+
+def test_a_tool_the_target_has_no_shape_for_is_reported():
+    custom = {"type": "custom", "custom": {"name": "run_sql"}}
+    put("body.json", {**BODY, "tools": [WEATHER_TOOL, custom]})
+    result = invoke("body.json", "--to", "anthropic")
+    assert result.exit_code == 0, result.output
+    out = orjson.loads(result.stdout_bytes)
+    assert [t["name"] for t in out["tools"]] == ["get_weather"]
+    assert "CV001" in result.stderr and "run_sql" in result.stderr
+
+
+def test_to_sharegpt_writes_a_llamafactory_record():
+    put("body.json", BODY)
+    result = invoke("body.json", "--to", "sharegpt", "-o", "record.json")
+    assert result.exit_code == 0, result.output
+    out = orjson.loads(Path("record.json").read_bytes())
+    assert set(out) == {"conversations", "system", "tools"}
+    assert out["system"] == "Answer briefly."
+    assert [t["from"] for t in out["conversations"]] == [
+        "human",
+        "function_call",
+        "observation",
+        "gpt",
+    ]
+    assert isinstance(out["tools"], str)
+    assert json.loads(out["tools"]) == [WEATHER_TOOL["function"]]
+    call = json.loads(out["conversations"][1]["value"])
+    assert call["name"] == "get_weather"
+    for key in ("model", "temperature", "max tokens"):
+        assert key in result.stderr  # no place in a LLaMA-Factory record: reported
+    assert histnorm.detect_format(out) == "sharegpt"
+    back = invoke("record.json", "--to", "openai-chat")
+    assert back.exit_code == 0, back.output
+    again = orjson.loads(back.stdout_bytes)
+    assert again["messages"][0] == {"role": "system", "content": "Answer briefly."}
+    assert again["tools"] == [WEATHER_TOOL]
+
+
+def test_sharegpt_record_to_anthropic():
+    record = {
+        "conversations": [
+            {"from": "human", "value": "Weather in Oslo?"},
+            {"from": "function_call", "value": '{"name": "get_weather", "arguments": {"city": "Oslo"}}'},
+            {"from": "observation", "value": "4 C"},
+            {"from": "gpt", "value": "4 C in Oslo."},
+        ],
+        "system": "Answer briefly.",
+        "tools": json.dumps([WEATHER_TOOL["function"]]),
+    }
+    put("record.json", record)
+    result = invoke("record.json", "--to", "anthropic")
+    assert result.exit_code == 0, result.output
+    out = orjson.loads(result.stdout_bytes)
+    assert out["system"] == "Answer briefly."
+    assert out["tools"][0]["input_schema"] == WEATHER_TOOL["function"]["parameters"]
+    assert out["messages"][1]["content"][0]["input"] == {"city": "Oslo"}
+
+
+def test_anthropic_top_level_system_is_not_lost():
+    body = {"model": "claude-x", "max_tokens": 100, "system": "Be terse.", "messages": PLAIN}
+    put("a.json", body)
+    for target in ("openai-chat", "meai", "langchain"):
+        result = invoke("a.json", "--to", target)
+        assert result.exit_code == 0, result.output
+        assert b"Be terse." in result.stdout_bytes, target
+
+
+# --- 3. lint the output under the target's profile --------------------------------------
+
+
+ORPHAN = [
+    {"role": "user", "content": "Weather?"},
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": "call_w", "type": "function", "function": {"name": "w", "arguments": "{}"}}
+        ],
+    },
+    {"role": "user", "content": "Never mind."},
+]
+
+
+def test_a_defect_that_comes_across_is_reported_with_its_code():
+    put("orphan.json", ORPHAN)
+    result = invoke("orphan.json", "--to", "anthropic", "-o", "out.json")
+    assert result.exit_code == 1
+    assert "out.json" in result.stderr and "HN001" in result.stderr
+    assert "(at /" in result.stderr
+    assert Path("out.json").exists()
+
+
+def test_what_the_target_rejects_is_reported():
+    dotted = [
+        {"role": "user", "content": "Weather?"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "call.1", "type": "function", "function": {"name": "w", "arguments": "{}"}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call.1", "content": "4 C"},
+    ]
+    put("dotted.json", dotted)
+    assert invoke("dotted.json", "--to", "openai-chat", "--from", "openai-chat").exit_code == 0
+    result = invoke("dotted.json", "--to", "anthropic")
+    assert result.exit_code == 1
+    assert "HN104" in result.stderr
+
+
+def test_a_clean_conversion_prints_nothing_on_stderr():
+    put("plain.json", PLAIN)
+    result = invoke("plain.json", "--to", "gemini")
+    assert result.exit_code == 0
+    assert result.stderr == ""
+
+
+LANGCHAIN_AI = [
+    {"type": "human", "data": {"content": "hi", "type": "human"}},
+    {
+        "type": "ai",
+        "data": {
+            "content": "hello",
+            "type": "ai",
+            "id": "run-1",
+            "tool_calls": [],
+            "invalid_tool_calls": [],
+            "response_metadata": {"model_name": "gpt-4o", "finish_reason": "stop"},
+            "usage_metadata": {"input_tokens": 5, "output_tokens": 2, "total_tokens": 7},
+        },
+    },
+]
+
+
+@pytest.mark.parametrize("target", ["openai-chat", "anthropic", "gemini", "sharegpt"])
+def test_langchain_usage_is_dropped_with_a_note(target: str):
+    put("lc.json", LANGCHAIN_AI)
+    result = invoke("lc.json", "--to", target)
+    assert result.exit_code == 0, result.output
+    assert "CV001" in result.stderr and "usage" in result.stderr
+    assert b"output_tokens" not in result.stdout_bytes
+    assert b"hello" in result.stdout_bytes
+
+
+def test_usage_the_target_carries_is_kept():
+    put("lc.json", LANGCHAIN_AI)
+    result = invoke("lc.json", "--to", "meai")
+    assert result.exit_code == 0, result.output
+    assert "usage" not in result.stderr
+    assert b'"usage"' in result.stdout_bytes
