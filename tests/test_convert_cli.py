@@ -121,9 +121,13 @@ def test_a_claude_code_session_converts(name: str):
     result = invoke(name, "--to", "openai-chat", "-o", "out.json")
     assert "HN000" not in result.stderr, result.stderr
     assert result.exit_code == 0, result.output
+    thinking = b'"thinking"' in source  # OpenAI Chat has no place for it: noted
+    assert ("CV001 a reasoning part has no place in openai-chat" in result.stderr) == thinking
     out = orjson.loads(Path("out.json").read_bytes())
-    expected = histnorm.load(b"[" + b",".join(source.splitlines()) + b"]", format="claude-code")
-    assert len(out) == len(expected.messages)
+    session = histnorm.load(b"[" + b",".join(source.splitlines()) + b"]", format="claude-code")
+    calls = [p.call_id for m in session.messages for p in m.parts if p.kind == "tool_call"]
+    assert [c["id"] for m in out for c in m.get("tool_calls") or ()] == calls
+    assert [m["tool_call_id"] for m in out if m["role"] == "tool"] == calls
     assert histnorm.detect_format(out) == "openai-chat"
     assert out[0]["role"] == "user"
 
@@ -141,7 +145,10 @@ def test_jsonl_mode_is_obeyed():
     per_line = invoke("log.jsonl", "--to", "anthropic", "--jsonl-mode", "transcript")
     assert per_line.exit_code == 1
     assert "log.jsonl:1: HN000" in per_line.stderr
-    whole = invoke("-", "--to", "anthropic", "--jsonl-mode", "message", input=orjson.dumps(PLAIN[0]))
+    put("one.jsonl", orjson.dumps({"messages": PLAIN[:1]}) + b"\n")
+    assert invoke("one.jsonl", "--to", "anthropic", "--jsonl-mode", "message").exit_code == 1
+    put("one.jsonl", orjson.dumps(PLAIN[0]) + b"\n")
+    whole = invoke("one.jsonl", "--to", "anthropic", "--jsonl-mode", "message")
     assert whole.exit_code == 0, whole.output
     assert orjson.loads(whole.stdout_bytes) == PLAIN[:1]
     bad = invoke("log.jsonl", "--to", "anthropic", "--jsonl-mode", "lines")
@@ -233,7 +240,10 @@ def test_sharegpt_record_to_anthropic():
     record = {
         "conversations": [
             {"from": "human", "value": "Weather in Oslo?"},
-            {"from": "function_call", "value": '{"name": "get_weather", "arguments": {"city": "Oslo"}}'},
+            {
+                "from": "function_call",
+                "value": '{"name": "get_weather", "arguments": {"city": "Oslo"}}',
+            },
             {"from": "observation", "value": "4 C"},
             {"from": "gpt", "value": "4 C in Oslo."},
         ],
