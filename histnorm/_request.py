@@ -65,7 +65,14 @@ SETTINGS: dict[str, dict[str, tuple[str, ...]]] = {
 """Where each neutral setting sits, per format (the first key is the one written); Gemini's
 sit in `generationConfig`."""
 
-LABELS = {"max_tokens": "max tokens", "top_p": "top_p", "stop": "stop sequences"}
+LABELS = {
+    "model": "the model",
+    "max_tokens": "max tokens",
+    "temperature": "the temperature",
+    "top_p": "top_p",
+    "stop": "stop sequences",
+    "stream": "stream",
+}
 SYSTEM_KEYS = {
     "anthropic": ("system",),
     "gemini": ("systemInstruction", "system_instruction"),
@@ -128,13 +135,15 @@ def read_request(transcript: Transcript) -> Request:
         elif key == "tools" and format in MESSAGE_KEYS:
             request.tools, other = read_tools(format, value)
             request.tools_at = at
-            request.lost.extend((what, at) for what in other)
+            request.lost.extend(
+                (what, at if index is None else join_pointer(at, index)) for what, index in other
+            )
         elif format == "gemini" and key in GEMINI_CONFIG and isinstance(value, dict):
             _read_settings(request, settings, value, at)
         elif format != "gemini" and _setting(settings, key) is not None:
             request.settings.setdefault(str(_setting(settings, key)), (at, value))
         else:
-            request.lost.append((f"{key!r}", at))
+            request.lost.append((f"the key {key!r}", at))
     return request
 
 
@@ -149,7 +158,7 @@ def _read_settings(
         name = _setting(settings, key)
         at = join_pointer(base, key)
         if name is None:
-            request.lost.append((f"{key!r}", at))
+            request.lost.append((f"the setting {key!r}", at))
         else:
             request.settings.setdefault(name, (at, value))
 
@@ -186,16 +195,20 @@ def write_request(
         lost.extend((_what(name), at) for name, (at, _) in request.settings.items())
         lost.extend((f"the tool {t.name!r}", request.tools_at) for t in request.tools)
         return None, lost
-    envelope: dict[str, Any] = {}
     settings = SETTINGS[target]
-    config: dict[str, Any] = {}
+    carried: dict[str, Any] = {}
     for name, (at, value) in request.settings.items():
         if name not in settings:
             lost.append((_what(name), at))
             continue
         if name == "stop" and isinstance(value, str) and target != "openai-chat":
             value = [value]
-        (config if target == "gemini" else envelope)[settings[name][0]] = value
+        carried[settings[name][0]] = value
+    config = carried if target == "gemini" else {}
+    first = [settings[n][0] for n in ("model", "max_tokens") if n in settings]
+    if target == "gemini":
+        first = []  # all in generationConfig
+    envelope: dict[str, Any] = {k: carried.pop(k) for k in first if k in carried}
     texts = _lift(messages, target)
     if texts:
         envelope.update(_system_field(target, texts))
@@ -204,6 +217,8 @@ def write_request(
         envelope["tools"] = write_tools(target, request.tools)
     if config:
         envelope["generationConfig"] = config
+    else:
+        envelope.update(carried)
     if len(envelope) == 1 and not enveloped and target != "sharegpt":
         return None, lost
     return envelope, lost

@@ -50,23 +50,24 @@ def _label(item: Any) -> str:
     return f"a tool that is {jsonio.dumps(item).decode('utf-8', 'replace')[:40]}"
 
 
-def read_tools(format: str, value: Any) -> tuple[list[Tool], list[str]]:
-    """The function tools of a request's `tools` value, and a label for each other tool."""
+def read_tools(format: str, value: Any) -> tuple[list[Tool], list[tuple[str, int | None]]]:
+    """The function tools of a request's `tools` value, and a label (with its index in
+    the list) for each other tool."""
     if format == "sharegpt" and isinstance(value, str):
         try:
             value = jsonio.loads(value)
         except HistnormError:
-            return [], ["the tools (not valid JSON)"]
+            return [], [("the tools (not valid JSON)", None)]
     if isinstance(value, dict):
         value = [value]
     if not isinstance(value, list):
-        return [], ["the tools (not a list)"]
+        return [], [("the tools (not a list)", None)]
     tools: list[Tool] = []
-    other: list[str] = []
-    for item in value:
+    other: list[tuple[str, int | None]] = []
+    for index, item in enumerate(value):
         found = _read_one(format, item)
         if found is None:
-            other.append(_label(item))
+            other.append((_label(item), index))
         else:
             tools.extend(found)
     return tools, other

@@ -11,8 +11,10 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
+import histnorm.jsonio as jsonio
 from histnorm._request import read_request, system_message, write_request
 from histnorm.diagnostic import Diagnostic, Location, Severity
+from histnorm.errors import HistnormError
 from histnorm.formats import CODECS, get_codec
 from histnorm.model import (
     ApprovalRequestPart,
@@ -31,6 +33,8 @@ NO_PLACE = {
 }
 """The formats that have no place for a part kind: converting to them leaves such parts
 out, with a note (token usage a provider reported; reasoning the target cannot replay)."""
+OBJECT_ARGUMENTS = frozenset({"anthropic", "claude-code", "gemini"})
+"""The formats whose tool calls take their arguments as a JSON object, nothing else."""
 WHAT = {"usage": "token usage", "reasoning": "a reasoning part"}
 
 
@@ -73,9 +77,10 @@ def conversion(transcript: Transcript, to: str) -> Conversion:
     The request envelope goes with it where the target has a place for it: system text
     outside the messages, model, sampling settings, function tools (in the target's tool
     shape). Token usage, reasoning, settings and tools the target has no place for are
-    left out, each with a note (pointing into the source). Unknown native parts have no meaning in another
-    format and are kept as they are; the target codec raises `HistnormError` for anything
-    else it cannot express.
+    left out, each with a note (pointing into the source), as are call arguments that are
+    no JSON object where the target takes only objects. Unknown native parts have no
+    meaning in another format and are kept as they are; the target codec raises
+    `HistnormError` for anything else it cannot express.
     """
     target = get_codec(to)  # fail early on an unknown name
     if transcript.format == to:
@@ -83,6 +88,8 @@ def conversion(transcript: Transcript, to: str) -> Conversion:
     request = read_request(transcript)
     notes: list[Diagnostic] = []
     messages = list(_without_usage(transcript, to, notes))
+    if to in OBJECT_ARGUMENTS:
+        notes.extend(_shapeless_arguments(transcript, to))
     detached = [_detach_message(m) for m in messages]
     if request.system:
         detached.insert(0, system_message(request.system))
@@ -117,6 +124,33 @@ def _without_usage(transcript: Transcript, to: str, notes: list[Diagnostic]) -> 
         elif kept:
             out.append(message.evolve(parts=kept))
     return out
+
+
+def _shapeless_arguments(transcript: Transcript, to: str) -> list[Diagnostic]:
+    """Notes on calls whose arguments are no JSON object (nor the JSON text of one), which
+    `to` writes as `{}`: a custom tool's free text, say."""
+    source = get_codec(transcript.format) if transcript.format else None
+    found = []
+    for mi, message in enumerate(transcript.messages):
+        for pi, part in enumerate(message.parts):
+            if not isinstance(part, ToolCallPart) or _object_like(part.arguments):
+                continue
+            pointer = source.part_pointer(transcript, mi, pi) if source else None
+            written = "" if to == "gemini" else ": written as {}"
+            what = f"the arguments of the call {part.name!r} are no JSON object, as {to} requires"
+            found.append(_note(what + written, pointer, mi))
+    return found
+
+
+def _object_like(arguments: Any) -> bool:
+    if arguments is None or arguments == "" or isinstance(arguments, dict):
+        return True
+    if not isinstance(arguments, str):
+        return False
+    try:
+        return isinstance(jsonio.loads(arguments), dict)
+    except HistnormError:
+        return False
 
 
 def _give_call_ids(transcript: Transcript) -> Transcript:

@@ -352,3 +352,71 @@ def test_usage_the_target_carries_is_kept():
     assert result.exit_code == 0, result.output
     assert "usage" not in result.stderr
     assert b'"usage"' in result.stdout_bytes
+
+
+def test_other_request_shapes_get_their_tools_and_settings():
+    put("body.json", BODY)
+    gemini = invoke("body.json", "--to", "gemini")
+    assert gemini.exit_code == 0, gemini.output
+    out = orjson.loads(gemini.stdout_bytes)
+    assert out["systemInstruction"] == {"parts": [{"text": "Answer briefly."}]}
+    assert out["tools"] == [
+        {
+            "functionDeclarations": [
+                {
+                    "name": "get_weather",
+                    "description": "Current weather for a city.",
+                    "parametersJsonSchema": WEATHER_TOOL["function"]["parameters"],
+                }
+            ]
+        }
+    ]
+    assert out["generationConfig"] == {"temperature": 0.2, "maxOutputTokens": 512}
+    assert "the model" in gemini.stderr  # Gemini names the model in the URL, not the body
+    responses = invoke("body.json", "--to", "openai-responses")
+    assert responses.exit_code == 0, responses.output
+    body = orjson.loads(responses.stdout_bytes)
+    assert body["model"] == "gpt-4o" and body["max_output_tokens"] == 512
+    assert body["tools"][0]["name"] == "get_weather"
+    assert body["tools"][0]["parameters"] == WEATHER_TOOL["function"]["parameters"]
+    assert body["input"][0]["role"] == "system"
+
+
+def test_an_anthropic_server_tool_is_reported_not_turned_into_a_function():
+    search = {"type": "web_search_20250305", "name": "web_search", "max_uses": 3}
+    function = {"name": "get_weather", "input_schema": {"type": "object"}}
+    body = {"model": "claude-x", "max_tokens": 100, "messages": PLAIN, "tools": [search, function]}
+    put("a.json", body)
+    result = invoke("a.json", "--to", "openai-chat", "--from", "anthropic")
+    assert result.exit_code == 0, result.output
+    out = orjson.loads(result.stdout_bytes)
+    assert out["tools"] == [
+        {"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}}
+    ]
+    assert "CV001 the tool 'web_search' (type web_search_20250305)" in result.stderr
+    assert "(at /tools/0)" in result.stderr
+
+
+def test_free_text_arguments_anthropic_cannot_take_are_reported():
+    custom = [
+        {"role": "user", "content": "Revenue?"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "call_q",
+                    "type": "custom",
+                    "custom": {"name": "run_sql", "input": "SELECT 1;"},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_q", "content": "1"},
+    ]
+    put("custom.json", custom)
+    result = invoke("custom.json", "--to", "anthropic")
+    assert result.exit_code == 0, result.output
+    assert "CV001 the arguments of the call 'run_sql' are no JSON object" in result.stderr
+    assert "(at /1/tool_calls/0)" in result.stderr
+    put("plain.json", BODY)
+    assert "arguments" not in invoke("plain.json", "--to", "anthropic").stderr
