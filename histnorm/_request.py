@@ -14,7 +14,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from histnorm._request_tools import Tool, read_tools, write_tools
+from histnorm._request_tools import (
+    CHOICE_KEYS,
+    Choice,
+    Tool,
+    read_choice,
+    read_tools,
+    write_choice,
+    write_tools,
+)
 from histnorm.errors import join_pointer
 from histnorm.formats import get_codec
 from histnorm.model import Message, TextPart, Transcript
@@ -91,6 +99,8 @@ class Request:
     """Neutral name: (pointer in the source, value)."""
     tools: list[Tool] = field(default_factory=list)
     tools_at: str = "/tools"
+    choice: tuple[str, Choice] | None = None
+    """(pointer in the source, the tool choice)."""
     lost: list[tuple[str, str]] = field(default_factory=list)
     """(what, pointer in the source) for each part of the envelope not carried."""
 
@@ -138,6 +148,12 @@ def read_request(transcript: Transcript) -> Request:
             request.lost.extend(
                 (what, at if index is None else join_pointer(at, index)) for what, index in other
             )
+        elif key in CHOICE_KEYS.get(format, ()):
+            choice = read_choice(format, value)
+            if choice is None:
+                request.lost.append((f"the tool choice {key!r}", at))
+            else:
+                request.choice = (at, choice)
         elif format == "gemini" and key in GEMINI_CONFIG and isinstance(value, dict):
             _read_settings(request, settings, value, at)
         elif format != "gemini" and _setting(settings, key) is not None:
@@ -194,6 +210,8 @@ def write_request(
     if target not in MESSAGE_KEYS:
         lost.extend((_what(name), at) for name, (at, _) in request.settings.items())
         lost.extend((f"the tool {t.name!r}", request.tools_at) for t in request.tools)
+        if request.choice is not None:
+            lost.append(("the tool choice", request.choice[0]))
         return None, lost
     settings = SETTINGS[target]
     carried: dict[str, Any] = {}
@@ -215,6 +233,11 @@ def write_request(
     envelope[MESSAGE_KEYS[target]] = []
     if request.tools:
         envelope["tools"] = write_tools(target, request.tools)
+    if request.choice is not None:
+        if target in CHOICE_KEYS:
+            envelope[CHOICE_KEYS[target][0]] = write_choice(target, request.choice[1])
+        else:
+            lost.append(("the tool choice", request.choice[0]))
     if config:
         envelope["generationConfig"] = config
     else:

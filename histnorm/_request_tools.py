@@ -140,3 +140,68 @@ def _plain(tool: Tool) -> dict[str, Any]:
 
 def _drop_none(value: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in value.items() if v is not None}
+
+
+Choice = tuple[str, str | None]
+"""A tool choice: `auto`, `none`, `any` (some tool) or `tool` (the one named)."""
+
+_OPENAI_MODES = {"auto": "auto", "none": "none", "required": "any"}
+_GEMINI_MODES = {"AUTO": "auto", "NONE": "none", "ANY": "any"}
+CHOICE_KEYS = {
+    "openai-chat": ("tool_choice",),
+    "openai-responses": ("tool_choice",),
+    "anthropic": ("tool_choice",),
+    "gemini": ("toolConfig", "tool_config"),
+}
+"""Where the tool choice sits in each format that has one (the first key is written)."""
+
+
+def read_choice(format: str, value: Any) -> Choice | None:
+    """The tool choice of a request, or None when it says more than a choice can."""
+    if format == "gemini":
+        if not isinstance(value, dict) or len(value) != 1:
+            return None
+        config = value.get("functionCallingConfig", value.get("function_calling_config"))
+        if not isinstance(config, dict) or set(config) - {
+            "mode",
+            "allowedFunctionNames",
+            "allowed_function_names",
+        }:
+            return None
+        mode = _GEMINI_MODES.get(config.get("mode", ""))
+        names = config.get("allowedFunctionNames", config.get("allowed_function_names"))
+        if mode == "any" and isinstance(names, list) and len(names) == 1:
+            return ("tool", names[0]) if isinstance(names[0], str) else None
+        return (mode, None) if mode is not None and names is None else None
+    if format == "anthropic":
+        if not isinstance(value, dict) or set(value) - {"type", "name"}:
+            return None
+        kind, name = value.get("type"), value.get("name")
+        if kind == "tool":
+            return ("tool", name) if isinstance(name, str) else None
+        return (kind, None) if kind in ("auto", "any", "none") and name is None else None
+    if isinstance(value, str):
+        mode = _OPENAI_MODES.get(value)
+        return None if mode is None else (mode, None)
+    if isinstance(value, dict) and value.get("type") == "function":
+        inner = value.get("function") if format == "openai-chat" else value
+        name = inner.get("name") if isinstance(inner, dict) else None
+        return ("tool", name) if isinstance(name, str) else None
+    return None
+
+
+def write_choice(format: str, choice: Choice) -> Any:
+    """The tool choice in `format`'s shape (a format in `CHOICE_KEYS`)."""
+    mode, name = choice
+    if format == "anthropic":
+        return {"type": mode, "name": name} if name is not None else {"type": mode}
+    if format == "gemini":
+        config: dict[str, Any] = {"mode": "ANY" if mode == "tool" else mode.upper()}
+        if name is not None:
+            config["allowedFunctionNames"] = [name]
+        return {"functionCallingConfig": config}
+    if mode == "tool":
+        if format == "openai-chat":
+            return {"type": "function", "function": {"name": name}}
+        return {"type": "function", "name": name}
+    return "required" if mode == "any" else mode

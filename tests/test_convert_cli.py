@@ -420,3 +420,35 @@ def test_free_text_arguments_anthropic_cannot_take_are_reported():
     assert "(at /1/tool_calls/0)" in result.stderr
     put("plain.json", BODY)
     assert "arguments" not in invoke("plain.json", "--to", "anthropic").stderr
+
+
+@pytest.mark.parametrize(
+    ("choice", "anthropic", "gemini"),
+    [
+        ("auto", {"type": "auto"}, {"functionCallingConfig": {"mode": "AUTO"}}),
+        ("required", {"type": "any"}, {"functionCallingConfig": {"mode": "ANY"}}),
+        (
+            {"type": "function", "function": {"name": "get_weather"}},
+            {"type": "tool", "name": "get_weather"},
+            {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["get_weather"]}},
+        ),
+    ],
+)
+def test_the_tool_choice_is_carried(choice, anthropic, gemini):
+    put("body.json", {**BODY, "tool_choice": choice})
+    result = invoke("body.json", "--to", "anthropic", "-o", "a.json")
+    assert result.exit_code == 0, result.output
+    assert orjson.loads(Path("a.json").read_bytes())["tool_choice"] == anthropic
+    back = invoke("a.json", "--to", "openai-chat", "--from", "anthropic")
+    assert orjson.loads(back.stdout_bytes)["tool_choice"] == choice
+    to_gemini = invoke("a.json", "--to", "gemini", "--from", "anthropic", "-o", "g.json")
+    assert to_gemini.exit_code == 0, to_gemini.output
+    assert orjson.loads(Path("g.json").read_bytes())["toolConfig"] == gemini
+    again = invoke("g.json", "--to", "openai-responses", "--from", "gemini")
+    assert again.exit_code == 0, again.output
+    responses = orjson.loads(again.stdout_bytes)["tool_choice"]
+    assert responses == (
+        choice if isinstance(choice, str) else {**choice["function"], "type": "function"}
+    )
+    sharegpt = invoke("body.json", "--to", "sharegpt")
+    assert "CV001 the tool choice has no place in sharegpt" in sharegpt.stderr
