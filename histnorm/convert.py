@@ -59,9 +59,14 @@ def _detach_part(part: Any) -> Any:
     return part.evolve(**changes)
 
 
-def _detach_message(message: Message) -> Message:
+OWN_ROLES = {"gemini": {"model": "assistant", "function": "tool"}}
+"""Roles a format names its own way, by their common names (what other formats write)."""
+
+
+def _detach_message(message: Message, roles: dict[str, str]) -> Message:
     parts = tuple(_detach_part(p) for p in message.parts)
-    result: Message = message.evolve(parts=parts, native=None)
+    role = roles.get(message.role.casefold(), message.role)
+    result: Message = message.evolve(role=role, parts=parts, native=None)
     return result
 
 
@@ -90,7 +95,8 @@ def conversion(transcript: Transcript, to: str) -> Conversion:
     messages = list(_without_usage(transcript, to, notes))
     if to in OBJECT_ARGUMENTS:
         notes.extend(_shapeless_arguments(transcript, to))
-    detached = [_detach_message(m) for m in messages]
+    roles = OWN_ROLES.get(transcript.format or "", {})
+    detached = [_detach_message(m, roles) for m in messages]
     if request.system:
         detached.insert(0, system_message(request.system))
     source = get_codec(transcript.format) if transcript.format else None

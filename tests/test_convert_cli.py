@@ -452,3 +452,90 @@ def test_the_tool_choice_is_carried(choice, anthropic, gemini):
     )
     sharegpt = invoke("body.json", "--to", "sharegpt")
     assert "CV001 the tool choice has no place in sharegpt" in sharegpt.stderr
+
+
+@pytest.mark.parametrize(("name", "status"), [("killed-mid-write", 0), ("broken-middle-line", 1)])
+def test_a_torn_session_converts_around_its_broken_lines_as_lint_reads_it(name: str, status: int):
+    put("s.jsonl", (CLAUDE_CODE / "torn" / f"{name}.jsonl").read_bytes())
+    result = invoke("s.jsonl", "--to", "anthropic", "-o", "out.json")
+    assert result.exit_code == status, result.output
+    assert [line.split()[1] for line in result.stderr.splitlines()] == ["HN000", "HN011"]
+    out = orjson.loads(Path("out.json").read_bytes())
+    assert out[0] == {"role": "user", "content": "Run the tests."}
+
+
+LANGCHAIN_DUMPD = [
+    {
+        "lc": 1,
+        "type": "constructor",
+        "id": ["langchain", "schema", "messages", "HumanMessage"],
+        "kwargs": {"content": "hi", "type": "human"},
+    },
+    {
+        "lc": 1,
+        "type": "constructor",
+        "id": ["langchain", "schema", "messages", "AIMessage"],
+        "kwargs": {
+            "content": "hello",
+            "type": "ai",
+            "id": "run-1",
+            "tool_calls": [],
+            "invalid_tool_calls": [],
+            "response_metadata": {"model_name": "gpt-4o", "finish_reason": "stop"},
+            "usage_metadata": {"input_tokens": 5, "output_tokens": 2, "total_tokens": 7},
+        },
+    },
+]
+
+
+def test_a_dumpd_aimessage_with_usage_converts_with_a_note():
+    put("lc.json", LANGCHAIN_DUMPD)
+    result = invoke("lc.json", "--to", "openai-chat")
+    assert result.exit_code == 0, result.output
+    assert orjson.loads(result.stdout_bytes) == [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "hello"},
+    ]
+    assert result.stderr.splitlines() == [
+        "lc.json:1: CV001 token usage has no place in openai-chat: not carried "
+        "(at /1/kwargs/usage_metadata)"
+    ]
+
+
+@pytest.mark.parametrize("target", sorted(set(histnorm.CODECS) - {"openai-chat", "claude-code"}))
+def test_every_target_reads_back_what_convert_wrote(target: str):
+    put("body.json", BODY)
+    result = invoke("body.json", "--to", target, "-o", "out.json")
+    assert "CV002" not in result.stderr and "HN0" not in result.stderr, result.stderr
+    loaded = histnorm.load(Path("out.json").read_bytes(), format=target)
+    texts = [p.text for m in loaded.messages for p in m.parts if p.kind == "text"]
+    back = invoke("out.json", "--from", target, "--to", "openai-chat", "-o", "back.json")
+    assert "CV002" not in back.stderr, back.stderr
+    again = orjson.loads(Path("back.json").read_bytes())
+    messages = again["messages"] if isinstance(again, dict) else again
+    assert messages[0] == {"role": "system", "content": "Answer briefly."}
+    assert [m["content"] for m in messages if m["role"] == "assistant"][-1] == "4 C in Oslo."
+    assert "4 C in Oslo." in texts
+
+
+def test_gemini_roles_are_written_in_the_target_s_words():
+    contents = [
+        {"role": "user", "parts": [{"text": "hi"}]},
+        {"role": "model", "parts": [{"text": "hello"}]},
+    ]
+    put("g.json", contents)
+    for target, role in (
+        ("openai-chat", "assistant"),
+        ("anthropic", "assistant"),
+        ("sharegpt", "gpt"),
+    ):
+        result = invoke("g.json", "--to", target)
+        assert result.exit_code == 0, result.output
+        assert role.encode() in result.stdout_bytes and b'"model"' not in result.stdout_bytes
+
+
+def test_a_system_prompt_claude_code_has_no_line_for_is_an_error():
+    put("body.json", BODY)
+    result = invoke("body.json", "--to", "claude-code")
+    assert result.exit_code == 1
+    assert "CV002 transcript 0 cannot be written as claude-code: a system message" in result.stderr

@@ -27,6 +27,7 @@ from histnorm.document import (
     lint_document,
     read_document,
 )
+from histnorm.document.locate import place
 from histnorm.engine import has_errors, unreadable
 from histnorm.errors import HistnormError
 from histnorm.formats import CODECS
@@ -36,6 +37,7 @@ from histnorm_cli.files import STDIN, write_atomically
 from histnorm_cli.identity import read_regular
 from histnorm_cli.reporters.text import TextReporter
 
+ERROR = Severity.ERROR
 PRETTY = jsonio.Style(indent=2, key_separator=": ", final_newline=True)
 """The layout of a JSON document written from a message-per-line session."""
 STDOUT = "<stdout>"
@@ -111,13 +113,11 @@ def _convert(document: Document, to: str, path: str, found: list[Diagnostic]) ->
     """The converted native value of each readable record; what stood in the way goes to
     `found` (HN000 for unreadable records, CV001 notes, CV002 for what cannot be written)."""
     values = []
+    notes: list[tuple[int, Diagnostic]] = []
     for index, record in enumerate(document.records):
-        at: dict[str, Any] = {"path": path, "line": record.line}
-        if document.layout is Layout.JSON_ARRAY:
-            at["transcript_index"] = index
-        for note in record.notes:  # broken lines a session was read around
+        for note in record.notes:  # broken lines a session was read around, as lint says
             torn = unreadable(note).at(path=path)
-            found.append(replace(torn, severity=Severity.WARNING))
+            found.append(torn if record.held else replace(torn, severity=Severity.WARNING))
         if record.transcript is None:
             assert record.error is not None
             line = record.error.line or record.line
@@ -128,16 +128,13 @@ def _convert(document: Document, to: str, path: str, found: list[Diagnostic]) ->
             values.append(encode_transcript(converted.transcript))
         except HistnormError as exc:
             message = f"transcript {index} cannot be written as {to}: {exc}"
-            where = Location(pointer=record.pointer or None, **at)
-            found.append(Diagnostic("CV002", "cannot-write", message, Severity.ERROR, where))
+            where = Location(line=record.line, pointer=record.pointer or None)
+            notes.append((index, Diagnostic("CV002", "cannot-write", message, ERROR, where)))
             continue
-        found.extend(note.at(**at, pointer=_in(record.pointer, note)) for note in converted.notes)
+        notes.extend((index, note.at(line=record.line)) for note in converted.notes)
+    placed = place(document, document.raw, notes)
+    found.extend(sorted((d.at(path=path) for d in placed), key=Diagnostic.sort_key))
     return values
-
-
-def _in(base: str, note: Diagnostic) -> str | None:
-    pointer = note.location.pointer
-    return None if pointer is None else base + pointer
 
 
 def _body(document: Document, values: list[Any], to: str) -> tuple[bytes, Layout]:
