@@ -539,3 +539,13 @@ def test_a_system_prompt_claude_code_has_no_line_for_is_an_error():
     result = invoke("body.json", "--to", "claude-code")
     assert result.exit_code == 1
     assert "CV002 transcript 0 cannot be written as claude-code: a system message" in result.stderr
+
+
+def test_nothing_converted_writes_nothing():
+    put("out.json", b"kept\n")
+    put("broken.json", b'[{"role": "user", "content": "hi"')
+    result = invoke("broken.json", "--to", "anthropic", "-o", "out.json")
+    assert result.exit_code == 1
+    assert "broken.json:1: HN000" in result.stderr
+    assert Path("out.json").read_bytes() == b"kept\n"
+    assert invoke("broken.json", "--to", "anthropic").stdout_bytes == b""

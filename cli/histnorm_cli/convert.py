@@ -94,16 +94,16 @@ def convert_command(
     document = read_document(data, path_hint=hint, format=source, jsonl_mode=jsonl_mode)
     found: list[Diagnostic] = []
     values = _convert(document, to, path, found)
-    body, layout = _body(document, values, to)
-    target = output if output and output != STDIN else None
-    if target is not None:
-        try:
-            write_atomically(Path(target), body)
-        except OSError as exc:
-            raise _fail(f"{target}: {exc.strerror or exc}") from None
-    else:
-        sys.stdout.buffer.write(body)
-    if values:
+    if values:  # nothing converted: nothing written, an -o file is left as it was
+        body, layout = _body(document, values, to)
+        target = output if output and output != STDIN else None
+        if target is not None:
+            try:
+                write_atomically(Path(target), body)
+            except OSError as exc:
+                raise _fail(f"{target}: {exc.strerror or exc}") from None
+        else:
+            sys.stdout.buffer.write(body)
         found.extend(_lint(body, layout, to, profile, target or STDOUT))
     TextReporter(sys.stderr).file(found)
     raise typer.Exit(ExitCode.FAILED if has_errors(found) else ExitCode.OK)
@@ -144,13 +144,11 @@ def _body(document: Document, values: list[Any], to: str) -> tuple[bytes, Layout
     if document.layout is Layout.JSON_ARRAY:
         body = jsonio.dumps(values, document.style)
         return _ended(body), Layout.JSON_ARRAY
-    if document.layout is Layout.JSONL_MESSAGES and values:
+    if document.layout is Layout.JSONL_MESSAGES:
         value = values[0]
         if to == "claude-code" and isinstance(value, list):
             return b"".join(jsonio.dumps(v) + b"\n" for v in value), Layout.JSONL_MESSAGES
         return jsonio.dumps(value, PRETTY), Layout.JSON
-    if not values:
-        return b"", Layout.JSON
     return _ended(jsonio.dumps(values[0], document.style)), Layout.JSON
 
 
