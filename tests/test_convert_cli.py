@@ -310,6 +310,11 @@ def test_what_the_target_rejects_is_reported():
     result = invoke("dotted.json", "--to", "anthropic")
     assert result.exit_code == 1
     assert "HN104" in result.stderr
+    chosen = invoke("dotted.json", "--to", "meai", "--profile", "anthropic")
+    assert chosen.exit_code == 1
+    assert "HN104" in chosen.stderr
+    assert invoke("dotted.json", "--to", "meai").exit_code == 0
+    assert invoke("dotted.json", "--to", "meai", "--profile", "nope").exit_code == 2
 
 
 def test_a_clean_conversion_prints_nothing_on_stderr():

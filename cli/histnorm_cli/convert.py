@@ -41,6 +41,7 @@ ERROR = Severity.ERROR
 PRETTY = jsonio.Style(indent=2, key_separator=": ", final_newline=True)
 """The layout of a JSON document written from a message-per-line session."""
 STDOUT = "<stdout>"
+FORMATS = "[" + "|".join(CODECS) + "]"
 
 
 def _fail(message: str) -> typer.Exit:
@@ -49,13 +50,17 @@ def _fail(message: str) -> typer.Exit:
 
 
 def convert_command(
-    path: Annotated[str, typer.Argument(help="A JSON or JSONL file, or - for stdin.")],
-    to: Annotated[str, typer.Option("--to", help="Target format: " + ", ".join(CODECS))],
+    path: Annotated[
+        str, typer.Argument(metavar="PATH", help="A JSON or JSONL file, or - for stdin.")
+    ],
+    to: Annotated[str, typer.Option("--to", metavar=FORMATS, help="Target format.")],
     source: Annotated[
-        str | None, typer.Option("--from", help="Source format (default: detect).")
+        str | None,
+        typer.Option("--from", metavar=FORMATS, help="Source format (default: detect)."),
     ] = None,
     output: Annotated[
-        str | None, typer.Option("--output", "-o", help="Write here instead of stdout.")
+        str | None,
+        typer.Option("--output", "-o", metavar="FILE", help="Write here instead of stdout."),
     ] = None,
     jsonl_mode: Annotated[
         str,
