@@ -554,3 +554,15 @@ def test_nothing_converted_writes_nothing():
     assert "broken.json:1: HN000" in result.stderr
     assert Path("out.json").read_bytes() == b"kept\n"
     assert invoke("broken.json", "--to", "anthropic").stdout_bytes == b""
+
+
+def test_a_sharegpt_record_llamafactory_would_skip_is_an_error():
+    talkative = [dict(m) for m in MESSAGES]
+    talkative[2]["content"] = "Checking."  # text and a call: a gpt turn, then a function_call
+    put("chat.json", talkative)
+    result = invoke("chat.json", "--to", "sharegpt", "-o", "record.json")
+    assert result.exit_code == 1
+    assert "CV003 LLaMA-Factory would skip the record written for transcript 0" in result.stderr
+    assert orjson.loads(Path("record.json").read_bytes())["conversations"][1]["from"] == "gpt"
+    put("quiet.json", MESSAGES)
+    assert "CV003" not in invoke("quiet.json", "--to", "sharegpt").stderr

@@ -31,6 +31,7 @@ from histnorm.document.locate import place
 from histnorm.engine import has_errors, unreadable
 from histnorm.errors import HistnormError
 from histnorm.formats import CODECS
+from histnorm.formats.sharegpt import alternation
 from histnorm.profiles import PROFILES, get_profile
 from histnorm_cli.exitcodes import ExitCode
 from histnorm_cli.files import STDIN, write_atomically
@@ -116,7 +117,8 @@ def convert_command(
 
 def _convert(document: Document, to: str, path: str, found: list[Diagnostic]) -> list[Any]:
     """The converted native value of each readable record; what stood in the way goes to
-    `found` (HN000 for unreadable records, CV001 notes, CV002 for what cannot be written)."""
+    `found` (HN000 for unreadable records, CV001 notes, CV002 for what cannot be written,
+    CV003 for a ShareGPT record LLaMA-Factory would skip)."""
     values = []
     notes: list[tuple[int, Diagnostic]] = []
     for index, record in enumerate(document.records):
@@ -128,14 +130,21 @@ def _convert(document: Document, to: str, path: str, found: list[Diagnostic]) ->
             line = record.error.line or record.line
             found.append(unreadable(record.error).at(path=path, line=line))
             continue
+        where = Location(line=record.line, pointer=record.pointer or None)
         try:
             converted = conversion(record.transcript, to)
-            values.append(encode_transcript(converted.transcript))
+            value = encode_transcript(converted.transcript)
         except HistnormError as exc:
             message = f"transcript {index} cannot be written as {to}: {exc}"
-            where = Location(line=record.line, pointer=record.pointer or None)
             notes.append((index, Diagnostic("CV002", "cannot-write", message, ERROR, where)))
             continue
+        values.append(value)
+        problem = alternation(value) if to == "sharegpt" else None
+        if problem is not None:
+            message = (
+                f"LLaMA-Factory would skip the record written for transcript {index}: {problem}"
+            )
+            notes.append((index, Diagnostic("CV003", "out-of-turn", message, ERROR, where)))
         notes.extend((index, note.at(line=record.line)) for note in converted.notes)
     placed = place(document, document.raw, notes)
     found.extend(sorted((d.at(path=path) for d in placed), key=Diagnostic.sort_key))
