@@ -118,7 +118,7 @@ def convert_command(
 def _convert(document: Document, to: str, path: str, found: list[Diagnostic]) -> list[Any]:
     """The converted native value of each readable record; what stood in the way goes to
     `found` (HN000 for unreadable records, CV001 notes, CV002 for what cannot be written,
-    CV003 for a ShareGPT record LLaMA-Factory would skip)."""
+    CV003, a warning, for a ShareGPT record LLaMA-Factory's loader would skip)."""
     values = []
     notes: list[tuple[int, Diagnostic]] = []
     for index, record in enumerate(document.records):
@@ -144,7 +144,8 @@ def _convert(document: Document, to: str, path: str, found: list[Diagnostic]) ->
             message = (
                 f"LLaMA-Factory would skip the record written for transcript {index}: {problem}"
             )
-            notes.append((index, Diagnostic("CV003", "out-of-turn", message, ERROR, where)))
+            warning = Diagnostic("CV003", "out-of-turn", message, Severity.WARNING, where)
+            notes.append((index, warning))
         notes.extend((index, note.at(line=record.line)) for note in converted.notes)
     placed = place(document, document.raw, notes)
     found.extend(sorted((d.at(path=path) for d in placed), key=Diagnostic.sort_key))
