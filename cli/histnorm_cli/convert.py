@@ -3,8 +3,10 @@
 The input is read in the layout lint finds for it (`histnorm.document.read_document`); the
 output keeps it (a JSON document, an array, a transcript per line), except that a
 message-per-line session becomes one JSON document (or event-per-line JSONL in
-`claude-code`). What the target has no place for is noted (CV001, a warning); the output
-is then linted under the target's profile, and its errors fail the run as in `lint`.
+`claude-code`). What the target has no place for is noted (CV001, a warning), what it
+cannot write at all is an error (CV002), a ShareGPT record LLaMA-Factory would skip is a
+warning (CV003); the output is then linted under the target's profile, and its errors fail
+the run as in `lint`.
 """
 
 from __future__ import annotations
