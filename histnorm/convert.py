@@ -1,11 +1,21 @@
-"""Moving a transcript between formats."""
+"""Moving a transcript between formats.
+
+`conversion` gives the converted transcript and notes (CV001 warnings) on what the target
+has no place for and was left out: token usage, reasoning, request settings, tools of
+another kind. `convert` gives the transcript alone.
+"""
 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from typing import Any
 
-from histnorm.formats import get_codec
+import histnorm.jsonio as jsonio
+from histnorm._request import read_request, system_message, write_request
+from histnorm.diagnostic import Diagnostic, Location, Severity
+from histnorm.errors import HistnormError
+from histnorm.formats import CODECS, get_codec
 from histnorm.model import (
     ApprovalRequestPart,
     ApprovalResponsePart,
@@ -13,6 +23,33 @@ from histnorm.model import (
     ToolCallPart,
     Transcript,
 )
+
+NOT_CARRIED = ("CV001", "not-carried")
+"""The code and name of a note on content the target has no place for."""
+
+NO_PLACE = {
+    "usage": frozenset(CODECS) - {"meai", "agent-framework", "langchain"},
+    "reasoning": frozenset({"openai-chat", "sharegpt"}),
+}
+"""The formats that have no place for a part kind: converting to them leaves such parts
+out, with a note (token usage a provider reported; reasoning the target cannot replay)."""
+OBJECT_ARGUMENTS = frozenset({"anthropic", "claude-code", "gemini"})
+"""The formats whose tool calls take their arguments as a JSON object, nothing else."""
+WHAT = {"usage": "token usage", "reasoning": "a reasoning part"}
+
+
+@dataclass(frozen=True, slots=True)
+class Conversion:
+    """A converted transcript and what of the source it does not carry."""
+
+    transcript: Transcript
+    notes: tuple[Diagnostic, ...] = ()
+
+
+def _note(message: str, pointer: str | None, message_index: int | None = None) -> Diagnostic:
+    code, name = NOT_CARRIED
+    where = Location(message_index=message_index, pointer=pointer)
+    return Diagnostic(code, name, message, Severity.WARNING, where)
 
 
 def _detach_part(part: Any) -> Any:
@@ -22,29 +59,104 @@ def _detach_part(part: Any) -> Any:
     return part.evolve(**changes)
 
 
-def _detach_message(message: Message) -> Message:
+OWN_ROLES = {"gemini": {"model": "assistant", "function": "tool"}}
+"""Roles a format names its own way, by their common names (what other formats write)."""
+
+
+def _detach_message(message: Message, roles: dict[str, str]) -> Message:
     parts = tuple(_detach_part(p) for p in message.parts)
-    result: Message = message.evolve(parts=parts, native=None)
+    role = roles.get(message.role.casefold(), message.role)
+    result: Message = message.evolve(role=role, parts=parts, native=None)
     return result
 
 
 def convert(transcript: Transcript, to: str) -> Transcript:
+    """The same conversation, detached from its native source and set to be written as `to`
+    (see `conversion`, which also says what was left out)."""
+    return conversion(transcript, to).transcript
+
+
+def conversion(transcript: Transcript, to: str) -> Conversion:
     """The same conversation, detached from its native source and set to be written as `to`.
 
-    Unknown native parts have no meaning in another format and are kept as they are; the
-    target codec raises `HistnormError` for anything it cannot express.
+    The request envelope goes with it where the target has a place for it: system text
+    outside the messages, model, sampling settings, function tools (in the target's tool
+    shape). Token usage, reasoning, settings and tools the target has no place for are
+    left out, each with a note (pointing into the source), as are call arguments that are
+    no JSON object where the target takes only objects. Unknown native parts have no
+    meaning in another format and are kept as they are; the target codec raises
+    `HistnormError` for anything else it cannot express.
     """
     target = get_codec(to)  # fail early on an unknown name
     if transcript.format == to:
-        return transcript
-    messages = tuple(_detach_message(m) for m in transcript.messages)
+        return Conversion(transcript)
+    request = read_request(transcript)
+    notes: list[Diagnostic] = []
+    messages = list(_without_usage(transcript, to, notes))
+    if to in OBJECT_ARGUMENTS:
+        notes.extend(_shapeless_arguments(transcript, to))
+    roles = OWN_ROLES.get(transcript.format or "", {})
+    detached = [_detach_message(m, roles) for m in messages]
+    if request.system:
+        detached.insert(0, system_message(request.system))
     source = get_codec(transcript.format) if transcript.format else None
     if source is not None and source.items_are_messages and not target.items_are_messages:
-        messages = _join_assistant_items(messages)
-    converted = Transcript(messages=messages, format=to, native=None)
+        detached = list(_join_assistant_items(tuple(detached)))
+    envelope, lost = write_request(request, to, detached, isinstance(transcript.native, dict))
+    notes.extend(_note(f"{what} has no place in {to}: not carried", at) for what, at in lost)
+    converted = Transcript(messages=tuple(detached), format=to, native=envelope)
     if target.needs_call_ids:
         converted = _give_call_ids(converted)
-    return converted
+    return Conversion(converted, tuple(notes))
+
+
+def _without_usage(transcript: Transcript, to: str, notes: list[Diagnostic]) -> list[Message]:
+    """The messages without the parts `to` has no place for (`NO_PLACE`; a message that
+    held nothing else goes too), noting each part left out."""
+    dropped = {kind for kind, targets in NO_PLACE.items() if to in targets}
+    if not dropped:
+        return list(transcript.messages)
+    source = get_codec(transcript.format) if transcript.format else None
+    out = []
+    for mi, message in enumerate(transcript.messages):
+        kept = tuple(p for p in message.parts if p.kind not in dropped)
+        for pi, part in enumerate(message.parts):
+            if part.kind in dropped:
+                pointer = source.part_pointer(transcript, mi, pi) if source else None
+                what = WHAT[part.kind]
+                notes.append(_note(f"{what} has no place in {to}: not carried", pointer, mi))
+        if len(kept) == len(message.parts):
+            out.append(message)
+        elif kept:
+            out.append(message.evolve(parts=kept))
+    return out
+
+
+def _shapeless_arguments(transcript: Transcript, to: str) -> list[Diagnostic]:
+    """Notes on calls whose arguments are no JSON object (nor the JSON text of one), which
+    `to` writes as `{}`: a custom tool's free text, say."""
+    source = get_codec(transcript.format) if transcript.format else None
+    found = []
+    for mi, message in enumerate(transcript.messages):
+        for pi, part in enumerate(message.parts):
+            if not isinstance(part, ToolCallPart) or _object_like(part.arguments):
+                continue
+            pointer = source.part_pointer(transcript, mi, pi) if source else None
+            written = "" if to == "gemini" else ": written as {}"
+            what = f"the arguments of the call {part.name!r} are no JSON object, as {to} requires"
+            found.append(_note(what + written, pointer, mi))
+    return found
+
+
+def _object_like(arguments: Any) -> bool:
+    if arguments is None or arguments == "" or isinstance(arguments, dict):
+        return True
+    if not isinstance(arguments, str):
+        return False
+    try:
+        return isinstance(jsonio.loads(arguments), dict)
+    except HistnormError:
+        return False
 
 
 def _give_call_ids(transcript: Transcript) -> Transcript:

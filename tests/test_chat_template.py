@@ -498,7 +498,8 @@ def test_clean_example_lints_clean_and_an_orphan_call_is_fixed() -> None:
 def test_an_openai_chat_history_converts_and_still_pairs() -> None:
     source = ROOT / "fixtures" / "formats" / "openai-chat" / "parallel-tool-calls.json"
     native = histnorm.encode(histnorm.load(source.read_bytes()), "chat-template")
-    calls = native[2]["tool_calls"]  # a converted history has no envelope
+    assert set(native) == {"messages", "tools"}  # the tool definitions go with it
+    calls = native["messages"][2]["tool_calls"]
     assert [c["function"]["arguments"] for c in calls] == [{"city": "Paris"}, {"city": "Rome"}]
     assert [c["id"] for c in calls] == ["call_paris01", "call_rome02"]
     assert pair_transcript(CODEC.decode(native)).unmatched_calls == ()

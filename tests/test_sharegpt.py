@@ -530,8 +530,10 @@ def test_diagnostic_pointer_is_the_turn_value() -> None:
 def test_an_openai_chat_history_converts_and_still_pairs() -> None:
     source = ROOT / "fixtures" / "formats" / "openai-chat" / "parallel-tool-calls.json"
     native = histnorm.encode(histnorm.load(source.read_bytes()), "sharegpt")
-    assert [t["from"] for t in native] == [
-        "system",
+    assert native["system"] == "You are a travel assistant."  # a LLaMA-Factory record
+    assert isinstance(native["tools"], str)
+    turns = native["conversations"]
+    assert [t["from"] for t in turns] == [
         "human",
         "gpt",
         "function_call",
@@ -539,7 +541,7 @@ def test_an_openai_chat_history_converts_and_still_pairs() -> None:
         "observation",
         "gpt",
     ]
-    assert json.loads(native[3]["value"])[1] == {
+    assert json.loads(turns[2]["value"])[1] == {
         "name": "get_weather",
         "arguments": {"city": "Rome"},
     }

@@ -14,7 +14,8 @@ used only to tell JSONL from JSON as the command line does.
 The modules: `layout` (how transcripts sit in a document), `read` (records with their
 bytes), `check` (the rules on one record), `write` (byte-exact write-back), `locate`
 (pointers and lines), `lines` (streamed JSONL), `torn` (sessions with broken lines),
-`run` (the two document functions), `result` (what they return).
+`run` (the two document functions; `read_document`, the records in the layout they
+find), `result` (what they return).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from histnorm.document.read import (
     single_value,
 )
 from histnorm.document.result import DocumentResult, LineResult, Skip
-from histnorm.document.run import check_document
+from histnorm.document.run import check_document, layout_for, read_document
 from histnorm.document.write import encode_transcript, write
 from histnorm.settings import Settings, with_options
 
@@ -154,11 +155,13 @@ __all__ = [
     "fix_document",
     "fix_lines",
     "is_jsonl",
+    "layout_for",
     "lines_format",
     "lint_document",
     "lint_lines",
     "looks_like_message",
     "message_line",
+    "read_document",
     "read_json",
     "read_jsonl",
     "single_value",

@@ -39,14 +39,10 @@ def check_document(
         )
     if detect not in DETECT_MODES:
         raise HistnormError(f"unknown detection {detect!r}; expected {' or '.join(DETECT_MODES)}")
-    jsonl = is_jsonl(path_hint, data)
-    if (
-        jsonl
-        and jsonl_mode != "message"
-        and not (jsonl_mode == "auto" and message_line(first_line(data)))
-    ):
+    layout = layout_for(data, path_hint, jsonl_mode)
+    if layout is Layout.JSONL:
         return _lines(data, mode, settings, format, detect)
-    layout = Layout.JSONL_MESSAGES if jsonl else Layout.JSON
+    jsonl = layout is Layout.JSONL_MESSAGES
     value = single_value(data, jsonl, "message" if jsonl else jsonl_mode)
     if value is not None:
         chosen = pick_format(value, format)
@@ -57,6 +53,38 @@ def check_document(
     else:
         document = read_json(data, format, detect)
     return _document(document, data, mode, settings)
+
+
+def layout_for(data: bytes, path_hint: str | None, jsonl_mode: str = "auto") -> Layout:
+    """The layout lint and fix read `data` in: `JSONL` (a transcript per line),
+    `JSONL_MESSAGES` (a message per line), else `JSON` (`read_json` tells one transcript
+    from an array of them)."""
+    if jsonl_mode not in JSONL_MODES:
+        raise HistnormError(
+            f"unknown JSONL mode {jsonl_mode!r}; expected auto, transcript or message"
+        )
+    if not is_jsonl(path_hint, data):
+        return Layout.JSON
+    if jsonl_mode == "message" or (jsonl_mode == "auto" and message_line(first_line(data))):
+        return Layout.JSONL_MESSAGES
+    return Layout.JSONL
+
+
+def read_document(
+    data: bytes,
+    *,
+    path_hint: str | None = None,
+    format: str | None = None,
+    jsonl_mode: str = "auto",
+    detect: str = "file",
+) -> Document:
+    """The records of `data`, read in the layout lint and fix find for it (`layout_for`);
+    arguments as for `lint_document`."""
+    layout = layout_for(data, path_hint, jsonl_mode)
+    if layout is Layout.JSON:
+        return read_json(data, format, detect)
+    mode = "message" if layout is Layout.JSONL_MESSAGES else "transcript"
+    return read_jsonl(data, format, mode, detect)
 
 
 def first_line(data: bytes) -> bytes:
