@@ -33,8 +33,8 @@ import histnorm.rules
 from histnorm.document import read_json, read_jsonl, write
 from histnorm.edit import rewrite
 from histnorm.errors import HistnormError
-from histnorm.formats._claude_code_splice import NAMESPACE
 from histnorm.formats.claude_code import ClaudeCodeCodec
+from histnorm.formats.claude_code.splice import NAMESPACE
 from histnorm.model import (
     ApprovalRequestPart,
     MediaPart,

@@ -21,8 +21,8 @@ import histnorm.formats
 from histnorm import jsonio
 from histnorm.edit import rewrite
 from histnorm.errors import HistnormError
-from histnorm.formats._langchain_encode import as_args_object
 from histnorm.formats.langchain import LangChainCodec
+from histnorm.formats.langchain.encode import as_args_object
 from histnorm.model import (
     ApprovalRequestPart,
     MediaPart,

@@ -1,4 +1,4 @@
-"""The Anthropic fast outline reader (`histnorm.formats._anthropic_outline`), hand-picked cases."""
+"""The Anthropic fast outline reader (`histnorm.formats.anthropic.outline`), hand-picked cases."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The fast outline reader of Claude Code sessions (`histnorm.formats._claude_code_outline`).
+"""The fast outline reader of Claude Code sessions (`histnorm.formats.claude_code.outline`).
 
 Only a chain of plain lines, forked at most by parallel tool results, is read; real
 branches, results that `decode` would move or drop, sidechains, meta lines, media and
@@ -22,8 +22,8 @@ from test_fast_path import check_promises
 
 from histnorm.engine import proven_clean
 from histnorm.formats import outline_of
-from histnorm.formats._claude_code_tree import analyse, check_lines
 from histnorm.formats.claude_code import ClaudeCodeCodec
+from histnorm.formats.claude_code.tree import analyse, check_lines
 
 CODEC = ClaudeCodeCodec()
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "formats" / "claude-code"

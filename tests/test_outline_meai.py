@@ -1,4 +1,4 @@
-"""The fast outline reader of Microsoft.Extensions.AI messages (`_meai_outline`).
+"""The fast outline reader of Microsoft.Extensions.AI messages (`histnorm.formats.meai.outline`).
 
 Plain camelCase and PascalCase turns are plain; partial markers, approvals, blank text,
 handoffs, informational calls and ambiguous property spellings give None. Drawn and

@@ -30,7 +30,7 @@ There is no fix.
 
 ## References
 - The README's [Claude Code sessions](../../README.md#claude-code-sessions) and
-  `histnorm/formats/_claude_code_tree.py`: the `parentUuid` tree, continued and
+  `histnorm/formats/claude_code/tree.py`: the `parentUuid` tree, continued and
   compacted sessions.
 """
 
@@ -41,7 +41,7 @@ from typing import Any
 
 from histnorm.analysis.outline import BROKEN_CHAIN
 from histnorm.diagnostic import Diagnostic, Severity
-from histnorm.formats._claude_code_tree import analyse, check_lines, missing_parent
+from histnorm.formats.claude_code.tree import analyse, check_lines, missing_parent
 from histnorm.model import Transcript
 from histnorm.rule import Example, Rule
 from histnorm.settings import Settings

@@ -53,8 +53,8 @@ the message boundaries around them change.
 
 ## References
 - The readers of the formats whose roles decide what a message holds:
-  `histnorm/formats/anthropic.py`, `histnorm/formats/gemini.py`,
-  `histnorm/formats/meai.py`; dotnet/extensions `OpenAIChatClient.ToOpenAIChatMessages`.
+  `histnorm/formats/anthropic/`, `histnorm/formats/gemini/`,
+  `histnorm/formats/meai/`; dotnet/extensions `OpenAIChatClient.ToOpenAIChatMessages`.
 """
 
 from __future__ import annotations

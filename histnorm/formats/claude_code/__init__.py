@@ -1,0 +1,243 @@
+"""Claude Code session logs: `~/.claude/projects/<project>/<sessionId>.jsonl` (unofficial).
+
+**Shape.** The document is the list of the file's parsed lines (read the file with
+`read_jsonl(..., mode="message")`, or store the list as a JSON array). Each line is an
+event `{type, uuid, parentUuid, sessionId, message?, ...}`; lines with a uuid form a tree
+through `parentUuid`. The *active branch* is the path from the newest leaf (the last line
+in file order that no line names as its parent) back to the root, plus the parallel-tool
+lines that path misses: the other lines of a streamed reply on the path (same
+`message.id`) and the tool-result lines hanging off any of them, placed right after the
+reply's last line on the path, in file order (Claude Code's own reader does the same).
+Sidechain lines are skipped unless no line says `isSidechain: false` (a sub-agent file).
+A session without links (no line has a string `parentUuid`: the key is missing or null
+on every line, as exporters write sessions) is one chain: every line in file order.
+Only branch lines are read for content; other lines need only a well-typed uuid / parent.
+
+**Messages.** Only `user` and `assistant` lines on the active branch become messages,
+and not `isMeta` (hook feedback) or `isApiErrorMessage` (synthetic error) lines. Every
+other line (summary, system, file-history-snapshot, queue-operation, progress, other
+branches, ...) stays in `Transcript.native` (the list of lines) and is written back in
+place. Consecutive assistant lines sharing `message.id` (one line per streamed block)
+are one message, and so are consecutive user lines holding only `tool_result` blocks;
+role is the line `type`, `Message.id` the assistant `message.id`, and `Message.native`
+the message's first line (so `message_pointer` is `/<line index>`).
+
+**Parts.** Blocks of `message.content` (Anthropic, formats.md §3): text → text;
+thinking / redacted_thinking → reasoning (`opaque` = signature / data, verbatim);
+tool_use → tool_call (function, or handoff for `handoff_to_*`; `arguments` = `input`);
+tool_result → tool_result (`is_error`; `content` raw); mcp_tool_use / mcp_tool_result →
+MCP family; server_tool_use / `*_tool_result` → hosted family with tool types
+`server_tool_use` / `server_tool_use_result` (one pairing group, as in the `anthropic`
+codec; the result's `name` is its block type without `_tool_result`, and `is_error` says
+whether its content is a `*_error`); image / document → media;
+anything else → unknown. String content is one text part. `toolUseResult` and every
+other key stay on the line. Slots: `<uuid>/content/<k>` (block k of that line) or
+`<uuid>/content` (string content); `part_pointer` is `/<line>/message/content[/<k>]`.
+
+**Writing after edits** rewrites only the lines it must, keeping every other line the
+very same object (so the file layer copies its bytes) and the parent chain intact:
+
+- A line whose parts are unchanged is kept. A removed part rewrites only the line that
+  held it (`message.content` without the block). A line left with no blocks is dropped,
+  and every line whose `parentUuid` was its uuid is re-pointed to its parent. A message
+  left with no parts keeps its lines that were already empty, or else its first line
+  with `content: []`.
+- A new message becomes one new line `{parentUuid, <envelope>, type, message: {role,
+  content}, uuid, timestamp}`: a tool message (or a user one) is a `user` line, e.g. a
+  synthesized result `[{"type": "tool_result", "tool_use_id": ..., "content": ...,
+  "is_error": true}]`. The envelope (`isSidechain`, `userType`, `cwd`, `sessionId`,
+  `version`, `gitBranch`, `agentId`, `slug`, ...) and the `timestamp` are those of the
+  line it answers: the line of the call its first result answers, else the line before
+  it on the branch; keys that line lacks are left out (`sessionId` never is).
+  Its uuid is a uuid5 of the previous branch line's uuid and the first result's
+  `tool_use_id` (or the line type): never random. Its parent is the line before it on
+  the branch, it sits right after that line in the file, and the next branch line is
+  re-pointed to it. New parts in an existing message join the line of the part before
+  them. A part moved out of its message takes its whole line along when the line holds
+  nothing else (`toolUseResult` included).
+- In a session without links no line gets one: new lines have `parentUuid: null` and
+  sit after the line before them; moved messages move their lines in the file.
+- Moved messages keep their file position; the branch is re-linked in the new order:
+  a line keeps its `parentUuid` when the line before it on the branch is the same as
+  before (dropped lines skipped), otherwise it points at the line now before it. Lines
+  that are not messages travel with the message line before them.
+- The result is read back before it is returned. If the branch would not come out as
+  planned (say, results that hung off a dropped reply), every branch line is linked to
+  the one before it; if an older branch would still be the newest leaf, the branch's
+  last line is written at the end of the file and its other children move up to its
+  parent. Earlier lines that a dropped line's uuid shadowed are dropped with it.
+
+Not expressible (dropped silently): metadata (`histnorm.synthesized`), `author_name`,
+`informational`. Refusal, approval and usage parts, media without a URI or native block,
+and system-role messages raise. A new hosted result is written as `<name>_tool_result`
+(its name, or its call's); without either it raises.
+If every line of the branch is dropped, reading back follows the newest other branch.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from histnorm.analysis.outline import BROKEN_CHAIN, Outline
+from histnorm.errors import HistnormError, join_pointer
+from histnorm.formats.base import Codec, expect_object
+from histnorm.formats.claude_code.blocks import decode_content, parse_slot
+from histnorm.formats.claude_code.encode import encode_session
+from histnorm.formats.claude_code.outline import read_outline
+from histnorm.formats.claude_code.tree import (
+    MESSAGE_TYPES,
+    Session,
+    analyse,
+    check_lines,
+    message_id,
+    missing_parent,
+    uuid_of,
+)
+from histnorm.model import JsonValue, Message, Part, Transcript
+
+_SESSION_KEYS = ("uuid", "parentUuid", "sessionId", "leafUuid", "messageId")
+_OTHER_TYPES = {
+    "summary",
+    "system",
+    "progress",
+    "attachment",
+    "file-history-snapshot",
+    "queue-operation",
+}
+
+
+def line_parts(lines: list[Any], session: Session) -> dict[int, list[Part]]:
+    """The parts of every message line of `session`, by line index."""
+    parts: dict[int, list[Part]] = {}
+    for index in session.message_lines():
+        line = lines[index]
+        at = join_pointer("", index, "message")
+        body = expect_object(line.get("message"), at, f"the message of a {line['type']} line")
+        parts[index] = decode_content(
+            body.get("content"), line["uuid"], join_pointer(at, "content")
+        )
+    return parts
+
+
+_NOT_WRITTEN = {"native", "slot", "metadata", "informational"}
+
+
+def _content(message: Message) -> tuple[str, list[Any]]:
+    """What a message says: its role and parts, without what the file does not hold."""
+    return message.role, [part.model_dump(exclude=_NOT_WRITTEN) for part in message.parts]
+
+
+def _line_of_uuid(lines: Any, uuid: str) -> int | None:
+    if not isinstance(lines, list):
+        return None
+    return next((i for i in range(len(lines) - 1, -1, -1) if uuid_of(lines[i]) == uuid), None)
+
+
+_CHAIN: list[tuple[object, int]] = []
+"""The native lines `outline_flags` answered for last, and its answer."""
+
+
+class ClaudeCodeCodec(Codec):
+    """Claude Code session JSONL: the active branch of the line tree, as messages."""
+
+    def outline_flags(self, transcript: Transcript) -> int:
+        """`BROKEN_CHAIN` when the session's parent chain stops at a line the file does not
+        hold (HN014)."""
+        native = transcript.native
+        if not isinstance(native, list):
+            return 0
+        if _CHAIN and _CHAIN[0][0] is native:  # fixes keep the session's native lines
+            return _CHAIN[0][1]
+        found = BROKEN_CHAIN if missing_parent(analyse(check_lines(native))) is not None else 0
+        _CHAIN[:] = [(native, found)]
+        return found
+
+    name = "claude-code"
+    summary = "Claude Code session logs (one event per JSONL line, a tree through parentUuid)"
+
+    def sniff(self, data: JsonValue) -> float:
+        """Likely when the lines are `type`d events with uuid / parentUuid / sessionId keys."""
+        if not isinstance(data, list) or not data:
+            return 0.0
+        score = 0.0
+        for line in data[:200]:
+            if not isinstance(line, dict) or "role" in line or "messages" in line:
+                return 0.0
+            kind = line.get("type")
+            if not isinstance(kind, str) or not any(key in line for key in _SESSION_KEYS):
+                continue
+            if kind in MESSAGE_TYPES and isinstance(line.get("message"), dict):
+                score = 0.95
+            elif kind in _OTHER_TYPES:
+                score = max(score, 0.6)
+        return score
+
+    def decode(self, data: JsonValue) -> Transcript:
+        """Decode the list of a session file's lines."""
+        lines = check_lines(data)
+        session = analyse(lines)
+        parts = line_parts(lines, session)
+        messages = []
+        for group in session.groups:
+            first = lines[group[0]]
+            messages.append(
+                Message(
+                    role=first["type"],
+                    id=message_id(first) if first["type"] == "assistant" else None,
+                    parts=tuple(p for index in group for p in parts[index]),
+                    native=first,
+                )
+            )
+        return Transcript(messages=tuple(messages), format=self.name, native=data)
+
+    def read_outline(self, data: JsonValue) -> Outline | None:
+        """The outline read without building models, or None (`Codec.read_outline`)."""
+        return read_outline(data)
+
+    def encode(self, transcript: Transcript) -> JsonValue:
+        """Encode to session lines, rewriting only the lines the edits touch."""
+        if isinstance(transcript.native, list):
+            lines = check_lines(transcript.native)
+            session = analyse(lines)
+            parts = line_parts(lines, session)
+        else:
+            lines, session, parts = [], Session([], (), (), {}), {}
+        return encode_session(transcript.messages, lines, session, parts)
+
+    def read_back(self, fixed: Transcript) -> Transcript | None:
+        """The session the written lines are read as, when its messages are not those of
+        `fixed`: a fix that drops the whole branch leaves another branch the newest."""
+        try:
+            written = self.decode(self.encode(fixed))
+        except HistnormError:
+            return None  # not writable: writing it reports why
+        same = len(written.messages) == len(fixed.messages) and all(
+            _content(a) == _content(b)
+            for a, b in zip(written.messages, fixed.messages, strict=True)
+        )
+        return None if same else written
+
+    def message_pointer(self, transcript: Transcript, message_index: int) -> str:
+        """`/<line index>` of the message's first line ("" for a message not read from it)."""
+        message = transcript.messages[message_index]
+        lines = transcript.native
+        if isinstance(lines, list):
+            found = next((i for i, line in enumerate(lines) if line is message.native), None)
+            if found is not None:
+                return join_pointer("", found)
+            for part in message.parts:
+                parsed = parse_slot(part.slot)
+                index = None if parsed is None else _line_of_uuid(lines, parsed[0])
+                if index is not None:
+                    return join_pointer("", index)
+        return ""
+
+    def part_pointer(self, transcript: Transcript, message_index: int, part_index: int) -> str:
+        """`/<line index>/message/content/<block index>` (no block index for string content)."""
+        part = transcript.messages[message_index].parts[part_index]
+        parsed = parse_slot(part.slot)
+        index = None if parsed is None else _line_of_uuid(transcript.native, parsed[0])
+        if parsed is None or index is None:
+            return self.message_pointer(transcript, message_index)
+        at = join_pointer("", index, "message", "content")
+        return at if parsed[1] is None else join_pointer(at, parsed[1])

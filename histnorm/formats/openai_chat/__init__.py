@@ -1,0 +1,120 @@
+"""OpenAI Chat Completions messages: a bare list, `{"messages": [...]}` or a request body.
+
+Fine-tuning lines (`weight`, top-level `tools`) and request bodies keep every other key.
+Slots: `content` (string content), `content[]` (an item of array content), `refusal`,
+`tool_calls`, `function_call` (legacy), `audio`, `tool` (a `tool` message), `function` (a legacy
+`function` message, paired with the preceding `function_call` by position).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from histnorm.analysis.outline import Outline
+from histnorm.errors import join_pointer
+from histnorm.formats.base import (
+    MessageListCodec,
+    anthropic_envelope,
+    first_index,
+    has_role,
+    join_envelope,
+    messages_sniff,
+)
+from histnorm.formats.openai_chat.outline import read_outline
+from histnorm.formats.openai_chat.read import (
+    HANDOFF_PREFIX,
+    _foreign_part,
+    decode_content_item,
+    decode_function_call,
+    decode_message,
+    decode_tool_call,
+)
+from histnorm.formats.openai_chat.write import encode_message
+from histnorm.model import JsonValue, Message, Transcript
+
+_ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
+_OTHER_KEYS = frozenset({"contents", "parts", "type"})
+"""Message keys of other formats (MEAI, Gemini, Responses and LangChain items)."""
+_CALL_KEYS = frozenset({"tool_calls", "tool_call_id", "function_call"})
+
+
+def _object_arguments(calls: Any) -> bool:
+    """Whether a tool call carries object `arguments` (chat-template's; OpenAI's are strings)."""
+    for call in calls if isinstance(calls, list) else ():
+        body = call.get("function") if isinstance(call, dict) else None
+        if isinstance(body, dict) and isinstance(body.get("arguments"), dict):
+            return True
+    return False
+
+
+__all__ = [
+    "HANDOFF_PREFIX",
+    "OpenAIChatCodec",
+    "decode_content_item",
+    "decode_function_call",
+    "decode_message",
+    "decode_tool_call",
+    "encode_message",
+]
+
+
+class OpenAIChatCodec(MessageListCodec):
+    """OpenAI Chat Completions messages, fine-tuning lines and request bodies."""
+
+    name = "openai-chat"
+    summary = "OpenAI Chat Completions messages, fine-tuning JSONL lines and request bodies"
+    known_roles = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
+    read_call_keys = frozenset({"tool_calls", "tool_call_id", "function_call"})
+
+    def read_message(self, obj: Any, pointer: str) -> Message:
+        """Decode one native message."""
+        return decode_message(obj, pointer)
+
+    def sniff(self, data: JsonValue) -> float:
+        """Likely when messages have Chat roles and Chat-style `content`, `tool_calls` or ids;
+        0 on another format's marks (Anthropic blocks or body keys, object arguments or a
+        tool message without `tool_call_id`, which are chat-template's)."""
+        messages = messages_sniff(data, "messages")
+        if not messages or not all(isinstance(m, dict) for m in messages):
+            return 0.0
+        if anthropic_envelope(data):
+            return 0.0  # a top-level system prompt is Anthropic's request shape
+        window = messages[:50]
+        keys = set().union(*window)
+        if _OTHER_KEYS & keys or not all("role" in msg for msg in window):
+            return 0.0
+        for msg in window:
+            content = msg.get("content")
+            if isinstance(content, list) and any(
+                not isinstance(c, dict) or _foreign_part(c.get("type")) for c in content
+            ):
+                return 0.0
+            if msg["role"] == "tool" and "tool_call_id" not in msg:
+                return 0.0
+            if "tool_calls" in msg and _object_arguments(msg["tool_calls"]):
+                return 0.0
+        score = 0.9 if _CALL_KEYS & keys else 0.5
+        return score if has_role(messages, _ROLES) else 0.0
+
+    def read_outline(self, data: JsonValue) -> Outline | None:
+        """The outline read without building models, or None (`Codec.read_outline`)."""
+        return read_outline(data)
+
+    def encode(self, transcript: Transcript) -> JsonValue:
+        """Encode to the native shape the transcript was read from."""
+        out: list[dict[str, Any]] = []
+        for message in transcript.messages:
+            out.extend(encode_message(message))
+        return join_envelope(transcript, "messages", out)
+
+    def part_pointer(self, transcript: Transcript, message_index: int, part_index: int) -> str:
+        """Point at the content item, tool call, refusal or function call holding the part."""
+        message = transcript.messages[message_index]
+        at = self.message_pointer(transcript, message_index)
+        part = message.parts[part_index]
+        if part.slot in ("content[]", "tool_calls"):
+            key = "content" if part.slot == "content[]" else "tool_calls"
+            return join_pointer(at, key, first_index(message, part_index, part.slot))
+        if part.slot in ("content", "refusal", "function_call", "audio"):
+            return join_pointer(at, part.slot)
+        return at
