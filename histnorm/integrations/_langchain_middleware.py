@@ -29,9 +29,7 @@ class RepairMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         super().__init__()
         self.options: dict[str, Any] = {"tail": "close", **options}
 
-    def before_model(
-        self, state: AgentState[Any], runtime: Runtime[Any]
-    ) -> dict[str, Any] | None:
+    def before_model(self, state: AgentState[Any], runtime: Runtime[Any]) -> dict[str, Any] | None:
         """The update that replaces the messages with their repair, or None."""
         messages = state["messages"]
         repaired = repair_messages(messages, **self.options)
