@@ -3,6 +3,7 @@ trim, and an agent middleware that repairs the history before each model call.""
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import sys
 from typing import Any
@@ -126,13 +127,25 @@ def test_repair_is_idempotent(options: dict[str, Any]) -> None:
     [
         [HumanMessage("hi", id="h"), ("ai", "not a message object")],
         [HumanMessage("hi", id="h"), object()],
+        [
+            HumanMessage("hi", id="h"),
+            AIMessage("", tool_calls=[CALL], additional_kwargs={"raw": b"\x00"}, id="a"),
+            HumanMessage("again", id="h2"),
+        ],
     ],
-    ids=["tuple", "object"],
+    ids=["tuple", "object", "bytes-inside"],
 )
 def test_an_unreadable_history_is_returned_unchanged(messages: list[Any]) -> None:
     repaired = repair_messages(messages)
     assert len(repaired) == len(messages)
     assert all(a is b for a, b in zip(repaired, messages, strict=True))
+
+
+def test_an_unknown_option_is_an_error() -> None:
+    with pytest.raises(TypeError, match="orphan_call"):
+        repair_messages(_orphan_call(), orphan_call="drop")
+    with pytest.raises(TypeError, match="orphan_call"):
+        RepairMiddleware(orphan_call="drop")
 
 
 def test_an_empty_history_is_empty() -> None:
@@ -227,6 +240,23 @@ def test_the_middleware_passes_its_options_to_the_repair() -> None:
 def test_the_middleware_changes_nothing_in_a_clean_history() -> None:
     middleware = RepairMiddleware()
     assert middleware.before_model({"messages": _tide_history()}, None) is None  # type: ignore[arg-type]
+
+
+def test_the_middleware_closes_a_call_left_open_at_the_end() -> None:
+    history: list[BaseMessage] = [HumanMessage("hi", id="h"), AIMessage("", tool_calls=[CALL])]
+    update = RepairMiddleware().before_model({"messages": history}, None)  # type: ignore[arg-type]
+    assert update is not None
+    assert [type(m).__name__ for m in update["messages"]] == ["RemoveMessage", "HumanMessage"]
+    assert update["messages"][1] is history[0]
+    kept = RepairMiddleware(tail="keep").before_model({"messages": history}, None)  # type: ignore[arg-type]
+    assert kept is None
+
+
+def test_the_middleware_repairs_an_async_run_too() -> None:
+    model = RecordingChatModel(messages=iter([AIMessage("High tide is at 12:40.")]))
+    agent = create_agent(model=model, tools=[lookup], middleware=[RepairMiddleware()])
+    state = asyncio.run(agent.ainvoke({"messages": _orphan_call()}))
+    assert _unanswered(model.seen[0]) == [] and _unanswered(state["messages"]) == []
 
 
 def _reimport(monkeypatch: pytest.MonkeyPatch, hidden: str) -> Any:

@@ -14,20 +14,25 @@ except ImportError as error:  # pragma: no cover - exercised with langchain_core
     ) from error
 
 from histnorm.repair import repair
+from histnorm.settings import Settings, with_options
 
 
-def repair_messages(messages: Sequence[BaseMessage], **options: Any) -> list[BaseMessage]:
-    """`messages` repaired by histnorm (as `histnorm.repair` does, with its `options`).
+def repair_messages(
+    messages: Sequence[BaseMessage], settings: Settings | None = None, **options: Any
+) -> list[BaseMessage]:
+    """`messages` repaired by histnorm, as `histnorm.repair` does (`options` set fields of
+    `Settings` over `settings`; an unknown name is a `TypeError`).
 
     A message no fix touched is the very object passed; only repaired or added messages
-    are new. A history that cannot be read (an item that is no message, say) comes back
-    unchanged, as does the input itself: it is never changed.
+    are new. A history that cannot be read (an item that is no message, or a value that
+    is no JSON data) comes back unchanged; the input itself is never changed.
     """
+    chosen = with_options(settings, options, "repair_messages")
     try:
         dicts = messages_to_dict(messages)
-    except Exception:  # anything messages_to_dict cannot write is not ours to repair
+        result = repair(dicts, chosen, format="langchain")
+    except Exception:  # what messages_to_dict cannot write or histnorm read is left alone
         return list(messages)
-    result = repair(dicts, format="langchain", **options)
     if not result.changed:
         return list(messages)
     originals = {id(d): m for d, m in zip(dicts, messages, strict=True)}

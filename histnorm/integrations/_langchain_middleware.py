@@ -16,23 +16,28 @@ except ImportError as error:  # pragma: no cover - exercised with langchain hidd
     ) from error
 
 from histnorm.integrations._langchain_messages import repair_messages
+from histnorm.settings import Settings, TailMode, with_options
+
+_CLOSED_TAIL = Settings(tail=TailMode.CLOSE)
+"""The default: the history is about to be sent, so a call still open at its end is a defect."""
 
 
 class RepairMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
-    """Repairs `state["messages"]` before each model call (options as `histnorm.repair`,
-    over `tail="close"`, since the history is about to be sent:
+    """Repairs `state["messages"]` before each model call, as `histnorm.repair` does with
+    `options` set over `settings` (default: `Settings(tail="close")`):
     `RepairMiddleware(orphan_tool_call="synthesize")` answers an orphan call instead of
-    dropping it). When a fix applies, the state's messages are replaced by the repaired
+    dropping it. When a fix applies, the state's messages are replaced by the repaired
     list; otherwise the state is left alone."""
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, settings: Settings | None = None, **options: Any) -> None:
         super().__init__()
-        self.options: dict[str, Any] = {"tail": "close", **options}
+        base = settings or _CLOSED_TAIL
+        self.settings: Settings = with_options(base, options, "RepairMiddleware")
 
     def before_model(self, state: AgentState[Any], runtime: Runtime[Any]) -> dict[str, Any] | None:
         """The update that replaces the messages with their repair, or None."""
         messages = state["messages"]
-        repaired = repair_messages(messages, **self.options)
+        repaired = repair_messages(messages, self.settings)
         if len(repaired) == len(messages) and all(
             a is b for a, b in zip(repaired, messages, strict=True)
         ):
