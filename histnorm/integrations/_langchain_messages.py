@@ -8,7 +8,7 @@ from typing import Any
 try:
     from langchain_core.messages import BaseMessage, messages_from_dict, messages_to_dict
     from langchain_core.messages import trim_messages as _trim_messages
-except ImportError as error:  # pragma: no cover - exercised with langchain_core hidden
+except ImportError as error:
     raise ImportError(
         "histnorm.integrations.langchain needs LangChain: pip install langchain-core"
     ) from error

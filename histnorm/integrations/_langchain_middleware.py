@@ -9,7 +9,7 @@ try:
     from langchain_core.messages import RemoveMessage
     from langgraph.graph.message import REMOVE_ALL_MESSAGES
     from langgraph.runtime import Runtime
-except ImportError as error:  # pragma: no cover - exercised with langchain hidden
+except ImportError as error:
     raise ImportError(
         "histnorm.integrations.langchain.RepairMiddleware needs LangChain v1 agents: "
         "pip install langchain"
