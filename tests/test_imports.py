@@ -6,6 +6,7 @@ and type-only imports all count, because each one is a dependency the design has
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
@@ -21,6 +22,9 @@ CORE = [edge for edge in GRAPH if edge.importer.startswith("histnorm.")]
 
 HEAVY = ("histnorm_cli", "typer", "click", "rich", "jsonschema", "hypothesis", "pytest")
 """What `import histnorm` must not load: the CLI and what only the CLI or the tests use."""
+
+FRAMEWORKS = ("langchain", "langchain_core", "langgraph", "langsmith")
+"""What only an adapter of `histnorm.integrations` loads, when it is itself imported."""
 
 
 def _lines(found: list[Edge]) -> str:
@@ -137,6 +141,34 @@ def test_import_histnorm_loads_neither_the_cli_nor_its_dependencies() -> None:
     assert Path(where).is_relative_to(ROOT / "histnorm")
     heavy = sorted(m for m in loaded.split() if m.split(".")[0] in HEAVY)
     assert not heavy, f"import histnorm loads {heavy}"
+
+
+def test_the_integrations_package_loads_no_framework() -> None:
+    """`histnorm.integrations` holds adapters; each imports its framework only when it is
+    itself imported, so neither `import histnorm` nor the package loads one."""
+    path = os.pathsep.join([str(ROOT), str(ROOT / "cli")])
+    env = {**os.environ, "PYTHONPATH": path}
+    code = "import histnorm, histnorm.integrations, sys; print(*sorted(sys.modules))"
+    completed = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    loaded = sorted(m for m in completed.stdout.split() if m.split(".")[0] in FRAMEWORKS)
+    assert not loaded, f"import histnorm.integrations loads {loaded}"
+
+
+def test_only_the_integrations_import_a_framework() -> None:
+    found = []
+    for name, path in MODULES.items():
+        if name.startswith("histnorm.integrations"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                targets = [node.module]
+            found += [f"{name}: {t}" for t in targets if t.split(".")[0] in FRAMEWORKS]
+    assert not found, "modules outside histnorm.integrations import a framework:\n" + "\n".join(
+        found
+    )
 
 
 def test_every_public_name_resolves() -> None:

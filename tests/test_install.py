@@ -107,7 +107,8 @@ def test_installed_core_imports_no_cli_dependency(venv: Path) -> None:
     code = (
         "import sys, pkgutil, importlib, histnorm, histnorm.__main__\n"
         "for m in pkgutil.walk_packages(histnorm.__path__, 'histnorm.'):\n"
-        "    importlib.import_module(m.name)\n"
+        "    if not m.name.startswith('histnorm.integrations.'):  # each needs its framework\n"
+        "        importlib.import_module(m.name)\n"
         "bad = sorted(n for n in sys.modules if n.split('.')[0] in "
         "('typer', 'rich', 'click', 'histnorm_cli', 'jsonschema'))\n"
         "print(bad)\n"
@@ -115,6 +116,13 @@ def test_installed_core_imports_no_cli_dependency(venv: Path) -> None:
     done = run(venv / "python", "-c", code)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "[]\n"
+
+
+def test_installed_adapter_without_its_framework_names_the_package(venv: Path) -> None:
+    done = run(venv / "python", "-c", "import histnorm.integrations.langchain")
+    assert done.returncode == 1
+    assert "ImportError: histnorm.integrations.langchain needs LangChain" in done.stderr
+    assert "pip install langchain-core" in done.stderr
 
 
 def test_wheel_declares_each_runtime_dependency_once(wheel: Path) -> None:
