@@ -45,9 +45,7 @@ class ToolFamily(StrEnum):
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(
-        frozen=True, extra="forbid", revalidate_instances="never", defer_build=True
-    )
+    model_config = ConfigDict(frozen=True, extra="forbid", revalidate_instances="never")
 
     def evolve(self, **changes: Any) -> Any:
         """Return a validated copy with `changes` applied (unlike `model_copy`, it validates)."""
