@@ -12,11 +12,11 @@ Slots: `content` (string content), `content[]` (an item of array content; `image
 and `audio` items are MediaParts, other items are read as OpenAI Chat content items),
 `tool_calls`, `tool` (the content of a tool message) and `reasoning_content`, `thinking`
 or `reasoning` (assistant reasoning text under that key). LLaMA-Factory v1 content parts
-(`{"type": "text" | "reasoning" | "tool_call", "value"}`, `_chat_template_v1`) are parts
+(`{"type": "text" | "reasoning" | "tool_call", "value"}`, `chat_template.v1`) are parts
 in slot `content[]`, calls among them; TRL's `"type": "tool"` calls are calls too. New
 calls are written with `arguments` as an object (a JSON string is parsed) and no `id` when
 `call_id` is None; new results as `{"role": "tool", "content", "tool_call_id"?, "name"?}`
-(v1 transcripts: see `_chat_template_v1`).
+(v1 transcripts: see `chat_template.v1`).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 per-message markers the sniffer weighs.
 
 Media items are `{"type": "image" | "video" | "audio", "url" | "path" | <type>: ...}`;
-LLaMA-Factory v1 `{"type", "value"}` parts are read by `_chat_template_v1`; other items
+LLaMA-Factory v1 `{"type", "value"}` parts are read by `chat_template.v1`; other items
 are read as OpenAI Chat content items. Tool calls are `{"type": "function" | "tool",
 "function": {"name", "arguments"}, "id"?}` (TRL writes `"tool"`) or the flat `{"name",
 "arguments", "id"?}`.

@@ -1,6 +1,6 @@
 """Gemini `Part` objects: field spelling and decoding into canonical parts.
 
-Private helper of `histnorm.formats.gemini` (`_gemini_encode` writes parts back). Field
+Private helper of `histnorm.formats.gemini` (`gemini.encode` writes parts back). Field
 names are matched ignoring case and underscores (`functionCall` = `function_call`); a
 null field counts as absent, as in the SDK's `model_dump()` output. Every part lives in
 slot `parts`.
