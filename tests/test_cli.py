@@ -112,12 +112,7 @@ SESSION = (
 BROKEN = b"{not json\n"
 
 
-@pytest.fixture(autouse=True)
-def _workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    for name in ("GITHUB_ACTIONS", "CI", "NO_COLOR"):
-        monkeypatch.delenv(name, raising=False)
-    return tmp_path
+pytestmark = pytest.mark.usefixtures("cli_workdir")
 
 
 def invoke(

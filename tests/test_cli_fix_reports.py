@@ -11,9 +11,8 @@ from pathlib import Path
 import jsonschema
 import orjson
 import pytest
+from cli_helpers import invoke
 from histnorm_cli import split
-from histnorm_cli.app import app
-from typer.testing import CliRunner, Result
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "fixtures" / "demo"
@@ -30,16 +29,7 @@ DEMO_FIXES = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def _workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    for name in ("GITHUB_ACTIONS", "CI", "NO_COLOR"):
-        monkeypatch.delenv(name, raising=False)
-    return tmp_path
-
-
-def invoke(*args: str) -> Result:
-    return CliRunner().invoke(app, list(args))
+pytestmark = pytest.mark.usefixtures("cli_workdir")
 
 
 def copy_demo() -> None:

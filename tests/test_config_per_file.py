@@ -13,9 +13,8 @@ from pathlib import Path
 
 import orjson
 import pytest
+from cli_helpers import invoke
 from histnorm_cli import configs
-from histnorm_cli.app import app
-from typer.testing import CliRunner, Result
 
 CLEAN = b'[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}]\n'
 ORPHAN = (
@@ -26,16 +25,7 @@ ORPHAN = (
 """HN001 (error, safe fix)."""
 
 
-@pytest.fixture(autouse=True)
-def _workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    for name in ("GITHUB_ACTIONS", "CI", "NO_COLOR"):
-        monkeypatch.delenv(name, raising=False)
-    return tmp_path
-
-
-def invoke(*args: str, input: bytes | None = None) -> Result:
-    return CliRunner().invoke(app, list(args), input=input)
+pytestmark = pytest.mark.usefixtures("cli_workdir")
 
 
 def put(name: str, data: bytes = ORPHAN) -> Path:

@@ -21,10 +21,9 @@ from typing import Any
 
 import orjson
 import pytest
-from histnorm_cli.app import app
+from cli_helpers import invoke
 from histnorm_cli.runner import Job, run
 from histnorm_cli.split import merge, parts, run_part
-from typer.testing import CliRunner, Result
 
 import histnorm
 from histnorm.document import check as fix_module
@@ -48,16 +47,7 @@ CLEAN = b'[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}
 CHANGED = "changed while being fixed; left as it was"
 
 
-@pytest.fixture(autouse=True)
-def _workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    for name in ("GITHUB_ACTIONS", "CI", "NO_COLOR"):
-        monkeypatch.delenv(name, raising=False)
-    return tmp_path
-
-
-def invoke(*args: str, input: bytes | None = None) -> Result:
-    return CliRunner().invoke(app, list(args), input=input)
+pytestmark = pytest.mark.usefixtures("cli_workdir")
 
 
 def put(name: str, data: bytes, mode: int | None = None) -> Path:

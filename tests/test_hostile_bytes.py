@@ -11,10 +11,9 @@ import os
 from pathlib import Path
 
 import pytest
-from histnorm_cli.app import app
+from cli_helpers import invoke
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner, Result
 
 import histnorm
 from histnorm import jsonio
@@ -50,16 +49,7 @@ def _transcript_line(meta: bytes = ODD) -> bytes:
     return b'{"messages":[' + b",".join(_messages(meta)) + b'],"meta":' + meta + b"}"
 
 
-@pytest.fixture(autouse=True)
-def _workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    for name in ("GITHUB_ACTIONS", "CI", "NO_COLOR"):
-        monkeypatch.delenv(name, raising=False)
-    return tmp_path
-
-
-def invoke(*args: str, input: bytes | None = None) -> Result:
-    return CliRunner().invoke(app, list(args), input=input)
+pytestmark = pytest.mark.usefixtures("cli_workdir")
 
 
 def _fixed(name: str, data: bytes) -> bytes:

@@ -26,8 +26,8 @@ from typing import Any
 
 import orjson
 import pytest
-from histnorm_cli.app import app
-from typer.testing import CliRunner, Result
+from cli_helpers import invoke
+from typer.testing import Result
 
 import histnorm
 from histnorm.document import Document, Layout, read_json, read_jsonl, split_lines, write
@@ -174,19 +174,10 @@ for _format, _pointer in BAD_MESSAGE.items():
 NAMES = sorted(EXPECTED)
 
 
-@pytest.fixture(autouse=True)
-def _workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    for name in ("GITHUB_ACTIONS", "CI", "NO_COLOR"):
-        monkeypatch.delenv(name, raising=False)
-    return tmp_path
+pytestmark = pytest.mark.usefixtures("cli_workdir")
 
 
 # --- helpers ----------------------------------------------------------------------------
-
-
-def invoke(*args: str, input: bytes | None = None) -> Result:
-    return CliRunner().invoke(app, list(args), input=input)
 
 
 def assert_clean_exit(result: Result) -> None:

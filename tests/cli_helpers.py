@@ -1,0 +1,24 @@
+"""What the command-line tests share: one way to run the command, and a clean working
+folder for the modules that ask for it (`pytestmark = pytest.mark.usefixtures("cli_workdir")`,
+the fixture in `conftest.py`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from histnorm_cli.app import app
+from typer.testing import CliRunner, Result
+
+
+def invoke(*args: str, input: bytes | None = None) -> Result:
+    """Run `histnorm ARGS...` in process, with `input` as standard input."""
+    return CliRunner().invoke(app, list(args), input=input)
+
+
+def enter_workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Make `tmp_path` the working folder, with no CI or colour variables set."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("GITHUB_ACTIONS", "CI", "NO_COLOR"):
+        monkeypatch.delenv(name, raising=False)
+    return tmp_path
