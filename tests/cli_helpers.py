@@ -10,6 +10,22 @@ import pytest
 from histnorm_cli.app import app
 from typer.testing import CliRunner, Result
 
+CLEAN = b'[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}]\n'
+ORPHAN = (
+    b'[{"role":"user","content":"Weather?"},{"role":"assistant","content":null,'
+    b'"tool_calls":[{"id":"c1","type":"function","function":{"name":"weather",'
+    b'"arguments":"{}"}}]},{"role":"user","content":"Never mind."}]\n'
+)
+"""A clean history, and one with an orphan call: HN001 (error, safe fix)."""
+
+
+def put(name: str, data: bytes = ORPHAN) -> Path:
+    """Write `data` to `name` (relative to the working folder), folders and all."""
+    path = Path(name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return path
+
 
 def invoke(*args: str, input: bytes | None = None) -> Result:
     """Run `histnorm ARGS...` in process, with `input` as standard input."""

@@ -11,26 +11,10 @@ from pathlib import Path
 
 import orjson
 import pytest
-from cli_helpers import invoke
+from cli_helpers import ORPHAN, invoke, put
 from histnorm_cli.gitignore import GitIgnore
 
-CLEAN = b'[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}]\n'
-ORPHAN = (
-    b'[{"role":"user","content":"Weather?"},{"role":"assistant","content":null,'
-    b'"tool_calls":[{"id":"c1","type":"function","function":{"name":"weather",'
-    b'"arguments":"{}"}}]},{"role":"user","content":"Never mind."}]\n'
-)
-"""HN001 (error, safe fix)."""
-
-
 pytestmark = pytest.mark.usefixtures("cli_workdir")
-
-
-def put(name: str, data: bytes = ORPHAN) -> Path:
-    path = Path(name)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
-    return path
 
 
 def linted(*args: str) -> list[str]:
