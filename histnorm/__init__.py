@@ -114,8 +114,11 @@ def lint(
     Unreadable input gives a single HN000 diagnostic instead of an exception; valid JSON
     that holds no transcript raises `NotATranscript` (without `format`: it is no error).
     Bytes or text holding several transcripts (a JSON array of them, or JSONL) are read
-    as `lint_document` reads them: each diagnostic has its line, pointer and index.
+    as `lint_document` reads them: each diagnostic has its line, pointer and index. An
+    unknown `format` name raises `HistnormError` listing the known ones.
     """
+    if format is not None:
+        get_codec(format)  # a name histnorm does not know is the caller's error, not HN000
     chosen = with_options(settings, options, "lint")
     if not isinstance(data, Transcript):
         try:

@@ -99,8 +99,11 @@ def repair(
     `Settings` (`profile=`, `select=`, `unsafe_fixes=`, `orphan_tool_call=`, ...) over
     `settings`. Unreadable input is never an exception: the result holds the input,
     unchanged, and an HN000 diagnostic saying why. A value holding something that is no
-    JSON data raises `TypeError` saying where and what to pass.
+    JSON data raises `TypeError` saying where and what to pass, and an unknown `format`
+    name `HistnormError` listing the known ones.
     """
+    if format is not None:
+        get_codec(format)  # a name histnorm does not know is the caller's error, not HN000
     chosen = _settings(settings, tuple(options.items())) if options else settings
     chosen = chosen or DEFAULT_SETTINGS
     if isinstance(value, bytes | bytearray | memoryview):

@@ -115,3 +115,16 @@ def test_new_messages_encode_in_each_format():
 def test_encode_without_a_format_is_an_error():
     with pytest.raises(HistnormError, match="no format"):
         histnorm.encode(histnorm.Transcript(messages=()))
+
+
+@pytest.mark.parametrize("call", [histnorm.lint, histnorm.repair, histnorm.fix, histnorm.load])
+@pytest.mark.parametrize(
+    "value",
+    [CHAT, orjson.dumps(CHAT), orjson.dumps(CHAT).decode(), orjson.dumps([CHAT, CHAT])],
+    ids=["list", "bytes", "text", "array-bytes"],
+)
+def test_an_unknown_format_name_is_an_error_of_the_call_in_every_entry_point(call, value):
+    """A format name histnorm does not know is the caller's mistake, not unreadable data:
+    every entry point raises, naming the known formats (as `--format` does at exit 2)."""
+    with pytest.raises(HistnormError, match="unknown format 'nope'; known formats: openai-chat"):
+        call(value, format="nope")
