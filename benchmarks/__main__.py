@@ -5,7 +5,7 @@ default defect rate and one clean, and measures on the very same files:
 
 - parse floor: `orjson.loads` of every line; round-trip floor: `orjson.loads` and
   `orjson.dumps` of every line (what any JSONL tool must at least pay);
-- `histnorm lint` in process (`histnorm_cli.runner.run`), on the defective corpus;
+- `histnorm lint` in process (`histnorm_cli.per_file.run_file`), on the defective corpus;
 - `histnorm fix` in process on the defective corpus, written to a copy;
 - `histnorm fix` in process on the clean corpus, written to a copy;
 - `histnorm lint` as a subprocess on the largest size: wall time and peak RSS;

@@ -2,7 +2,7 @@
 
 The parse floor is `orjson.loads` of every line, the round-trip floor `orjson.loads` and
 `orjson.dumps` of every line; `histnorm lint` and `fix` run in process through
-`histnorm_cli.runner.run`, as the command line runs them, file by file.
+`histnorm_cli.per_file.run_file`, as the command line runs them, file by file.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import orjson
-from histnorm_cli.runner import Job, Outcome, run
+from histnorm_cli.job import Job, Outcome
+from histnorm_cli.per_file import run_file
 
 import histnorm
 from benchmarks import corpus
@@ -83,7 +84,7 @@ def roundtrip_floor(files: list[str]) -> int:
 
 
 def run_files(files: list[str], job_for: Callable[[str], Job]) -> list[Outcome]:
-    outcomes = [run(path, job_for(path)) for path in files]
+    outcomes = [run_file(path, job_for(path)) for path in files]
     for outcome in outcomes:
         if outcome.error is not None:
             raise RuntimeError(f"histnorm failed on {outcome.path}: {outcome.error}")

@@ -15,7 +15,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from histnorm_cli.runner import Job, run
+from histnorm_cli.job import Job
+from histnorm_cli.per_file import run_file
 
 import histnorm
 from benchmarks import corpus
@@ -45,11 +46,11 @@ def main(argv: list[str] | None = None) -> int:
             return Job(mode="fix", settings=settings, write=True, output=target, jsonl_mode=mode)
 
         files = info.file_paths()
-        run(files[0], job(files[0]))  # warm up: imports, caches
+        run_file(files[0], job(files[0]))  # warm up: imports, caches
         profiler = cProfile.Profile()
         profiler.enable()
         for path in files:
-            outcome = run(path, job(path))
+            outcome = run_file(path, job(path))
             if outcome.error:
                 print(outcome.error, file=sys.stderr)
                 return 2

@@ -12,7 +12,7 @@ from typing import Any
 import orjson
 from histnorm_cli.files import STDIN
 from histnorm_cli.job import Job
-from histnorm_cli.runner import run
+from histnorm_cli.per_file import run_file
 
 import histnorm
 from histnorm.settings import Settings, TailMode
@@ -53,7 +53,7 @@ an empty reply. Dropping it leaves lines 1-2 as the newest branch, with an open 
 def fixed(data: bytes, tmp_path: Path) -> bytes:
     path = tmp_path / "session.jsonl"
     path.write_bytes(data)
-    outcome = run(str(path), Job(mode="fix", settings=CLOSE, write=True, output=STDIN))
+    outcome = run_file(str(path), Job(mode="fix", settings=CLOSE, write=True, output=STDIN))
     assert outcome.error is None and outcome.stdout is not None
     return outcome.stdout
 

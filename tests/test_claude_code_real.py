@@ -14,7 +14,7 @@ from typing import Any
 import orjson
 import pytest
 from histnorm_cli.job import Job, Outcome
-from histnorm_cli.runner import run
+from histnorm_cli.per_file import run_file
 
 import histnorm
 from histnorm.diagnostic import Severity
@@ -83,7 +83,7 @@ def jsonl(lines: list[Any]) -> bytes:
 
 
 def outcome(path: Path, mode: str = "lint", settings: Settings = SYNTHESIZE, **job: Any) -> Outcome:
-    return run(str(path), Job(mode=mode, settings=settings, write=True, **job))  # type: ignore[arg-type]
+    return run_file(str(path), Job(mode=mode, settings=settings, write=True, **job))  # type: ignore[arg-type]
 
 
 def found(result: Outcome) -> list[tuple[str, int | None]]:

@@ -21,7 +21,7 @@ from typing import Any
 import jsonschema
 import orjson
 import pytest
-from histnorm_cli import runner as runner_module
+from histnorm_cli import per_file as runner_module
 from histnorm_cli.app import app
 from typer.testing import CliRunner, Result
 

@@ -12,7 +12,7 @@ import jsonschema
 import orjson
 import pytest
 from cli_helpers import invoke
-from histnorm_cli import split
+from histnorm_cli import parallel
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "fixtures" / "demo"
@@ -98,7 +98,7 @@ def test_show_fixes_names_each_fix_of_a_transcript_in_an_array_and_a_message_per
 
 
 def test_show_fixes_is_the_same_with_a_file_shared_between_workers(monkeypatch):
-    monkeypatch.setattr(split, "MIN_PART", 2_000)
+    monkeypatch.setattr(parallel, "MIN_PART", 2_000)
     record = orjson.dumps({"messages": orphan_transcript("y" * 200)}) + b"\n"
     clean = orjson.dumps({"messages": [{"role": "user", "content": "z" * 200}]}) + b"\n"
     data = (clean * 7 + record) * 6

@@ -12,22 +12,20 @@ path.
 
 from __future__ import annotations
 
-import itertools
 import os
 from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
-from histnorm_cli import runner
-from histnorm_cli.runner import Job
+from histnorm_cli import per_file
+from histnorm_cli.job import Job
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from outline_helpers import FAST, ROOT, SAMPLES, check_outline
+from outline_helpers import FAST, ROOT, SAMPLES, check_outline, generated
 from test_fuzz_mutations import damaged
 
 import histnorm
-from benchmarks.corpus import transcripts
 from histnorm.analysis.outline import ALWAYS
 from histnorm.document import check as document_check
 from histnorm.engine import outline_clean, proven_clean
@@ -99,7 +97,7 @@ def test_no_rule_example_is_clean_where_its_rule_reports(code: str, n: int, exam
 @pytest.mark.parametrize("fmt", FAST)
 def test_most_clean_corpus_transcripts_are_proven_clean(fmt: str) -> None:
     """The fast path is taken: clean generated transcripts are proven clean."""
-    values = [v for _, v in itertools.islice(transcripts(fmt, defect_rate=0.0, seed=3), 60)]
+    values = generated(fmt, 0.0, 3, 60)
     plain = [v for v in values if proven_clean(v, fmt)]
     assert len(plain) >= 0.9 * len(values), f"{fmt}: only {len(plain)}/{len(values)} proven"
 
@@ -142,7 +140,7 @@ def test_fast_path_on_fuzzed_damage(data: st.DataObject) -> None:
 
 
 def _corpus_file(tmp_path: Path, fmt: str) -> Path:
-    rows = [orjson.dumps(v) for _, v in itertools.islice(transcripts(fmt, 0.3, seed=11), 80)]
+    rows = [orjson.dumps(v) for v in generated(fmt, 0.3, 11, 80)]
     path = tmp_path / f"{fmt}.jsonl"
     path.write_bytes(b"\n".join(rows) + b"\n")
     return path
@@ -171,7 +169,7 @@ def test_runner_is_the_same_without_the_fast_path(
         if not fast_path:
             monkeypatch.setattr(document_check, "proven_clean", lambda *args: False)
         job = Job(mode="fix" if mode == "fix" else "lint", settings=Settings(), diff=True)
-        outcomes.append([runner.run(p, job) for p in paths])  # diff only: nothing is written
+        outcomes.append([per_file.run_file(p, job) for p in paths])  # diff only: nothing is written
     fast, slow = outcomes
     for a, b in zip(fast, slow, strict=True):
         assert a.diagnostics == b.diagnostics, a.path
@@ -210,7 +208,7 @@ def test_huge_integers_survive_the_fast_path_and_the_rules(tmp_path: Path) -> No
     )
     path = tmp_path / "huge.jsonl"
     path.write_bytes(plain + b"\n" + broken + b"\n")
-    outcome = runner.run(str(path), Job(mode="fix", settings=Settings(), write=True))
+    outcome = per_file.run_file(str(path), Job(mode="fix", settings=Settings(), write=True))
     assert outcome.changed and outcome.error is None
     first, second = path.read_bytes().splitlines()
     assert first == plain

@@ -22,8 +22,9 @@ from typing import Any
 import orjson
 import pytest
 from cli_helpers import invoke
-from histnorm_cli.runner import Job, run
-from histnorm_cli.split import merge, parts, run_part
+from histnorm_cli.job import Job
+from histnorm_cli.parallel import merge, parts, run_part
+from histnorm_cli.per_file import run_file
 
 import histnorm
 from histnorm.document import check as fix_module
@@ -360,7 +361,7 @@ def test_an_interrupt_mid_write_removes_the_temporary_file(monkeypatch, stop, na
         monkeypatch.setattr(fix_module, "fix", fix)
     job = Job(mode="fix", settings=histnorm.Settings(), write=True)
     with pytest.raises(stop):
-        run(name, job)
+        run_file(name, job)
     assert path.read_bytes() == data
     assert names() == [name]
 

@@ -10,7 +10,8 @@ from typing import Any
 import orjson
 import pytest
 from histnorm_cli.files import STDIN
-from histnorm_cli.runner import Job, run
+from histnorm_cli.job import Job
+from histnorm_cli.per_file import run_file
 from hypothesis import HealthCheck, given, settings
 from pydantic import BaseModel
 from strategies import documents, fix_settings
@@ -75,7 +76,7 @@ def chat(calls: int = 2, *, answered: bool = True) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("path", FIXTURES, ids=_id)
 def test_bytes_are_repaired_as_the_command_line_writes_them(path: Path) -> None:
     data, options = path.read_bytes(), _options(path)
-    outcome = run(STDIN, Job(mode="fix", settings=Settings(**options), write=True), data=data)
+    outcome = run_file(STDIN, Job(mode="fix", settings=Settings(**options), write=True), data=data)
     expected = data if outcome.stdout is None else outcome.stdout
     result = histnorm.repair(data, **options)
     assert isinstance(result.value, bytes)

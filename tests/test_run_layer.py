@@ -21,8 +21,8 @@ from xml.etree import ElementTree
 
 import orjson
 import pytest
-from histnorm_cli import execute as execute_module
-from histnorm_cli import split
+from histnorm_cli import parallel
+from histnorm_cli import run as run_module
 from histnorm_cli.app import app
 from histnorm_cli.reporters import Reporter
 from typer.testing import CliRunner
@@ -78,7 +78,7 @@ class Recording(Reporter):
 @pytest.fixture
 def recording(monkeypatch: pytest.MonkeyPatch) -> type[Recording]:
     Recording.batches = []
-    monkeypatch.setattr(execute_module, "reporter", lambda name: Recording)
+    monkeypatch.setattr(run_module, "reporter", lambda name: Recording)
     return Recording
 
 
@@ -89,7 +89,7 @@ def test_reporter_gets_diagnostics_in_bounded_chunks_while_the_file_is_read(
     from histnorm_cli.job import CHUNK as chunk
 
     assert chunk == CHUNK
-    monkeypatch.setattr(split, "MIN_PART", 64 * 1024)  # so that two workers share the file
+    monkeypatch.setattr(parallel, "MIN_PART", 64 * 1024)  # so that two workers share the file
     lines = 3 * CHUNK
     write_lines(tmp_path / "big.jsonl", lines)
     result = invoke(["lint", "--jobs", str(jobs), "big.jsonl"], tmp_path, monkeypatch)
@@ -102,7 +102,7 @@ def test_reporter_gets_diagnostics_in_bounded_chunks_while_the_file_is_read(
 
 @pytest.mark.parametrize("output", ["json", "jsonl", "sarif", "text", "gitlab", "junit"])
 def test_streamed_report_is_the_same_with_jobs(tmp_path, monkeypatch, output):
-    monkeypatch.setattr(split, "MIN_PART", 64 * 1024)
+    monkeypatch.setattr(parallel, "MIN_PART", 64 * 1024)
     write_lines(tmp_path / "big.jsonl", 2 * CHUNK)
     (tmp_path / "one.json").write_bytes(defective_line(0).strip())
     one = invoke(["lint", "--output-format", output, "."], tmp_path, monkeypatch)

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import orjson
 import pytest
-from histnorm_cli import split
+from histnorm_cli import parallel
 from histnorm_cli.app import app
-from histnorm_cli.runner import Job
+from histnorm_cli.job import Job
 from typer.testing import CliRunner, Result
 
 from benchmarks.corpus import transcripts
@@ -24,7 +24,7 @@ from histnorm.settings import Settings
 @pytest.fixture(autouse=True)
 def _small_parts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(split, "MIN_PART", 20_000)
+    monkeypatch.setattr(parallel, "MIN_PART", 20_000)
     for name in ("GITHUB_ACTIONS", "CI", "NO_COLOR"):
         monkeypatch.delenv(name, raising=False)
 
@@ -49,7 +49,7 @@ def invoke(*args: str) -> Result:
 def test_parts_cover_the_file_at_line_starts(tmp_path: Path) -> None:
     path = corpus(tmp_path)
     data = path.read_bytes()
-    cut = split.parts(str(path), Job(mode="lint", settings=Settings()), 4)
+    cut = parallel.parts(str(path), Job(mode="lint", settings=Settings()), 4)
     assert cut is not None and 2 <= len(cut) <= 4
     assert cut[0].start == 0 and cut[-1].end == len(data)
     for before, after in itertools.pairwise(cut):
@@ -62,11 +62,11 @@ def test_small_message_per_line_and_stdin_are_not_shared(tmp_path: Path) -> None
     job = Job(mode="lint", settings=Settings())
     small = tmp_path / "small.jsonl"
     small.write_bytes(b'{"messages": []}\n')
-    assert split.parts(str(small), job, 4) is None
+    assert parallel.parts(str(small), job, 4) is None
     session = tmp_path / "session.jsonl"
     session.write_bytes(b'{"role": "user", "content": "hi"}\n' * 5000)
-    assert split.parts(str(session), job, 4) is None
-    assert split.parts("-", job, 4) is None
+    assert parallel.parts(str(session), job, 4) is None
+    assert parallel.parts("-", job, 4) is None
 
 
 @pytest.mark.parametrize("fmt", ["text", "json", "github"])
@@ -109,14 +109,14 @@ def test_a_failing_part_leaves_the_file_alone_and_no_temporary_files(
 ) -> None:
     path = corpus(tmp_path)
     before = path.read_bytes()
-    real = split.run_lines
+    real = parallel.run_lines
 
     def failing(lines, job, outcome, sink, file_start=True):  # type: ignore[no-untyped-def]
         if not file_start:
             raise RuntimeError("simulated bug")
         return real(lines, job, outcome, sink, file_start)
 
-    monkeypatch.setattr(split, "run_lines", failing)
+    monkeypatch.setattr(parallel, "run_lines", failing)
     result = invoke("fix", "--jobs", "2", path.name)
     assert result.exit_code == 2
     assert "internal error" in result.stderr
@@ -134,7 +134,7 @@ def test_a_worker_that_dies_is_an_error_not_a_traceback(
     clean = b'{"messages":[{"role":"user","content":"hi"}]}\n'
     for name in ("a.jsonl", "b.jsonl", "c.jsonl"):
         (tmp_path / name).write_bytes(clean)
-    real = pool.run
+    real = pool.run_file
 
     def dying(path: str, job: Job, data: bytes | None = None, emit=None):  # type: ignore[no-untyped-def]
         if path.endswith("b.jsonl"):
@@ -143,7 +143,7 @@ def test_a_worker_that_dies_is_an_error_not_a_traceback(
             os._exit(3)
         return real(path, job, data, emit)
 
-    monkeypatch.setattr(pool, "run", dying)
+    monkeypatch.setattr(pool, "run_file", dying)
     result = invoke("lint", "--jobs", "2", "a.jsonl", "b.jsonl", "c.jsonl")
     assert result.exit_code == 2
     assert "b.jsonl: not checked: a worker process stopped" in result.stderr

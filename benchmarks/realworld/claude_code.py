@@ -29,7 +29,7 @@ from typing import Any
 import jsonschema
 import orjson
 from histnorm_cli.job import Job
-from histnorm_cli.runner import run
+from histnorm_cli.per_file import run_file
 
 import histnorm
 from histnorm.diagnostic import Severity
@@ -63,7 +63,7 @@ def lint_files(lines_dir: Path) -> tuple[int, Counter[str], list[str]]:
     files, codes, odd = 0, Counter[str](), []
     for path in sorted(lines_dir.rglob("*.jsonl")):
         files += 1
-        outcome = run(str(path), Job(mode="lint", settings=Settings()))
+        outcome = run_file(str(path), Job(mode="lint", settings=Settings()))
         if outcome.error:
             odd.append(f"{path.relative_to(lines_dir)}: {outcome.error}")
         for diagnostic in outcome.diagnostics:

@@ -17,10 +17,10 @@ from histnorm.settings import Scope as ScopeMode
 from histnorm.settings import TailMode
 from histnorm_cli import catalog
 from histnorm_cli.convert import convert_command
-from histnorm_cli.execute import Request, execute
 from histnorm_cli.exitcodes import ExitCode
 from histnorm_cli.reference import SCHEMAS, render
 from histnorm_cli.reference import reference as config_reference
+from histnorm_cli.run import Request, run_request
 
 app = typer.Typer(
     help="Find and repair what makes a stored LLM chat history unreplayable.",
@@ -312,7 +312,7 @@ def lint(
     """Report what would make each transcript fail on replay.
 
     PATH: files, folders, or - for stdin (default: the current folder)."""
-    raise typer.Exit(execute(_request("lint", **locals())))
+    raise typer.Exit(run_request(_request("lint", **locals())))
 
 
 @app.command()
@@ -377,7 +377,7 @@ def fix(
     """Repair transcripts in place (only files whose bytes change are written).
 
     PATH: files, folders, or - for stdin (default: the current folder)."""
-    raise typer.Exit(execute(_request("fix", **locals())))
+    raise typer.Exit(run_request(_request("fix", **locals())))
 
 
 @app.command()

@@ -27,7 +27,7 @@ from histnorm_cli.gitignore import GitIgnore
 from histnorm_cli.job import Job
 
 if TYPE_CHECKING:
-    from histnorm_cli.execute import Request
+    from histnorm_cli.run import Request
 
 CONFIG_NAMES = (".histnorm.toml", "histnorm.toml", "pyproject.toml")
 """The names of configuration files, the first found in a folder winning."""

@@ -27,8 +27,8 @@ from typing import Any
 from histnorm.diagnostic import Diagnostic
 from histnorm.document import Skip
 from histnorm_cli.job import Emit, Job, Outcome
-from histnorm_cli.runner import run
-from histnorm_cli.split import Part, run_part
+from histnorm_cli.parallel import Part, run_part
+from histnorm_cli.per_file import run_file
 
 Task = tuple[str, Job, bytes | None] | Part
 Chunk = tuple[list[Diagnostic], list[Skip]]
@@ -98,7 +98,7 @@ def process(task: Task, emit: Emit | None = None) -> Outcome:
     if isinstance(task, Part):
         return run_part(task, emit)
     path, job, data = task
-    return run(path, job, data, emit)
+    return run_file(path, job, data, emit)
 
 
 def workers(requested: int, tasks: int) -> int:

@@ -21,7 +21,7 @@ from typing import Any
 import orjson
 from histnorm_cli.files import STDIN
 from histnorm_cli.job import Job, Outcome
-from histnorm_cli.runner import run as run_file
+from histnorm_cli.per_file import run_file
 
 import histnorm
 from fuzzing.damages import DAMAGES, LINE_DAMAGES

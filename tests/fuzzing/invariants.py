@@ -2,7 +2,7 @@
 
 Model checks take a `ModelRun` (a damaged transcript, fixed through `histnorm.fix`);
 file checks take a `FileRun` (a damaged file, fixed twice through the command line's
-reader and writer, `histnorm_cli.runner.run`). `MODEL_INVARIANTS` and `FILE_INVARIANTS`
+reader and writer, `histnorm_cli.per_file.run_file`). `MODEL_INVARIANTS` and `FILE_INVARIANTS`
 are what the driver runs.
 """
 

@@ -22,7 +22,7 @@ from histnorm_cli.files import STDIN, AtomicWriter
 from histnorm_cli.identity import SUFFIX, Source, open_regular
 from histnorm_cli.job import READ_BUFFER, Emit, Job, Outcome
 from histnorm_cli.lines import head_format, run_lines
-from histnorm_cli.runner import guarded, messages_first
+from histnorm_cli.per_file import guarded, messages_first
 
 MB = 1 << 20
 MIN_PART = 4 * MB

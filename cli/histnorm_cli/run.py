@@ -21,11 +21,11 @@ from histnorm_cli.discovery import expand
 from histnorm_cli.exitcodes import ExitCode
 from histnorm_cli.feed import Feed, PipeClosed, shifted, shown
 from histnorm_cli.files import STDIN
+from histnorm_cli.job import Job, Outcome
+from histnorm_cli.parallel import Part, merge, parts
 from histnorm_cli.pool import Interrupted, Pool, Task, process, signals_raise, workers
 from histnorm_cli.progress import Progress
 from histnorm_cli.reporters import FORMATS, Reporter, Summary, reporter
-from histnorm_cli.runner import Job, Outcome
-from histnorm_cli.split import Part, merge, parts
 
 
 @dataclass
@@ -168,20 +168,20 @@ def _path_of(task: Task) -> str:
     return task.path if isinstance(task, Part) else task[0]
 
 
-def execute(request: Request) -> int:
+def run_request(request: Request) -> int:
     """Run `lint` or `fix` as requested; return the exit code. With `output_file` the
     report goes to that file instead of standard output."""
     if request.output_file is None:
-        return _execute(request, None)
+        return _run_request(request, None)
     try:
         sink = open(request.output_file, "w", encoding="utf-8", errors="backslashreplace")  # noqa: SIM115
     except OSError as exc:
         return _fail(f"--output-file {shown(request.output_file)}: {exc.strerror or exc}")
     with sink:
-        return _execute(request, sink)
+        return _run_request(request, sink)
 
 
-def _execute(request: Request, sink: TextIO | None) -> int:
+def _run_request(request: Request, sink: TextIO | None) -> int:
     try:
         _check_choices(request)
         resolver = Resolver(request.config, dict(request.overrides))

@@ -15,10 +15,10 @@ from histnorm_cli.identity import Source, open_regular, read_regular
 from histnorm_cli.job import READ_BUFFER, Emit, Job, Outcome
 from histnorm_cli.lines import run_file_lines
 
-__all__ = ["READ_BUFFER", "Job", "Outcome", "guarded", "messages_first", "run"]
+__all__ = ["guarded", "messages_first", "run_file"]
 
 
-def run(path: str, job: Job, data: bytes | None = None, emit: Emit | None = None) -> Outcome:
+def run_file(path: str, job: Job, data: bytes | None = None, emit: Emit | None = None) -> Outcome:
     """Lint or fix one file (or stdin, given as `data`); never raises for bad input.
     With `emit`, findings are handed to it as they are found (see `Outcome.flush`); what
     is left at the end stays in the outcome."""
