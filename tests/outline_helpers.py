@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 import orjson
 import pytest
 
+from benchmarks import dense
 from benchmarks.corpus import available_formats, transcripts
 from histnorm.analysis.outline import REASONING, Call, Outline, Result
 from histnorm.errors import HistnormError
@@ -65,10 +66,20 @@ def _fixture_values() -> Iterator[tuple[str, str, Any]]:
                     yield fmt, f"{path.relative_to(ROOT)}:{n}", orjson.loads(line)
 
 
+def generated(fmt: str, defect_rate: float, seed: int, count: int) -> list[Any]:
+    """`count` native values of `fmt` from the bench corpus generator, or from the dense
+    fine-tuning one for the formats only it writes (chat-template, ShareGPT)."""
+    if fmt in available_formats():
+        stream: Iterator[tuple[Any, Any]] = transcripts(fmt, defect_rate, seed)
+    else:
+        stream = dense.records(fmt, defect_rate, seed)
+    return [value for _, value in itertools.islice(stream, count)]
+
+
 def _corpus_values(per_format: int = 120) -> Iterator[tuple[str, str, Any]]:
-    for fmt in available_formats():
-        drawn = itertools.islice(transcripts(fmt, defect_rate=0.4, seed=7), per_format)
-        for n, (_, value) in enumerate(drawn):
+    extra = tuple(f for f in dense.FORMATS if f not in available_formats())
+    for fmt in (*available_formats(), *extra):
+        for n, value in enumerate(generated(fmt, 0.4, 7, per_format)):
             yield fmt, f"corpus {fmt} #{n}", value
 
 

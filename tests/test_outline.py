@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from outline_helpers import FAST, SAMPLES, check_outline
+from outline_helpers import FAST, SAMPLES, check_outline, generated
 
 import histnorm
 from histnorm.analysis.outline import (
@@ -54,11 +54,7 @@ def test_odd_values_outline_or_raise(fmt: str, value: Any) -> None:
 @pytest.mark.parametrize("fmt", FAST)
 def test_the_fast_reader_takes_the_clean_corpus(fmt: str) -> None:
     """The lint hot path reads most clean generated transcripts without a model."""
-    from itertools import islice
-
-    from benchmarks.corpus import transcripts
-
-    values = [v for _, v in islice(transcripts(fmt, defect_rate=0.0, seed=3), 60)]
+    values = generated(fmt, 0.0, 3, 60)
     taken = [v for v in values if CODECS[fmt].read_outline(v) is not None]
     assert len(taken) >= 0.9 * len(values), f"{fmt}: only {len(taken)}/{len(values)}"
 

@@ -101,12 +101,12 @@ _FUNCTION = ToolFamily.FUNCTION
 _new = tuple.__new__  # a named tuple as `_make` builds it, without its slower `__new__`
 
 
-def function_call(call_id: str, name: str | None, tool_type: str) -> Call:
+def function_call(call_id: str | None, name: str | None, tool_type: str) -> Call:
     """`Call(call_id, name, tool_type=tool_type)`, built fast (for the fast readers)."""
     return _new(Call, (call_id, name, _FUNCTION, tool_type, False, "tool_call"))
 
 
-def function_result(call_id: str, name: str | None, tool_type: str) -> Result:
+def function_result(call_id: str | None, name: str | None, tool_type: str) -> Result:
     """`Result(call_id, name, tool_type=tool_type)`, built fast (for the fast readers)."""
     return _new(Result, (call_id, name, _FUNCTION, tool_type, "tool_result"))
 

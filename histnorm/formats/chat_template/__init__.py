@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import histnorm.jsonio as jsonio
+from histnorm.analysis.outline import Outline
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import (
     MISSING,
@@ -41,6 +42,7 @@ from histnorm.formats.base import (
     strict_equal,
     type_name,
 )
+from histnorm.formats.chat_template.outline import read_outline
 from histnorm.formats.chat_template.parts import (
     FOREIGN_KEYS,
     arguments,
@@ -281,6 +283,10 @@ class ChatTemplateCodec(MessageListCodec):
         if "openai" in seen:
             return 0.0
         return 0.6 if "media" in seen else 0.3
+
+    def read_outline(self, data: JsonValue) -> Outline | None:
+        """The outline read without building models, or None (`Codec.read_outline`)."""
+        return read_outline(data)
 
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode to the native shape the transcript was read from."""
