@@ -4,7 +4,7 @@ streamed in flat memory.
 (a) `histnorm fix BIG.jsonl` runs as a real process (the console script next to the
 interpreter) and is killed with SIGKILL at several moments, including while its temporary
 file is being written; the file must then hold either its original bytes or the
-completely fixed ones. (b) `histnorm_cli.runner.run` lints and fixes a file of some
+completely fixed ones. (b) `histnorm_cli.per_file.run_file` lints and fixes a file of some
 30 MB under tracemalloc; the peak traced memory must stay far below the file's size.
 Both measure outcomes, never wall-clock time.
 """
@@ -21,7 +21,8 @@ from pathlib import Path
 
 import orjson
 import pytest
-from histnorm_cli.runner import Job, run
+from histnorm_cli.job import Job
+from histnorm_cli.per_file import run_file
 
 import histnorm
 
@@ -119,38 +120,51 @@ MOMENTS: dict[str, tuple[str, float]] = {
 the fixed output."""
 
 
-@pytest.mark.parametrize("moment", MOMENTS)
-def test_sigkill_during_fix_leaves_the_original_or_the_fixed_file(big, tmp_path, moment):
+def _fix_and_kill(big: tuple[Path, bytes], folder: Path, kind: str, value: float) -> bool:
+    """Start `histnorm fix` on a copy of the big file, SIGKILL it at the moment given and
+    check that the file is the original or the fixed one; whether the moment was caught
+    (a temporary-file moment is missed when the writer finishes between two polls)."""
     original, fixed = big
-    kind, value = MOMENTS[moment]
-    target = tmp_path / "BIG.jsonl"
+    target = folder / "BIG.jsonl"
     shutil.copyfile(original, target)
     process = subprocess.Popen(
         [str(HISTNORM), "fix", "--quiet", "BIG.jsonl"],
-        cwd=tmp_path,
+        cwd=folder,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    saw_temp = True
+    caught = True
     try:
         if kind == "sleep":
             time.sleep(value)
         else:
-            saw_temp = _wait_for_temp_file(tmp_path, process, int(value * len(fixed)))
-        running = process.poll() is None
+            caught = _wait_for_temp_file(folder, process, int(value * len(fixed)))
+            caught = caught and process.poll() is None
     finally:
         process.send_signal(signal.SIGKILL)  # a no-op if it has already exited
         process.wait(timeout=60)
-    assert saw_temp, "the temporary file never appeared"
-    if kind == "temp":
-        assert running, "histnorm finished before it could be killed"
     after = target.read_bytes()
     assert after == original.read_bytes() or after == fixed, (
-        f"{moment}: BIG.jsonl is neither the original nor the fixed file ({len(after)} bytes)"
+        f"BIG.jsonl is neither the original nor the fixed file ({len(after)} bytes)"
     )
     # Nothing but the file itself and (after a kill) the abandoned temporary file.
-    leftovers = sorted(p.name for p in tmp_path.iterdir() if p.name != "BIG.jsonl")
+    leftovers = sorted(p.name for p in folder.iterdir() if p.name != "BIG.jsonl")
     assert all(n.startswith(".BIG.jsonl.") and n.endswith(".histnorm") for n in leftovers)
+    return caught
+
+
+@pytest.mark.parametrize("moment", MOMENTS)
+def test_sigkill_during_fix_leaves_the_original_or_the_fixed_file(big, tmp_path, moment):
+    kind, value = MOMENTS[moment]
+    # On a loaded machine the poller can sleep through the last few percent of the write:
+    # such a run still checks the file, and the moment is tried again (up to 5 times).
+    for attempt in range(5):
+        folder = tmp_path / str(attempt)
+        folder.mkdir()
+        if _fix_and_kill(big, folder, kind, value):
+            break
+    else:
+        pytest.fail(f"{moment}: histnorm was never caught at that moment in 5 runs")
 
 
 # --- (b) streaming memory ------------------------------------------------------------
@@ -176,7 +190,7 @@ def test_jsonl_is_streamed_in_flat_memory(large, tmp_path, mode, backup):
     job = Job(mode=mode, settings=histnorm.Settings(), write=True, backup=backup)
     tracemalloc.start()
     try:
-        outcome = run(str(path), job)
+        outcome = run_file(str(path), job)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
