@@ -17,13 +17,16 @@ from agents import (
     Agent,
     Model,
     ModelResponse,
+    OpenAIConversationsSession,
     RunConfig,
     Runner,
     Session,
     SQLiteSession,
     Usage,
+    function_tool,
 )
 from agents.run_config import CallModelData, ModelInputData
+from openai import AsyncOpenAI
 from openai.types.responses import (
     ResponseFunctionToolCall,
     ResponseOutputMessage,
@@ -122,13 +125,44 @@ class RecordingModel(Model):
         raise NotImplementedError
 
 
+class ToolCallingModel(RecordingModel):
+    """A fake model that calls `lookup` first, then answers; keeps the previous response id
+    each call is given."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.previous_response_ids: list[str | None] = []
+
+    async def get_response(
+        self, system_instructions: str | None, input: str | list[Any], *args: Any, **kwargs: Any
+    ) -> ModelResponse:
+        self.previous_response_ids.append(kwargs.get("previous_response_id"))
+        answer = await super().get_response(system_instructions, input, *args, **kwargs)
+        if len(self.inputs) > 1:
+            return answer
+        call = ResponseFunctionToolCall(
+            type="function_call", call_id="call_7", name="lookup", arguments="{}", id="fc_7"
+        )
+        return ModelResponse(output=[call], usage=Usage(), response_id="resp_1")
+
+
+@function_tool
+def lookup() -> str:
+    """Look up the tides."""
+    return "18:55"
+
+
 def _run(
-    input: str | list[Any], input_filter: Any = None, session: Any = None
+    input: str | list[Any],
+    input_filter: Any = None,
+    session: Any = None,
+    model: RecordingModel | None = None,
+    **run: Any,
 ) -> tuple[RecordingModel, Any]:
-    model = RecordingModel()
-    agent = Agent(name="tides", instructions=INSTRUCTIONS, model=model)
+    model = model or RecordingModel()
+    agent = Agent(name="tides", instructions=INSTRUCTIONS, model=model, tools=[lookup])
     config = RunConfig(call_model_input_filter=input_filter, tracing_disabled=True)
-    result = asyncio.run(Runner.run(agent, input, run_config=config, session=session))
+    result = asyncio.run(Runner.run(agent, input, run_config=config, session=session, **run))
     return model, result
 
 
@@ -177,6 +211,28 @@ def test_a_clean_history_reaches_the_model_as_it_would_without_the_filter() -> N
     plain, _ = _run(_clean())
     filtered, _ = _run(_clean(), repair_model_input)
     assert filtered.inputs == plain.inputs == [_clean()]
+
+
+def test_the_filter_leaves_the_sdk_tool_loop_alone() -> None:
+    model, result = _run(_clean(), repair_model_input, model=ToolCallingModel())
+    assert len(model.inputs) == 2
+    second = model.inputs[1]
+    assert second[: len(_clean())] == _clean()
+    assert [item.get("call_id") for item in second[len(_clean()) :]] == ["call_7", "call_7"]
+    assert result.final_output == "Low tide is at 18:55."
+
+
+def test_with_the_history_on_the_server_the_filter_keeps_results_of_calls_held_there() -> None:
+    """With `previous_response_id` each call is sent only what is new: the result of a call
+    made in the previous response comes without its call."""
+    input_filter = RepairInputFilter(server_managed=True)
+    model = ToolCallingModel()
+    _run("When is low tide?", input_filter, model=model, previous_response_id="resp_0")
+    assert model.previous_response_ids == ["resp_0", "resp_1"]
+    assert model.inputs[1] == [_output("call_7", "18:55")]
+    delta = [_output("call_7"), _call("call_8"), _output("call_8"), _output("call_8")]
+    assert input_filter(_filter_data(delta)).input == delta[:3]
+    assert repair_model_input(_filter_data(delta)).input == delta[1:3]
 
 
 def test_the_filter_returns_a_clean_input_untouched() -> None:
@@ -279,6 +335,23 @@ def test_the_session_is_an_sdk_session() -> None:
     session = RepairSession(SQLiteSession("user-42"))
     assert isinstance(session, Session)
     assert session.session_id == "user-42"
+
+
+def test_a_history_held_on_the_server_cannot_be_wrapped() -> None:
+    """The SDK sends an `OpenAIConversationsSession`'s history through the server, which a
+    wrapper would hide from it."""
+    server = OpenAIConversationsSession(
+        conversation_id="conv_1", openai_client=AsyncOpenAI(api_key="unused")
+    )
+    with pytest.raises(TypeError, match=r"OpenAIConversationsSession.*server_managed=True"):
+        RepairSession(server)
+
+
+def test_the_session_id_is_the_wrapped_sessions() -> None:
+    stored = SQLiteSession("user-42")
+    session = RepairSession(stored)
+    stored.session_id = "user-43"
+    assert session.session_id == "user-43"
 
 
 def test_the_session_repairs_on_read_and_stores_what_it_was_given() -> None:

@@ -22,6 +22,9 @@ _CLOSED_TAIL = Settings(tail=TailMode.CLOSE)
 """The filter's default: the input is about to be sent, so a call still open at its end
 (which the Responses API rejects) is a defect."""
 
+_ORPHAN_RESULT = "HN002"
+"""orphan-tool-result: a result that answers no call before it in the input."""
+
 
 def repair_items(
     items: Sequence[TResponseInputItem], settings: Settings | None = None, **options: Any
@@ -45,11 +48,21 @@ class RepairInputFilter:
     """A `RunConfig.call_model_input_filter` that repairs the input items of each model
     call, as `repair_items` does with `options` set over `settings` (default:
     `Settings(tail="close")`). The instructions are kept; when nothing is fixed, the
-    `ModelInputData` the SDK passed is returned as it is."""
+    `ModelInputData` the SDK passed is returned as it is.
 
-    def __init__(self, settings: Settings | None = None, **options: Any) -> None:
-        base = settings or _CLOSED_TAIL
-        self.settings: Settings = with_options(base, options, "RepairInputFilter")
+    `server_managed=True` is for runs whose history the server holds (`conversation_id`,
+    `previous_response_id`, `auto_previous_response_id`): each call is then sent only what
+    is new, so a result whose call is not in the input answers a call held on the server
+    and is kept (HN002 is not run); what is inside the input is repaired as usual."""
+
+    def __init__(
+        self, settings: Settings | None = None, *, server_managed: bool = False, **options: Any
+    ) -> None:
+        chosen = with_options(settings or _CLOSED_TAIL, options, "RepairInputFilter")
+        if server_managed:
+            chosen = with_options(chosen, {"ignore": (*chosen.ignore, _ORPHAN_RESULT)})
+        self.settings: Settings = chosen
+        self.server_managed = server_managed
 
     def __call__(self, data: CallModelData[Any]) -> ModelInputData:
         """The model input of `data`, repaired."""

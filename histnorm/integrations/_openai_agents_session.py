@@ -5,6 +5,8 @@ from __future__ import annotations
 import inspect
 from typing import TYPE_CHECKING, Any
 
+from agents.memory import OpenAIConversationsSession
+
 from histnorm.integrations._openai_agents_items import repair_items
 from histnorm.settings import Settings, with_options
 
@@ -43,12 +45,30 @@ class RepairSession:
     what is stored is never rewritten. With a `limit`, the window read is what is
     repaired: it never starts with a result whose call lies before it, and may hold fewer
     than `limit` items. A context-aware session gets the SDK's `wrapper=` passed on; other
-    attributes are on `.session`."""
+    attributes are on `.session`.
+
+    An `OpenAIConversationsSession` is refused (`TypeError`): the server holds that history
+    and the SDK treats such a session apart, which a wrapper would hide; repair what each
+    call is sent with `RepairInputFilter(server_managed=True)` instead."""
 
     def __init__(self, session: Session, settings: Settings | None = None, **options: Any) -> None:
+        if isinstance(session, OpenAIConversationsSession):
+            raise TypeError(
+                "RepairSession cannot wrap an OpenAIConversationsSession: its history is held "
+                "on the server; use RunConfig(call_model_input_filter="
+                "RepairInputFilter(server_managed=True)) instead"
+            )
         self.session = session
-        self.session_id: str = session.session_id
         self.settings: Settings = with_options(settings, options, "RepairSession")
+
+    @property
+    def session_id(self) -> str:
+        """The wrapped session's id."""
+        return self.session.session_id
+
+    @session_id.setter
+    def session_id(self, value: str) -> None:
+        self.session.session_id = value
 
     @property
     def session_settings(self) -> SessionSettings | None:
