@@ -420,6 +420,50 @@ def test_a_run_over_the_session_sends_the_repaired_history_and_stores_the_new_tu
     assert after[-1]["role"] == "assistant"
 
 
+@function_tool(needs_approval=True)
+def book_table() -> str:
+    """Book a table (asks for approval first)."""
+    return "booked"
+
+
+class BookingModel(ToolCallingModel):
+    """Calls `book_table` first, then answers."""
+
+    async def get_response(self, *args: Any, **kwargs: Any) -> ModelResponse:
+        response = await super().get_response(*args, **kwargs)
+        for item in response.output:
+            if isinstance(item, ResponseFunctionToolCall):
+                item.name = "book_table"
+        return response
+
+
+def _approval_run(session: Any) -> tuple[BookingModel, list[Any], Any]:
+    """A run interrupted for approval, what `session` reads then, and the resumed run."""
+    model = BookingModel()
+    agent = Agent(name="host", instructions=INSTRUCTIONS, model=model, tools=[book_table])
+    config = RunConfig(call_model_input_filter=repair_model_input, tracing_disabled=True)
+    first = asyncio.run(Runner.run(agent, "A table for two", session=session, run_config=config))
+    assert len(first.interruptions) == 1
+    read = asyncio.run(session.get_items())
+    state = first.to_state()
+    state.approve(first.interruptions[0])
+    resumed = asyncio.run(Runner.run(agent, state, session=session, run_config=config))
+    return model, read, resumed
+
+
+def test_a_call_awaiting_approval_is_kept_and_the_run_resumes() -> None:
+    plain_store, store = SQLiteSession("plain"), SQLiteSession("repaired")
+    plain_model, plain_read, plain = _approval_run(plain_store)
+    model, read, resumed = _approval_run(RepairSession(store))
+    assert read == plain_read and read[-1]["type"] == "function_call"  # stored before approval
+    assert model.inputs == plain_model.inputs
+    assert _defects(model.inputs[1]) == NO_DEFECTS
+    assert resumed.final_output == plain.final_output == "Low tide is at 18:55."
+    stored = asyncio.run(store.get_items())
+    assert stored == asyncio.run(plain_store.get_items())
+    assert [item.get("type") for item in stored[1:3]] == ["function_call", "function_call_output"]
+
+
 class ContextAwareSession(SQLiteSession):
     """A session whose operations take the SDK's run context, as the SDK allows."""
 
