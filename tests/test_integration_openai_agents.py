@@ -26,6 +26,7 @@ from agents import (
     function_tool,
 )
 from agents.run_config import CallModelData, ModelInputData
+from agents.testing import ScriptedModel, assistant_message
 from openai import AsyncOpenAI
 from openai.types.responses import (
     ResponseFunctionToolCall,
@@ -196,6 +197,24 @@ def test_the_filter_repairs_what_the_model_is_sent() -> None:
         _user("And low tide?"),
     ]
     assert model.instructions == [INSTRUCTIONS]
+    assert result.final_output == "Low tide is at 18:55."
+
+
+def test_the_filter_repairs_a_streamed_run_too() -> None:
+    model = ScriptedModel([[assistant_message("Low tide is at 18:55.")]])
+    agent = Agent(name="tides", instructions=INSTRUCTIONS, model=model)
+    config = RunConfig(call_model_input_filter=repair_model_input, tracing_disabled=True)
+
+    async def run() -> Any:
+        result = Runner.run_streamed(agent, _damaged(), run_config=config)
+        async for _ in result.stream_events():
+            pass
+        return result
+
+    result = asyncio.run(run())
+    call = model.first_call
+    assert call is not None and call.streamed
+    assert _defects(call.input) == NO_DEFECTS and call.input[0] == _user("When is high tide?")
     assert result.final_output == "Low tide is at 18:55."
 
 
