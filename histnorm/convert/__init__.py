@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import histnorm.jsonio as jsonio
-from histnorm._request import read_request, system_message, write_request
+from histnorm.convert.request import read_request, system_message, write_request
 from histnorm.diagnostic import Diagnostic, Location, Severity
 from histnorm.errors import HistnormError
 from histnorm.formats import CODECS, get_codec

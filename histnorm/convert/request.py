@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from histnorm._request_tools import (
+from histnorm.convert.tools import (
     CHOICE_KEYS,
     Choice,
     Tool,
