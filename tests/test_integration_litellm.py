@@ -118,6 +118,32 @@ def test_the_hook_keeps_the_untouched_messages_as_they_were_passed() -> None:
     assert out["messages"][1] is kwargs["messages"][2]
 
 
+def test_a_streamed_call_is_repaired_too(recorder: Recorder) -> None:
+    litellm.callbacks.insert(0, RepairLogger())
+
+    async def streamed() -> None:
+        model = "anthropic/claude-sonnet-4-5"
+        chunks = await litellm.acompletion(
+            model=model, messages=_orphan_call(), mock_response="ok", stream=True
+        )
+        async for _ in chunks:
+            pass
+
+    asyncio.run(streamed())
+    assert _unanswered(recorder.seen[0]) == [] and len(recorder.seen[0]) == 2
+
+
+def test_a_reply_appended_as_a_litellm_message_is_kept_as_it_is(recorder: Recorder) -> None:
+    """The usual loop: `response.choices[0].message` goes back into the history."""
+    messages: list[Any] = [{"role": "user", "content": "When is high tide?"}]
+    reply = litellm.completion(model="gpt-4o", messages=messages, mock_response="At 12:40.")
+    messages += [reply.choices[0].message, {"role": "user", "content": "And low tide?"}]
+    assert repair_request({"model": "gpt-4o", "messages": messages})["messages"] is messages
+    broken = [*messages, *_orphan_call()]
+    out = repair_request({"model": "gpt-4o", "messages": broken})["messages"]
+    assert len(out) == 5 and out[1] is messages[1] and _unanswered(out) == []
+
+
 def test_a_clean_history_reaches_the_model_unchanged(recorder: Recorder) -> None:
     messages = _clean()
     _acompletion("anthropic/claude-sonnet-4-5", messages)
