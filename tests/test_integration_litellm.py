@@ -234,10 +234,37 @@ def test_a_subclass_keeps_the_proxy_hook() -> None:
     assert [m["role"] for m in out["messages"]] == ["user", "assistant", "tool", "user"]
 
 
-@pytest.mark.parametrize("call_type", ["aembedding", "anthropic_messages", "aresponses"])
+@pytest.mark.parametrize("call_type", ["aembedding", "aresponses", "atext_completion"])
 def test_other_calls_are_not_touched(call_type: str) -> None:
     data = {"model": "gpt-4o", "messages": _orphan_call(), "input": "x"}
     assert _as_the_proxy_calls(RepairLogger(), data, call_type) is data
+
+
+def _anthropic_orphan() -> list[dict[str, Any]]:
+    """The orphan call of `_orphan_call`, as Anthropic Messages."""
+    use = {"type": "tool_use", "id": "toolu_1", "name": "tide", "input": {}}
+    return [
+        {"role": "user", "content": "When is high tide?"},
+        {"role": "assistant", "content": [{"type": "text", "text": "Let me look."}, use]},
+        {"role": "user", "content": "Still there?"},
+    ]
+
+
+def test_the_proxy_hook_repairs_an_anthropic_messages_request() -> None:
+    """`/v1/messages` (call type `anthropic_messages`) carries Anthropic messages."""
+    data = {"model": "claude", "max_tokens": 64, "messages": _anthropic_orphan()}
+    out = _as_the_proxy_calls(RepairLogger(), data, "anthropic_messages")
+    assert out["messages"][1]["content"] == [{"type": "text", "text": "Let me look."}]
+    assert out["messages"][0] is data["messages"][0] and out["max_tokens"] == 64
+
+
+def test_the_deployment_hook_repairs_litellm_anthropic_messages() -> None:
+    kwargs = {"model": "anthropic/claude-sonnet-4-5", "messages": _anthropic_orphan()}
+    hook = RepairLogger().async_pre_call_deployment_hook
+    out = asyncio.run(hook(kwargs, CallTypes.anthropic_messages))
+    assert out is not None and len(out["messages"][1]["content"]) == 1
+    clean = {"model": "anthropic/claude-sonnet-4-5", "messages": _anthropic_orphan()[:1]}
+    assert asyncio.run(hook(clean, CallTypes.anthropic_messages)) is None
 
 
 def test_the_deployment_hook_takes_the_sdk_call_types() -> None:

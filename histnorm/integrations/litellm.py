@@ -24,7 +24,13 @@ from histnorm.profiles import get_profile
 from histnorm.repair import repair
 from histnorm.settings import Settings, TailMode, with_options
 
-__all__ = ["PROFILE_FOR_PROVIDER", "RepairLogger", "profile_for_model", "repair_request"]
+__all__ = [
+    "FORMAT_OF_CALL",
+    "PROFILE_FOR_PROVIDER",
+    "RepairLogger",
+    "profile_for_model",
+    "repair_request",
+]
 
 PROFILE_FOR_PROVIDER: Mapping[str, str] = MappingProxyType(
     {
@@ -44,8 +50,15 @@ Anthropic Messages API and gets `anthropic`."""
 DEFAULT_PROFILE = "openai-chat"
 """The profile of any other provider: LiteLLM sends them the OpenAI Chat format."""
 
-CHAT_CALLS = frozenset({"completion", "acompletion"})
-"""The call types whose `messages` are OpenAI Chat messages (the only ones repaired)."""
+FORMAT_OF_CALL: Mapping[str, str] = MappingProxyType(
+    {
+        "completion": "openai-chat",
+        "acompletion": "openai-chat",
+        "anthropic_messages": "anthropic",
+    }
+)
+"""The call types whose `messages` are repaired, and their format: chat completions, and
+Anthropic Messages (`/v1/messages` in the proxy, `litellm.anthropic.messages`)."""
 
 _CLOSED_TAIL = Settings(tail=TailMode.CLOSE)
 """The default: the request is about to be sent, so a call left open at its end is a defect."""
@@ -84,7 +97,7 @@ def repair_request(
     default_profile: str = DEFAULT_PROFILE,
     **options: Any,
 ) -> dict[str, Any]:
-    """The keyword arguments of a `litellm.completion` call (or a proxy request body) with
+    """The keyword arguments of a `litellm.completion` call (or a chat request body) with
     `messages` repaired, as `histnorm.repair` does with `options` set over `settings`
     (default: `Settings(tail="close")`). The profile is the one chosen there, else the one
     of the model's provider (`profile_for_model`).
@@ -98,7 +111,11 @@ def repair_request(
 
 
 def _repaired(
-    kwargs: Mapping[str, Any], settings: Settings, profiles: Mapping[str, str], default: str
+    kwargs: Mapping[str, Any],
+    settings: Settings,
+    profiles: Mapping[str, str],
+    default: str,
+    format: str = "openai-chat",
 ) -> dict[str, Any] | None:
     """`kwargs` with its messages repaired, or None when there is nothing to repair."""
     messages = kwargs.get("messages")
@@ -115,7 +132,7 @@ def _repaired(
         )
         settings = with_options(settings, {"profile": profile})
     try:
-        result = repair(messages, settings, format="openai-chat")
+        result = repair(messages, settings, format=format)
     except Exception:  # what histnorm cannot read (an object that is no JSON) is left alone
         return None
     if not result.changed:
@@ -132,7 +149,8 @@ class RepairLogger(CustomLogger):
     model group name, without a provider prefix); `async_pre_call_deployment_hook` runs in
     `litellm.acompletion`, the Router and the proxy once the deployment is chosen, with
     the deployment's model. Plain `litellm.completion` runs no hook that may change the
-    messages: call it with `repair_request(kwargs)`. Only chat calls are touched.
+    messages: call it with `repair_request(kwargs)`. Only chat calls and Anthropic
+    Messages calls are touched (`FORMAT_OF_CALL`).
     """
 
     def __init__(
@@ -158,11 +176,12 @@ class RepairLogger(CustomLogger):
             cls.async_pre_call_hook = RepairLogger.async_pre_call_hook  # type: ignore[method-assign]
 
     def repair(self, kwargs: Mapping[str, Any], call_type: Any) -> dict[str, Any] | None:
-        """`kwargs` with its messages repaired, or None when it is no chat call or nothing
-        was fixed (the form both hooks return)."""
-        if _call_name(call_type) not in CHAT_CALLS:
+        """`kwargs` with its messages repaired, or None when the call type has no messages
+        histnorm repairs (`FORMAT_OF_CALL`) or nothing was fixed (the form both hooks return)."""
+        format = FORMAT_OF_CALL.get(_call_name(call_type))
+        if format is None:
             return None
-        return _repaired(kwargs, self.settings, self.profiles, self.default_profile)
+        return _repaired(kwargs, self.settings, self.profiles, self.default_profile, format)
 
     async def async_pre_call_hook(
         self, user_api_key_dict: Any, cache: Any, data: dict[str, Any], call_type: Any
