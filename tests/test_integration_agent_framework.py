@@ -24,6 +24,7 @@ from agent_framework import (
     FunctionInvocationLayer,
     HistoryProvider,
     Message,
+    ResponseStream,
     tool,
 )
 
@@ -107,7 +108,15 @@ class RecordingClient(FunctionInvocationLayer[Any], ChatMiddlewareLayer[Any], Ba
     def _inner_get_response(  # type: ignore[override]
         self, *, messages: Sequence[Message], stream: bool, options: Any, **kwargs: Any
     ) -> Any:
-        return self._reply(messages)
+        if not stream:
+            return self._reply(messages)
+
+        async def updates() -> Any:
+            response = await self._reply(messages)
+            for update in response.to_updates():
+                yield update
+
+        return ResponseStream(updates(), finalizer=ChatResponse.from_updates)
 
 
 def _session(history: list[Message], source_id: str = "in_memory") -> AgentSession:
@@ -251,6 +260,42 @@ def test_the_chat_middleware_repairs_what_reaches_the_client() -> None:
     seen = client.seen[0]
     assert _unanswered(seen) == [] and _orphan_results(seen) == []
     assert _texts(seen)[-1] == "And low tide?"
+
+
+def test_a_streamed_run_is_repaired_too() -> None:
+    client = RecordingClient()
+    agent = Agent(
+        client=client,
+        context_providers=[RepairHistoryProvider()],
+        middleware=[RepairChatMiddleware()],
+    )
+
+    async def streamed() -> str:
+        stream = agent.run("And low tide?", session=_session(_broken()), stream=True)
+        async for _ in stream:
+            pass
+        return (await stream.get_final_response()).text
+
+    assert asyncio.run(streamed()) == "Low tide is at 18:55."
+    assert _unanswered(client.seen[0]) == [] and _orphan_results(client.seen[0]) == []
+
+
+def test_a_repaired_message_keeps_its_other_fields() -> None:
+    messages = [
+        Message(role="user", contents=["hi"]),
+        Message(
+            role="assistant",
+            contents=["Let me look.", _call("c1")],
+            message_id="m1",
+            author_name="tides",
+            additional_properties={"trace": "t-1"},
+        ),
+        Message(role="user", contents=["again"]),
+    ]
+    repaired = repair_messages(messages)[1]
+    assert [c.type for c in repaired.contents] == ["text"]
+    assert (repaired.message_id, repaired.author_name) == ("m1", "tides")
+    assert repaired.additional_properties == {"trace": "t-1"}
 
 
 def test_the_chat_middleware_closes_a_call_left_open_before_the_input() -> None:
