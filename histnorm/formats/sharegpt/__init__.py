@@ -37,6 +37,7 @@ from __future__ import annotations
 from typing import Any
 
 import histnorm.jsonio as jsonio
+from histnorm.analysis.outline import Outline
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import (
     MISSING,
@@ -61,6 +62,7 @@ from histnorm.formats.sharegpt.calls import (
     parse_calls,
     tag_kind,
 )
+from histnorm.formats.sharegpt.outline import read_outline
 from histnorm.model import (
     JsonValue,
     Message,
@@ -263,6 +265,10 @@ class ShareGPTCodec(Codec):
             if "role" in turn or "content" in turn:
                 return 0.0
         return 0.95 if isinstance(data, dict) else 0.8
+
+    def read_outline(self, data: JsonValue) -> Outline | None:
+        """The outline read without building models, or None (`Codec.read_outline`)."""
+        return read_outline(data)
 
     def decode(self, data: JsonValue) -> Transcript:
         """Decode a record holding `conversations`, or a bare list of turns."""

@@ -1,0 +1,65 @@
+"""The outline of ShareGPT records, read without building models (the lint hot path).
+
+It mirrors `decode_turn` turn by turn: the same tags, the same positional answers
+(`answers_of`) and the same parsed `function_call` values, giving the outline parts the
+decoded parts give. A record `decode` would refuse (a turn that is no object or has no
+string `from`) gives None, and the codec decodes it to say why; `tests/test_outline.py`
+holds the two equal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from histnorm.analysis.outline import (
+    EMPTY_TEXT_PART,
+    TEXT,
+    UNKNOWN,
+    UNKNOWN_OTHER,
+    Call,
+    Outline,
+    OutlinePart,
+    Result,
+    Step,
+)
+from histnorm.call_keys import unread_call_keys
+from histnorm.formats.sharegpt.calls import Answers, answers_of, family, parse_calls, tag_kind
+
+KEY = "conversations"
+_new = tuple.__new__  # builds a named tuple as `_make` does, without its slower `__new__`
+
+
+def _parts(kind: str, value: Any, answers: Answers) -> tuple[OutlinePart, ...]:
+    """The outline of `_parts` in the codec: what one turn's value holds."""
+    if value is None:
+        return ()
+    if kind == "call":
+        calls = parse_calls(value)
+        if calls is not None:
+            return tuple(
+                _new(Call, (None, n, family(n), "function_call", False, "tool_call"))
+                for n in (item.get("name") for item in calls[1])
+            )
+    elif kind == "result" and answers is not None:
+        return tuple(_new(Result, (None, n, family(n), None, "tool_result")) for n in answers)
+    elif kind == "text" and type(value) is str:
+        return (TEXT if value.strip() else EMPTY_TEXT_PART,)
+    return (UNKNOWN_OTHER,)
+
+
+def read_outline(data: Any) -> Outline | None:
+    """The outline of a record holding `conversations`, or of a bare list of turns."""
+    turns = data.get(KEY) if type(data) is dict else data
+    if type(turns) is not list:
+        return None
+    for turn in turns:
+        if type(turn) is not dict or type(turn.get("from")) is not str:
+            return None
+    answers = answers_of(turns)
+    steps = []
+    for index, turn in enumerate(turns):
+        kind, role = tag_kind(turn["from"])
+        parts = _parts(kind, turn.get("value"), answers.get(index, (None,)))
+        flags = UNKNOWN if unread_call_keys(turn) else 0
+        steps.append(_new(Step, (role, parts, flags, None)))
+    return Outline(tuple(steps), "sharegpt")
