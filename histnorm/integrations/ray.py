@@ -67,7 +67,11 @@ BLOCK_BYTES = 16 << 20
 
 
 class _Lines(FileBasedDatasource):
-    """Each file's lines, as `read_lines` gives them."""
+    """Each file's lines, as `read_lines` gives them, in blocks of about `block_bytes`."""
+
+    def __init__(self, paths: str | list[str], *, block_bytes: int, **options: Any) -> None:
+        super().__init__(paths, **options)
+        self.block_bytes = block_bytes
 
     def _read_stream(self, f: Any, path: str) -> Iterator[pa.Table]:
         data: bytes = f.readall()
@@ -84,7 +88,7 @@ class _Lines(FileBasedDatasource):
         for number, line in enumerate(lines, start=1):
             rows.append((path, number, number == len(lines), False, file_format, line))
             size += len(line)
-            if size >= BLOCK_BYTES:
+            if size >= self.block_bytes:
                 yield _block(rows)
                 rows, size = [], 0
         if rows or not lines:
@@ -96,9 +100,12 @@ def _block(rows: list[tuple[Any, ...]]) -> pa.Table:
     return pa.table(columns, schema=LINES)
 
 
-def read_lines(paths: str | list[str], **read_args: Any) -> Any:
+def read_lines(
+    paths: str | list[str], *, block_bytes: int = BLOCK_BYTES, **read_args: Any
+) -> Any:
     """A `ray.data.Dataset` of the lines of the files at `paths` (files or folders), one
-    row per line with its bytes as they are (`LINES`); `read_args` go to
+    row per line with its bytes as they are (`LINES`), about `block_bytes` of them to a
+    block; `read_args` go to
     `FileBasedDatasource` (`filesystem`, `file_extensions`, `partition_filter`, ...) and
     `ray.data.read_datasource` (`concurrency`, `override_num_blocks`, ...)."""
     source_keys = {
@@ -112,7 +119,7 @@ def read_lines(paths: str | list[str], **read_args: Any) -> Any:
     }
     source = {k: v for k, v in read_args.items() if k in source_keys}
     rest = {k: v for k, v in read_args.items() if k not in source_keys}
-    return ray.data.read_datasource(_Lines(paths, **source), **rest)
+    return ray.data.read_datasource(_Lines(paths, block_bytes=block_bytes, **source), **rest)
 
 
 def lint_dataset(dataset: Any, settings: Settings | None = None, **options: Any) -> Any:
