@@ -43,19 +43,17 @@ FILES: dict[str, bytes] = {
             ORPHAN_LINE,  # the last line, without a newline
         ]
     ),
-    "chats/crlf.jsonl": b"\xef\xbb\xbf" + b"\r\n".join([ORPHAN_LINE, CLEAN_LINE, ORPHAN_LINE])
+    "chats/crlf.jsonl": b"\xef\xbb\xbf"
+    + b"\r\n".join([ORPHAN_LINE, CLEAN_LINE, ORPHAN_LINE])
     + b"\r\n",
     "chats/clean.jsonl": CLEAN_LINE + b"\n" + SEPARATOR + b"\n",
     "chats/empty.jsonl": b"",
-    "single.json": b'[\n  {"role": "user", "content": "hi"},\n  '
-    + ORPHAN_LINE[1:-1]
-    + b"\n]\n",
+    "single.json": b'[\n  {"role": "user", "content": "hi"},\n  ' + ORPHAN_LINE[1:-1] + b"\n]\n",
     "sessions/compaction-cut.jsonl": session("HN002/compaction-cut"),
-    "sessions/displaced.jsonl": session("HN008/parallel-results-displaced").replace(
-        b"\n", b"\r\n"
-    ),
-    "sessions/torn.jsonl": (FIXTURES / "formats/claude-code/torn/killed-mid-write.jsonl")
-    .read_bytes(),
+    "sessions/displaced.jsonl": session("HN008/parallel-results-displaced").replace(b"\n", b"\r\n"),
+    "sessions/torn.jsonl": (
+        FIXTURES / "formats/claude-code/torn/killed-mid-write.jsonl"
+    ).read_bytes(),
 }
 """Each file of the corpus, by its path under the root: transcript-per-line JSONL with
 clean, damaged, unreadable, blank and skipped lines, CRLF, a BOM and a last line without
@@ -94,11 +92,7 @@ def canonical(records: list[dict[str, Any]]) -> list[str]:
 
 def relative(out: Path) -> dict[str, bytes]:
     """Each file under `out`, by its path relative to it (what an engine wrote)."""
-    return {
-        str(p.relative_to(out)): p.read_bytes()
-        for p in out.rglob("*")
-        if p.is_file()
-    }
+    return {str(p.relative_to(out)): p.read_bytes() for p in out.rglob("*") if p.is_file()}
 
 
 def expect_changes(fixed: dict[str, bytes]) -> None:

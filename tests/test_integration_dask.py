@@ -10,7 +10,15 @@ from typing import Any
 
 import dask.bag as db
 import pytest
-from engine_corpus import FILES, canonical, cli_fix, cli_lint, expect_changes, relative, write_corpus
+from engine_corpus import (
+    FILES,
+    canonical,
+    cli_fix,
+    cli_lint,
+    expect_changes,
+    relative,
+    write_corpus,
+)
 
 from histnorm.integrations import dask as hd
 
@@ -69,7 +77,9 @@ def test_per_file_lint_and_fix_give_what_the_cli_gives(
     done = db.from_sequence(list(zip(paths, targets, strict=True)), npartitions=2)
     summaries = done.starmap(hd.fix_file).compute(scheduler="processes", num_workers=2)
     assert relative(out) == corpus["fixed"]
-    changed = {Path(s["path"]).relative_to(corpus["root"]).as_posix() for s in summaries if s["changed"]}
+    changed = {
+        Path(s["path"]).relative_to(corpus["root"]).as_posix() for s in summaries if s["changed"]
+    }
     assert changed == {n for n, data in corpus["fixed"].items() if data != FILES[n]}
 
 

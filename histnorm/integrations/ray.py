@@ -26,11 +26,27 @@ except ImportError as error:
     ) from error
 
 from histnorm.document import lines_format
-from histnorm.integrations._corpus import FLAT, Mode, check_file, check_run, flat, read_whole
+from histnorm.integrations._corpus import (
+    FLAT,
+    Mode,
+    check_file,
+    check_run,
+    flat,
+    nested,
+    read_whole,
+)
 from histnorm.integrations._ray_sink import LineDatasink
 from histnorm.settings import Settings, with_options
 
-__all__ = ["LineDatasink", "fix_dataset", "fix_files", "lint_dataset", "lint_files", "read_lines"]
+__all__ = [
+    "LineDatasink",
+    "as_record",
+    "fix_dataset",
+    "fix_files",
+    "lint_dataset",
+    "lint_files",
+    "read_lines",
+]
 
 LINES = pa.schema(
     [
@@ -100,9 +116,7 @@ def _block(rows: list[tuple[Any, ...]]) -> pa.Table:
     return pa.table(columns, schema=LINES)
 
 
-def read_lines(
-    paths: str | list[str], *, block_bytes: int = BLOCK_BYTES, **read_args: Any
-) -> Any:
+def read_lines(paths: str | list[str], *, block_bytes: int = BLOCK_BYTES, **read_args: Any) -> Any:
     """A `ray.data.Dataset` of the lines of the files at `paths` (files or folders), one
     row per line with its bytes as they are (`LINES`), about `block_bytes` of them to a
     block; `read_args` go to
@@ -120,6 +134,12 @@ def read_lines(
     source = {k: v for k, v in read_args.items() if k in source_keys}
     rest = {k: v for k, v in read_args.items() if k not in source_keys}
     return ray.data.read_datasource(_Lines(paths, block_bytes=block_bytes, **source), **rest)
+
+
+def as_record(row: dict[str, Any]) -> dict[str, Any]:
+    """A row of `lint_dataset` or `lint_files` as `histnorm lint --output-format json`
+    prints the record (`location` and `fix` nested again)."""
+    return nested(row)
 
 
 def lint_dataset(dataset: Any, settings: Settings | None = None, **options: Any) -> Any:
