@@ -5,7 +5,9 @@ The dense corpus (`benchmarks.dense`, fine-tuning records, 10% of them damaged) 
 line starts into `--files` files; each run fixes them all into a fresh folder (the command
 line fixes a fresh copy in place) in a process of its own, and its output is checked
 byte for byte against the command line's. Ray's time excludes `ray.init` (reported on
-its own); Dask's includes starting its worker processes.
+its own); Dask's includes starting its worker processes. Where all the work is in
+processes the run waits for (the command line; Dask on one worker), the CPU seconds are
+given too: on a shared machine they say what the wall time would be on an idle one.
 
     python -m benchmarks.engines --size 128 --files 16 --repeats 2
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -46,6 +49,7 @@ def split(source: Path, folder: Path, files: int) -> list[Path]:
 def run_cli(src: Path, dst: Path, jobs: int) -> dict[str, float]:
     shutil.copytree(src, dst)
     files = sorted(str(p) for p in dst.glob("*.jsonl"))  # named: the cache is git-ignored
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", "histnorm_cli.app", "fix", "--quiet", "--jobs", str(jobs), *files],
@@ -55,7 +59,9 @@ def run_cli(src: Path, dst: Path, jobs: int) -> dict[str, float]:
     elapsed = time.perf_counter() - started
     if done.returncode not in (0, 1):
         raise RuntimeError(done.stderr)
-    return {"seconds": elapsed}
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return {"seconds": elapsed, "cpu": cpu}
 
 
 def run_ray(src: Path, dst: Path, jobs: int) -> dict[str, float]:
@@ -80,14 +86,17 @@ def run_dask(src: Path, dst: Path, jobs: int) -> dict[str, float]:
     from histnorm.integrations import dask as hd
 
     paths = sorted(str(p) for p in src.glob("*.jsonl"))
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     lines = db.read_text(paths, **hd.READ_TEXT)
     targets = hd.targets(paths, str(dst), root=str(src))
     scheduler = {"scheduler": "processes", "num_workers": jobs}
     if jobs == 1:
         scheduler = {"scheduler": "synchronous"}
     lines.map_partitions(hd.fix_partition).to_textfiles(targets, encoding=None, **scheduler)
-    return {"seconds": time.perf_counter() - started}
+    found = {"seconds": time.perf_counter() - started}
+    if jobs == 1:  # all the work is in this process
+        found["cpu"] = time.process_time() - cpu
+    return found
 
 
 RUNNERS = {"cli": run_cli, "ray": run_ray, "dask": run_dask}
@@ -146,16 +155,18 @@ def main() -> None:
                 print(f"{engine} x{jobs}: {found}", file=sys.stderr, flush=True)
     load = os.getloadavg()[0]
     print(f"\n{size_mb:.0f} MB in {args.files} files, {os.cpu_count()} CPUs, load {load:.1f}\n")
-    print("| engine | workers | seconds | MB/s | speed-up |")
-    print("|---|---|---|---|---|")
+    print("| engine | workers | seconds | MB/s | speed-up | CPU s | MB per CPU s |")
+    print("|---|---|---|---|---|---|---|")
     for engine in args.engines.split(","):
         for jobs in (1, 2):
             found = best[(engine, jobs)]
             one = best[(engine, 1)]["seconds"]
             extra = f" (+{found['startup']:.1f} s start)" if "startup" in found else ""
+            cpu = found.get("cpu")
+            per_cpu = f"{cpu:.1f} | {size_mb / cpu:.1f}" if cpu else "- | -"
             print(
                 f"| {engine} | {jobs} | {found['seconds']:.1f}{extra} | "
-                f"{size_mb / found['seconds']:.1f} | {one / found['seconds']:.2f}x |"
+                f"{size_mb / found['seconds']:.1f} | {one / found['seconds']:.2f}x | {per_cpu} |"
             )
     shutil.rmtree(ROOT / "out", ignore_errors=True)
 

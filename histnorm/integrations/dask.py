@@ -17,8 +17,9 @@ Needs `dask[bag]`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 try:
@@ -32,7 +33,9 @@ from histnorm.settings import Settings, with_options
 
 __all__ = ["READ_TEXT", "fix_file", "fix_partition", "lint_file", "lint_partition", "targets"]
 
-READ_TEXT: dict[str, Any] = {"encoding": "latin-1", "linedelimiter": "\n", "include_path": True}
+READ_TEXT: Mapping[str, Any] = MappingProxyType(
+    {"encoding": "latin-1", "linedelimiter": "\n", "include_path": True}
+)
 """The arguments of `dask.bag.read_text` that keep each line's bytes, ending and path."""
 
 
