@@ -31,6 +31,8 @@ FRAMEWORKS = (
     "agents",
     "litellm",
     "agent_framework",
+    "ray",
+    "dask",
 )
 """What only an adapter of `histnorm.integrations` loads, when it is itself imported."""
 

@@ -1,0 +1,115 @@
+"""histnorm.integrations.ray against the real Ray Data, on a local cluster of two CPUs
+(started once for the module): `read_lines`, `fix_dataset` and `LineDatasink` write byte
+for byte what `histnorm fix` writes, `lint_dataset` gives the records `histnorm lint
+--output-format json` prints, and so do the per-file functions over `read_binary_files`."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import ray
+import ray.data
+from engine_corpus import (
+    FILES,
+    canonical,
+    cli_fix,
+    cli_lint,
+    expect_changes,
+    relative,
+    write_corpus,
+)
+
+from histnorm.integrations.ray import (
+    LineDatasink,
+    as_record,
+    fix_dataset,
+    fix_files,
+    lint_dataset,
+    lint_files,
+    read_lines,
+)
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:ray.data.context")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def cluster() -> Iterator[None]:
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    ray.data.DataContext.get_current().enable_progress_bars = False
+    yield
+    ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    base = tmp_path_factory.mktemp("ray")
+    root = base / "corpus"
+    paths = write_corpus(root)
+    fixed = cli_fix(root, base / "cli")
+    expect_changes(fixed)
+    return {"root": root, "paths": paths, "fixed": fixed, "lint": cli_lint(paths)}
+
+
+@pytest.mark.parametrize("block_bytes", [16 << 20, 64], ids=["one-block-a-file", "spread"])
+def test_fix_dataset_writes_what_the_cli_writes(
+    corpus: dict[str, Any], tmp_path: Path, block_bytes: int
+) -> None:
+    """With small blocks, a file's lines are spread over blocks and tasks, shuffled even:
+    the sink joins their parts in line order."""
+    fixed = fix_dataset(read_lines(str(corpus["root"]), block_bytes=block_bytes))
+    if block_bytes < 1024:
+        fixed = fixed.random_shuffle(seed=7).repartition(3)
+    out = tmp_path / "fixed"
+    fixed.write_datasink(LineDatasink(out, root=corpus["root"]))
+    assert relative(out) == corpus["fixed"]
+
+
+def test_lint_dataset_gives_the_records_of_the_cli(corpus: dict[str, Any]) -> None:
+    for block_bytes in (16 << 20, 64):
+        rows = lint_dataset(read_lines(str(corpus["root"]), block_bytes=block_bytes)).take_all()
+        assert canonical([as_record(r) for r in rows]) == canonical(corpus["lint"])
+    assert {r["code"] for r in rows} >= {"HN000", "HN001", "HN002", "HN008", "HN011"}
+    assert any(r["skipped"] for r in rows)
+
+
+def test_per_file_functions_give_what_the_cli_gives(corpus: dict[str, Any], tmp_path: Path) -> None:
+    files = ray.data.read_binary_files(str(corpus["root"]), include_paths=True)
+    rows = lint_files(files).take_all()
+    assert canonical([as_record(r) for r in rows]) == canonical(corpus["lint"])
+    out = tmp_path / "fixed"
+    fix_files(files).write_datasink(LineDatasink(out, root=corpus["root"]))
+    assert relative(out) == corpus["fixed"]
+
+
+def test_options_are_settings_as_for_the_cli(corpus: dict[str, Any]) -> None:
+    rows = lint_dataset(read_lines(str(corpus["root"])), select=("HN001",)).take_all()
+    expected = [r for r in corpus["lint"] if r.get("code") in ("HN001", "HN000") or "skipped" in r]
+    assert canonical([as_record(r) for r in rows]) == canonical(expected)
+    with pytest.raises(TypeError, match="selec"):
+        fix_dataset(read_lines(str(corpus["root"])), selec=("HN001",))
+
+
+def test_read_text_could_not_give_the_files_back(corpus: dict[str, Any]) -> None:
+    """Why `read_lines`: `ray.data.read_text` decodes, drops each line's ending and cuts
+    at Unicode line breaks inside JSON strings."""
+    path = corpus["root"] / "chats" / "clean.jsonl"
+    rows = ray.data.read_text(str(path)).take_all()
+    assert len(rows) > FILES["chats/clean.jsonl"].count(b"\n")
+    assert len(read_lines(str(path)).take_all()) == FILES["chats/clean.jsonl"].count(b"\n")
+
+
+def test_without_ray_the_import_names_the_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)
+    for name in [
+        m
+        for m in sys.modules
+        if m.startswith(("histnorm.integrations.ray", "histnorm.integrations._ray"))
+    ]:
+        monkeypatch.delitem(sys.modules, name)
+    with pytest.raises(ImportError, match=r"pip install 'ray\[data\]'"):
+        importlib.import_module("histnorm.integrations.ray")
