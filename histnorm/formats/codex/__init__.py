@@ -40,7 +40,13 @@ from typing import Any
 
 from histnorm.analysis.outline import Outline
 from histnorm.formats.base import Codec, first_index
-from histnorm.formats.codex.lines import check_lines, decode_lines, payload_index, sniff
+from histnorm.formats.codex.lines import (
+    check_lines,
+    decode_lines,
+    payload_index,
+    read_outline,
+    sniff,
+)
 from histnorm.formats.codex.write import encode_lines
 from histnorm.formats.openai_responses import OpenAIResponsesCodec
 from histnorm.model import JsonValue, Transcript
@@ -81,8 +87,8 @@ class CodexCodec(Codec):
         return Transcript(messages=decode_lines(lines), format=self.name, native=data)
 
     def read_outline(self, data: JsonValue) -> Outline | None:
-        """None: the outline is that of the decoded transcript (`Codec.read_outline`)."""
-        return None
+        """The outline read without building models, or None (`Codec.read_outline`)."""
+        return read_outline(data)
 
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode to rollout lines, rewriting only the lines the edits touch."""

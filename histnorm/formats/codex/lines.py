@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from histnorm.analysis.outline import Outline
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import expect_object, type_name
 from histnorm.formats.openai_responses.items import decode_item
+from histnorm.formats.openai_responses.outline import read_outline as read_items_outline
 from histnorm.model import JsonValue, Message
 
 RESPONSE_ITEM = "response_item"
@@ -94,3 +96,21 @@ def payload_index(lines: Any) -> dict[int, int]:
     if not isinstance(lines, list):
         return {}
     return {id(lines[i]["payload"]): i for i in item_lines(lines) if "payload" in lines[i]}
+
+
+def read_outline(data: Any) -> Outline | None:
+    """The outline of a rollout's lines read without building models: that of its
+    payloads as the `openai-responses` fast reader reads them, or None."""
+    if type(data) is not list:
+        return None
+    payloads = []
+    for line in data:
+        if type(line) is not dict:
+            return None
+        if line.get("type") == RESPONSE_ITEM:
+            payload = line.get("payload")
+            if type(payload) is not dict:
+                return None
+            payloads.append(payload)
+    found = read_items_outline(payloads)
+    return None if found is None else Outline(found.messages, "codex", None, found.flags)
