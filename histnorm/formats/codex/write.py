@@ -91,7 +91,19 @@ def _derived(items: list[Any], native: Any) -> int | None:
     return next((k for k, item in enumerate(items) if item_type(item) == kind), None)
 
 
+def _listed(item: Any) -> Any:
+    """A new `message` item with its string content as one text part: Codex reads
+    `content` as a list of parts only (`ContentItem`)."""
+    content = item.get("content") if item_type(item) == "message" else None
+    if not isinstance(content, str):
+        return item
+    role = item.get("role")
+    kind = "output_text" if isinstance(role, str) and role.casefold() == "assistant" else None
+    return rebuild(item, {"content": [{"type": kind or "input_text", "text": content}]})
+
+
 def _new_line(item: Any, near: Any) -> dict[str, Any]:
+    item = _listed(item)
     stamp = near.get("timestamp") if isinstance(near, dict) else None
     stamp = stamp if isinstance(stamp, str) else NO_TIMESTAMP
     return {"timestamp": stamp, "type": RESPONSE_ITEM, "payload": item}
