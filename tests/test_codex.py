@@ -424,3 +424,25 @@ def test_new_results_keep_their_content_as_codex_can_read_it() -> None:
         "output": '{"rows":2}',
     }
     assert dump(out[0]) == dump(user("x"))
+
+
+# --- broken lines ----------------------------------------------------------------------
+
+
+def test_a_torn_last_line_is_reported_kept_and_the_rest_fixed() -> None:
+    torn = b'{"timestamp":"2026-07-14T09:50:05.000Z","type":"response_item","payload":{"ty'
+    data = jsonl(ORPHAN) + torn
+    result = fix_document(data, path_hint="rollout.jsonl")
+    assert result.output is not None and result.applied == {"HN001": 1}
+    assert result.output.endswith(b"\n" + torn)
+    (note,) = result.diagnostics
+    assert (note.code, note.severity.value) == ("HN000", "warning")
+    assert "as Codex skips it" in note.message and note.location.line == len(ORPHAN)
+
+
+def test_a_broken_line_between_whole_ones_is_linted_but_never_fixed() -> None:
+    lines = jsonl(ORPHAN).splitlines(keepends=True)
+    data = b"".join([*lines[:2], b"{not json\n", *lines[2:]])
+    codes = sorted(d.code for d in lint_document(data, path_hint="rollout.jsonl").diagnostics)
+    assert codes == ["HN000", "HN001"]
+    assert fix_document(data, path_hint="rollout.jsonl").output is None
