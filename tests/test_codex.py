@@ -446,3 +446,12 @@ def test_a_broken_line_between_whole_ones_is_linted_but_never_fixed() -> None:
     codes = sorted(d.code for d in lint_document(data, path_hint="rollout.jsonl").diagnostics)
     assert codes == ["HN000", "HN001"]
     assert fix_document(data, path_hint="rollout.jsonl").output is None
+
+
+def test_the_type_check_compares_each_kept_item_with_its_own_written_line() -> None:
+    """Dropping a line shifts the others: a kept string `output` is not compared with the
+    list `output` of the line that now sits at its old index."""
+    listed = item({"type": "function_call_output", "call_id": "c3", "output": []})
+    listed["payload"]["output"] = [{"type": "input_text", "text": "ok"}]
+    lines = [user("x"), call("c1"), call("c2"), call("c3"), output("c2", "ok"), listed, user("y")]
+    assert fixed(lines) == [lines[0], *lines[2:]]

@@ -39,6 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 from histnorm.analysis.outline import Outline
+from histnorm.formats._fixed_types import _type_change
 from histnorm.formats.base import Codec, first_index
 from histnorm.formats.codex.lines import (
     check_lines,
@@ -47,7 +48,7 @@ from histnorm.formats.codex.lines import (
     read_outline,
     sniff,
 )
-from histnorm.formats.codex.write import encode_lines
+from histnorm.formats.codex.write import encode_lines, placed_lines
 from histnorm.formats.openai_responses import OpenAIResponsesCodec
 from histnorm.model import JsonValue, Transcript
 
@@ -95,6 +96,23 @@ class CodexCodec(Codec):
         native = transcript.native
         lines = check_lines(native) if isinstance(native, list) else []
         return encode_lines(transcript, lines)
+
+    def check_fixed(self, original: Transcript, fixed: Transcript) -> str | None:
+        """What the fix would break: a kept item whose key changes JSON type (compared with
+        the payload of its own line as written), as `Codec.check_fixed` checks."""
+        native = fixed.native
+        if not isinstance(native, list):
+            return None
+        written, where = placed_lines(fixed, check_lines(native))
+        for index, message in enumerate(fixed.messages):
+            line = _line_of(fixed, message.native)
+            if isinstance(message.native, dict) and line in where:
+                payload = written[where[line]].get("payload")
+                place = f" in message {index + 1} of {len(fixed.messages)}"
+                problem = _type_change(message.native, payload, place)
+                if problem is not None:
+                    return problem
+        return None
 
     def message_pointer(self, transcript: Transcript, message_index: int) -> str:
         """`/<line index>/payload` of the message's line ("" for a message not read from one)."""

@@ -112,6 +112,12 @@ def _new_line(item: Any, near: Any) -> dict[str, Any]:
 def encode_lines(transcript: Transcript, lines: Sequence[Any]) -> list[Any]:
     """The rollout lines for `transcript`; lines it does not change are the very objects
     of `lines`, and no line but a `response_item` one is moved or dropped."""
+    return placed_lines(transcript, lines)[0]
+
+
+def placed_lines(transcript: Transcript, lines: Sequence[Any]) -> tuple[list[Any], dict[int, int]]:
+    """`encode_lines`, and where each kept `response_item` line of `lines` (by index) is
+    in the output."""
     slots = item_lines(lines)
     owner = {id(lines[i].get("payload")): i for i in slots}
     objs: list[Any] = list(lines)
@@ -144,26 +150,30 @@ def _assemble(
     slots: list[int],
     claimed: set[int],
     sequence: list[int | dict[str, Any]],
-) -> list[Any]:
+) -> tuple[list[Any], dict[int, int]]:
     """Every line that is no `response_item` where it was; in the places of the kept
     `response_item` lines, the message lines in their new order, each followed by the
     new lines after it (new lines before the first kept one go in its place; with no
     kept line at all, at the end)."""
     runs: list[list[Any]] = [[]]
+    owners: list[int] = []
     for entry in sequence:
         if isinstance(entry, int):
             runs.append([objs[entry]])
+            owners.append(entry)
         else:
             runs[-1].append(entry)
-    head, rest = runs[0], iter(runs[1:])
+    head, rest, who = runs[0], iter(runs[1:]), iter(owners)
     is_slot = set(slots)
     out: list[Any] = []
+    where: dict[int, int] = {}
     for index, line in enumerate(lines):
         if index not in is_slot:
             out.append(line)
         elif index in claimed:
             out.extend(head)
             head = []
+            where[next(who)] = len(out)
             out.extend(next(rest))
     out.extend(head)
-    return out
+    return out, where
