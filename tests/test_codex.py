@@ -31,6 +31,7 @@ from histnorm.document import fix_document, lint_document, read_json, read_jsonl
 from histnorm.errors import HistnormError
 from histnorm.formats import CODECS, detect_format
 from histnorm.formats.codex import CodexCodec
+from histnorm.formats.codex.lines import is_item_line
 from histnorm.formats.codex.write import synthetic_output_id
 from histnorm.model import Message, TextPart, ToolResultPart
 
@@ -455,3 +456,16 @@ def test_the_type_check_compares_each_kept_item_with_its_own_written_line() -> N
     listed["payload"]["output"] = [{"type": "input_text", "text": "ok"}]
     lines = [user("x"), call("c1"), call("c2"), call("c3"), output("c2", "ok"), listed, user("y")]
     assert fixed(lines) == [lines[0], *lines[2:]]
+
+
+@given(rollouts())
+@PROPERTY
+def test_a_fix_keeps_every_other_line_byte_for_byte_and_in_order(doc: list[Any]) -> None:
+    data = jsonl(doc)
+    options = {"orphan_tool_call": "synthesize", "unsafe_fixes": True}
+    result = fix_document(data, path_hint="rollout.jsonl", **options)
+    if result.output is None:
+        return
+    others = [raw for raw, x in zip(data.splitlines(), doc, strict=True) if not is_item_line(x)]
+    after = result.output.splitlines()
+    assert [raw for raw in after if not is_item_line(orjson.loads(raw))] == others
