@@ -737,12 +737,27 @@ def render_claude_code(t: Transcript, drawer: _Drawer) -> list[dict[str, Any]]:
     return out.lines
 
 
+def render_codex(t: Transcript, drawer: _Drawer) -> list[dict[str, Any]]:
+    """A Codex CLI rollout: a `session_meta` line, the Responses items as `response_item`
+    lines, a `token_count` event after each reply."""
+    stamp = f"2026-07-14T09:{t.index % 60:02d}:00.000Z"
+    meta = {"id": f"0199a3c4-{t.index:04x}", "cwd": "/home/dev/shop", "cli_version": "0.142.0"}
+    lines: list[dict[str, Any]] = [{"timestamp": stamp, "type": "session_meta", "payload": meta}]
+    for item in render_openai_responses(t, drawer)["input"]:
+        lines.append({"timestamp": stamp, "type": "response_item", "payload": item})
+        if item.get("role") == "assistant":
+            usage = {"type": "token_count", "info": None, "rate_limits": None}
+            lines.append({"timestamp": stamp, "type": "event_msg", "payload": usage})
+    return lines
+
+
 RENDERERS: dict[str, Callable[[Transcript, _Drawer], Any]] = {
     "openai-chat": render_openai_chat,
     "openai-responses": render_openai_responses,
     "anthropic": render_anthropic,
     "meai": render_meai,
     "claude-code": render_claude_code,
+    "codex": render_codex,
 }
 
 

@@ -227,6 +227,7 @@ DEFAULT_FOR_FORMAT: Mapping[str, str] = MappingProxyType(
         "openai-responses": "openai-responses",
         "anthropic": "anthropic",
         "claude-code": "anthropic",
+        "codex": "openai-responses",
         "gemini": "gemini",
         "meai": "meai",
         "agent-framework": "meai",

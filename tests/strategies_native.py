@@ -8,6 +8,7 @@ import strategies_agent_framework
 import strategies_anthropic
 import strategies_chat_template
 import strategies_claude_code
+import strategies_codex
 import strategies_gemini
 import strategies_langchain
 import strategies_meai
@@ -27,5 +28,6 @@ DOCUMENTS: dict[str, st.SearchStrategy[Any]] = {
     "langchain": strategies_langchain.transcripts(),
     "agent-framework": strategies_agent_framework.transcripts(),
     "claude-code": strategies_claude_code.sessions(),
+    "codex": strategies_codex.rollouts(),
 }
 """Valid native documents of each format."""

@@ -45,6 +45,7 @@ import strategies_agent_framework
 import strategies_anthropic
 import strategies_chat_template
 import strategies_claude_code
+import strategies_codex
 import strategies_gemini
 import strategies_json
 import strategies_langchain
@@ -114,6 +115,7 @@ DAMAGED: dict[str, st.SearchStrategy[Any]] = {
         | st.sampled_from([[], {}, ["x"], {"a": 1}, 1.5, None, "x"]),
     ),
     "claude-code": strategies_claude_code.damaged_sessions(),
+    "codex": strategies_codex.damaged_rollouts(),
 }
 """Each format's valid documents with one value replaced by an arbitrary JSON value."""
 

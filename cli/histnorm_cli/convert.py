@@ -3,7 +3,7 @@
 The input is read in the layout lint finds for it (`histnorm.document.read_document`); the
 output keeps it (a JSON document, an array, a transcript per line), except that a
 message-per-line session becomes one JSON document (or event-per-line JSONL in
-`claude-code`). What the target has no place for is noted (CV001, a warning), what it
+`claude-code` and `codex`). What the target has no place for is noted (CV001, a warning), what it
 cannot write at all is an error (CV002), a ShareGPT record LLaMA-Factory would skip is a
 warning (CV003); the output is then linted under the target's profile, and its errors fail
 the run as in `lint`.
@@ -165,7 +165,7 @@ def _body(document: Document, values: list[Any], to: str) -> tuple[bytes, Layout
         return _ended(body), Layout.JSON_ARRAY
     if document.layout is Layout.JSONL_MESSAGES:
         value = values[0]
-        if to == "claude-code" and isinstance(value, list):
+        if to in ("claude-code", "codex") and isinstance(value, list):
             return b"".join(jsonio.dumps(v) + b"\n" for v in value), Layout.JSONL_MESSAGES
         return jsonio.dumps(value, PRETTY), Layout.JSON
     return _ended(jsonio.dumps(values[0], document.style)), Layout.JSON

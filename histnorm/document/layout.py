@@ -101,6 +101,8 @@ def looks_like_message(value: Any) -> bool:
         return False
     if isinstance(value.get("type"), str) and _EVENT_KEYS & value.keys():
         return True  # a session-log event (Claude Code)
+    if isinstance(value.get("type"), str) and isinstance(value.get("payload"), dict):
+        return "timestamp" in value  # a rollout line (Codex CLI)
     return any(key.casefold() == "role" for key in value)
 
 

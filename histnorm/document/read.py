@@ -20,7 +20,7 @@ from histnorm.document.layout import (
     looks_like_message,
     split_lines,
 )
-from histnorm.document.torn import around_torn_lines
+from histnorm.document.torn import READERS, around_torn_lines
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats import (
     claims,
@@ -218,7 +218,7 @@ def _read_message_lines(
         assert transcript is not None
         record = Record(transcript, None, 1, "", data)
         return Document(Layout.JSONL_MESSAGES, (record,), data, jsonio.COMPACT, bom, tuple(lines))
-    if transcript is None or transcript.format != "claude-code":
+    if transcript is None or transcript.format not in READERS:
         return _unreadable_lines(data, broken[0][0], bom)
     return around_torn_lines(data, transcript, lines, numbers[-1], broken, bom)
 

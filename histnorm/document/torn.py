@@ -1,10 +1,11 @@
-"""Claude Code sessions with broken lines: read around them, as Claude Code does.
+"""Sessions with broken lines: read around them, as the tool that wrote them does.
 
 A session killed mid-write ends in a torn line; Claude Code skips any line it cannot
-parse. `histnorm.document` reads such a session without its broken lines (only when the
-rest is a Claude Code session) and records them here: as notes on the record (reported
-as HN000 at their lines), as the document's tail (written back as read), and, when one
-sits between whole lines, as a record that is linted but never fixed.
+parse, and so does Codex when it loads a rollout (`READERS`). `histnorm.document` reads
+such a session without its broken lines (only when the rest is a session of one of
+these formats) and records them here: as notes on the record (reported as HN000 at
+their lines), as the document's tail (written back as read), and, when one sits between
+whole lines, as a record that is linted but never fixed.
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ from histnorm.document.layout import BOM, Document, Layout, Record
 from histnorm.errors import HistnormError
 from histnorm.model import Transcript
 
+READERS = {"claude-code": "Claude Code", "codex": "Codex"}
+"""The formats read around broken lines, with the tool that skips them when it reads."""
+
 
 def around_torn_lines(
     data: bytes,
@@ -25,7 +29,7 @@ def around_torn_lines(
     broken: list[tuple[HistnormError, int]],
     bom: bool,
 ) -> Document:
-    """A Claude Code session read without its broken lines, as Claude Code reads it.
+    """A session read without its broken lines, as its tool (`READERS`) reads it.
 
     Broken lines after the last whole one are what a write cut off leaves: they are
     reported and kept, and a fix writes them back, as read, at the end. A broken line
@@ -33,7 +37,8 @@ def around_torn_lines(
     linted but never fixed (`Record.held`).
     """
     held = any((error.line or 0) < last for error, _ in broken)
-    notes = tuple(_torn_note(error, held, (error.line or 0) < last) for error, _ in broken)
+    tool = READERS.get(transcript.format or "", "Claude Code")
+    notes = tuple(_torn_note(error, held, (error.line or 0) < last, tool) for error, _ in broken)
     record = Record(transcript, None, 1, "", data, notes=notes, held=held)
     body = data[len(BOM) :] if bom else data
     tail = [(error.line or 0, start) for error, start in broken if (error.line or 0) > last]
@@ -50,17 +55,17 @@ def around_torn_lines(
     )
 
 
-def _torn_note(error: HistnormError, held: bool, inside: bool) -> HistnormError:
+def _torn_note(error: HistnormError, held: bool, inside: bool, tool: str) -> HistnormError:
     if inside:
         why = (
-            "a broken line between whole ones; skipped when reading, as Claude Code skips "
+            f"a broken line between whole ones; skipped when reading, as {tool} skips "
             "it, and the session is not fixed: the line may have held a call, a result or "
             "a link"
         )
     else:
         why = (
-            "a torn last line, as a write cut off when Claude Code was stopped leaves; "
-            "skipped, as Claude Code skips it, and kept as it is"
+            f"a torn last line, as a write cut off when {tool} was stopped leaves; "
+            f"skipped, as {tool} skips it, and kept as it is"
         )
         if held:
             why += " (the session is not fixed: a broken line sits between whole ones)"

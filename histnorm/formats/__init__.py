@@ -12,6 +12,7 @@ from histnorm.formats.anthropic import AnthropicCodec
 from histnorm.formats.base import Codec, messages_sniff, type_name
 from histnorm.formats.chat_template import ChatTemplateCodec
 from histnorm.formats.claude_code import ClaudeCodeCodec
+from histnorm.formats.codex import CodexCodec
 from histnorm.formats.gemini import GeminiCodec
 from histnorm.formats.langchain import LangChainCodec
 from histnorm.formats.meai import MeaiCodec
@@ -34,6 +35,7 @@ CODECS: Mapping[str, Codec] = MappingProxyType(
             LangChainCodec(),
             AgentFrameworkCodec(),
             ClaudeCodeCodec(),
+            CodexCodec(),
         )
     }
 )

@@ -1,0 +1,140 @@
+"""Codex CLI rollouts: `~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`.
+
+**Shape.** The document is the list of the file's parsed lines (read the file with
+`read_jsonl(..., mode="message")`, or store the list as a JSON array). Each line is a
+`RolloutLine` (codex-rs/protocol/src/protocol.rs): `{"timestamp", "type", "payload"}`,
+`type` one of `session_meta` (the first line: id, cwd, cli_version, instructions...),
+`response_item`, `turn_context`, `event_msg`, `compacted`, or one a later Codex adds.
+
+**Messages.** Only `response_item` lines are read, one message each, in file order: the
+payload is a Responses item (codex-rs/protocol/src/models.rs `ResponseItem`), read as
+the `openai-responses` codec reads an input item (roles, parts, slots and pairing are
+its own). A `function_call_output` answers a `local_shell_call` as well as a
+`function_call` (Codex runs both and answers both so). `ghost_snapshot` items (Codex's
+undo bookkeeping, never sent to the model) are kept verbatim. Every other line
+(`session_meta`, `turn_context`, `event_msg`, `compacted` with its
+`replacement_history`, unknown types) stays in `Transcript.native`, is never read for
+content, and is written back as the very object it was. `Message.native` is the payload;
+`message_pointer` is `/<line index>/payload`, `part_pointer` adds `/content/<k>` for a
+content part.
+
+**Writing after edits** touches only the `response_item` lines it must: an unchanged
+message keeps its line object (the file layer copies its bytes); an edited one rewrites
+only its line's `payload`; a removed one drops its line. A new item becomes a new line
+`{"timestamp", "type": "response_item", "payload"}` right after the line of the item
+before it (the timestamp is that line's), before any other line that followed it. Lines
+of other types never move; moved messages take the places of the kept `response_item`
+lines in their new order. A new result is written as Codex writes it: the output item
+of its call (`function_call_output` for a `function_call` or a `local_shell_call`,
+`custom_tool_call_output`, `tool_search_output`), and a synthesized one (orphan policy
+`synthesize`) with the `id` Codex's own history normalisation gives the "aborted"
+output it adds on resume (`ensure_call_outputs_present` in
+codex-rs/core/src/context_manager/normalize.rs), so the repaired file is what Codex
+sends anyway. A rollout without native lines (a converted transcript) is written as
+`response_item` lines only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from histnorm.analysis.outline import Outline
+from histnorm.formats._fixed_types import _type_change
+from histnorm.formats.base import Codec, first_index
+from histnorm.formats.codex.lines import (
+    check_lines,
+    decode_lines,
+    payload_index,
+    read_outline,
+    sniff,
+)
+from histnorm.formats.codex.write import encode_lines, placed_lines
+from histnorm.formats.openai_responses import OpenAIResponsesCodec
+from histnorm.model import JsonValue, Transcript
+
+_RESPONSES = OpenAIResponsesCodec()
+CODEX_VERBATIM = frozenset({"ghost_snapshot"})
+"""Item types only Codex writes and keeps out of the model's input."""
+
+_INDEX: list[tuple[object, dict[int, int]]] = []
+"""The native lines `_line_of` indexed last, and their payload index."""
+
+
+def _line_of(transcript: Transcript, native: Any) -> int | None:
+    lines = transcript.native
+    if not _INDEX or _INDEX[0][0] is not lines:
+        _INDEX[:] = [(lines, payload_index(lines))]
+    return _INDEX[0][1].get(id(native)) if native is not None else None
+
+
+class CodexCodec(Codec):
+    """Codex CLI rollout JSONL: the `response_item` lines, as Responses items."""
+
+    name = "codex"
+    summary = "Codex CLI rollouts (one event per JSONL line, Responses items in response_item)"
+    items_are_messages = True
+    known_roles = _RESPONSES.known_roles
+    read_call_keys = _RESPONSES.read_call_keys
+    verbatim_types = _RESPONSES.verbatim_types | CODEX_VERBATIM
+
+    def sniff(self, data: JsonValue) -> float:
+        """Sure when the lines have the rollout envelope (`type` + `payload`) and one is a
+        `session_meta` or `response_item` line."""
+        return sniff(data)
+
+    def decode(self, data: JsonValue) -> Transcript:
+        """Decode the list of a rollout file's lines."""
+        lines = check_lines(data)
+        return Transcript(messages=decode_lines(lines), format=self.name, native=data)
+
+    def read_outline(self, data: JsonValue) -> Outline | None:
+        """The outline read without building models, or None (`Codec.read_outline`)."""
+        return read_outline(data)
+
+    def encode(self, transcript: Transcript) -> JsonValue:
+        """Encode to rollout lines, rewriting only the lines the edits touch."""
+        native = transcript.native
+        lines = check_lines(native) if isinstance(native, list) else []
+        return encode_lines(transcript, lines)
+
+    def check_fixed(self, original: Transcript, fixed: Transcript) -> str | None:
+        """What the fix would break: a kept item whose key changes JSON type (compared with
+        the payload of its own line as written), as `Codec.check_fixed` checks."""
+        native = fixed.native
+        if not isinstance(native, list):
+            return None
+        written, where = placed_lines(fixed, check_lines(native))
+        for index, message in enumerate(fixed.messages):
+            line = _line_of(fixed, message.native)
+            if isinstance(message.native, dict) and line in where:
+                payload = written[where[line]].get("payload")
+                place = f" in message {index + 1} of {len(fixed.messages)}"
+                problem = _type_change(message.native, payload, place)
+                if problem is not None:
+                    return problem
+        return None
+
+    def message_pointer(self, transcript: Transcript, message_index: int) -> str:
+        """`/<line index>/payload` of the message's line ("" for a message not read from one)."""
+        message = transcript.messages[message_index]
+        index = _line_of(transcript, message.native)
+        if index is None:
+            index = next(
+                (i for p in message.parts if (i := _line_of(transcript, p.native)) is not None),
+                None,
+            )
+        return "" if index is None else f"/{index}/payload"
+
+    def part_pointer(self, transcript: Transcript, message_index: int, part_index: int) -> str:
+        """The content part (`.../payload/content/K`), the string content, or the item."""
+        message = transcript.messages[message_index]
+        part = message.parts[part_index]
+        index = _line_of(transcript, part.native)
+        at = f"/{index}/payload" if index is not None else ""
+        if not at:
+            at = self.message_pointer(transcript, message_index)
+        if at and part.slot == "content[]":
+            return f"{at}/content/{first_index(message, part_index, part.slot)}"
+        if at and part.slot == "content":
+            return f"{at}/content"
+        return at

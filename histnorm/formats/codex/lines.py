@@ -1,0 +1,116 @@
+"""Reading a Codex CLI rollout: its lines, which of them hold Responses items, and sniffing.
+
+Helpers for `histnorm.formats.codex`; see that module for the shapes. A line is a
+`RolloutLine` (codex-rs/protocol/src/protocol.rs): `{timestamp, type, payload}`, where
+`type` and `payload` are the adjacently tagged `RolloutItem`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from histnorm.analysis.outline import Outline
+from histnorm.errors import HistnormError, join_pointer
+from histnorm.formats.base import expect_object, type_name
+from histnorm.formats.openai_responses.items import decode_item
+from histnorm.formats.openai_responses.outline import read_outline as read_items_outline
+from histnorm.model import JsonValue, Message
+
+RESPONSE_ITEM = "response_item"
+"""The line type whose payload is a Responses item: the only lines read as messages."""
+SURE_TYPES = frozenset({"session_meta", RESPONSE_ITEM})
+"""Line types only a rollout has; `compacted`, `turn_context` and `event_msg` are its
+marks too, but alone they hold no message."""
+OTHER_TYPES = frozenset({"compacted", "turn_context", "event_msg"})
+FOREIGN_KEYS = frozenset({"role", "messages", "uuid", "parentUuid", "sessionId", "message"})
+"""Keys no rollout line has at its top level (chat messages, Claude Code session lines)."""
+
+
+def is_rollout_line(line: Any) -> bool:
+    """Whether `line` has the rollout envelope: a string `type` and an object `payload`."""
+    return (
+        isinstance(line, dict)
+        and isinstance(line.get("type"), str)
+        and isinstance(line.get("payload"), dict)
+    )
+
+
+def is_item_line(line: Any) -> bool:
+    """Whether `line` is a `response_item` line (its payload is read as a message)."""
+    return isinstance(line, dict) and line.get("type") == RESPONSE_ITEM
+
+
+def sniff(data: JsonValue) -> float:
+    """Sure (0.95) of a list of lines with the rollout envelope holding a `session_meta`
+    or a `response_item` line; 0.6 when only its other line types are there; 0 when any
+    line is no object or carries a key of a chat message or a Claude Code line."""
+    if not isinstance(data, list) or not data:
+        return 0.0
+    score = 0.0
+    for line in data[:200]:
+        if not isinstance(line, dict) or FOREIGN_KEYS & line.keys():
+            return 0.0
+        if not is_rollout_line(line):
+            continue
+        if line["type"] in SURE_TYPES:
+            score = 0.95
+        elif line["type"] in OTHER_TYPES:
+            score = max(score, 0.6)
+    return score
+
+
+def check_lines(data: Any) -> list[dict[str, Any]]:
+    """Return `data` if it is a list of line objects, else raise."""
+    if not isinstance(data, list):
+        raise HistnormError(
+            f"expected a Codex rollout (an array of line objects), got {type_name(data)}",
+            pointer="",
+        )
+    for index, line in enumerate(data):
+        if not isinstance(line, dict):
+            raise HistnormError(
+                f"expected a rollout line (an object), got {type_name(line)}",
+                pointer=join_pointer("", index),
+            )
+    return data
+
+
+def item_lines(lines: Sequence[Any]) -> list[int]:
+    """The indices of the `response_item` lines, in file order."""
+    return [index for index, line in enumerate(lines) if is_item_line(line)]
+
+
+def decode_lines(lines: Sequence[Any]) -> tuple[Message, ...]:
+    """One message per `response_item` line: its payload read as a Responses item."""
+    messages = []
+    for index in item_lines(lines):
+        at = join_pointer("", index, "payload")
+        payload = expect_object(lines[index].get("payload"), at, "the payload of a response_item")
+        messages.append(decode_item(payload, at))
+    return tuple(messages)
+
+
+def payload_index(lines: Any) -> dict[int, int]:
+    """The line index of each `response_item` payload, by the payload's identity."""
+    if not isinstance(lines, list):
+        return {}
+    return {id(lines[i]["payload"]): i for i in item_lines(lines) if "payload" in lines[i]}
+
+
+def read_outline(data: Any) -> Outline | None:
+    """The outline of a rollout's lines read without building models: that of its
+    payloads as the `openai-responses` fast reader reads them, or None."""
+    if type(data) is not list:
+        return None
+    payloads = []
+    for line in data:
+        if type(line) is not dict:
+            return None
+        if line.get("type") == RESPONSE_ITEM:
+            payload = line.get("payload")
+            if type(payload) is not dict:
+                return None
+            payloads.append(payload)
+    found = read_items_outline(payloads)
+    return None if found is None else Outline(found.messages, "codex", None, found.flags)
