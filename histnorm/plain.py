@@ -60,7 +60,14 @@ def plain(value: Any) -> tuple[Any, Originals]:
     while stack:
         item, holder, key, at = stack.pop()
         original = item
-        item = dumped(item)
+        try:
+            item = dumped(item)
+        except (TypeError, ValueError) as error:  # a model_dump() that cannot write it
+            where = f"at {at}" if at else "the value passed"
+            raise TypeError(
+                f"cannot read a {type(item).__name__!r} object ({where}): its model_dump() "
+                f"failed ({error}); {WHAT_TO_PASS}"
+            ) from error
         if isinstance(item, dict):
             new: Any = dict.fromkeys(item)
             for k, v in item.items():
