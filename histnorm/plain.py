@@ -68,8 +68,11 @@ def plain(value: Any) -> tuple[Any, Originals]:
                 f"cannot read a {type(item).__name__!r} object ({where}): its model_dump() "
                 f"failed ({error}); {WHAT_TO_PASS}"
             ) from error
-        if isinstance(item, dict):
-            new: Any = dict.fromkeys(item)
+        if item is not original and isinstance(item, dict | list) and _is_plain(item):
+            new: Any = item  # an object's dump is JSON of ours: used as it is
+            originals[id(new)] = (new, original)
+        elif isinstance(item, dict):
+            new = dict.fromkeys(item)
             for k, v in item.items():
                 if not isinstance(k, str):
                     raise TypeError(
@@ -93,28 +96,31 @@ def plain(value: Any) -> tuple[Any, Originals]:
 
 
 def stand_ins(
-    new: Any, value: Any, transcript: Transcript, codec: Codec, originals: Originals
+    new: Any, value: Any, read: Transcript, fixed: Transcript, codec: Codec, originals: Originals
 ) -> dict[int, Any]:
-    """For each container of `new` (the encoded repair) that rewrites one the caller
-    passed, by its id: the caller's value it rewrites (the root rewrites `value`; a
-    message or part, the value its `native` was read from)."""
+    """For each container of `new` (`fixed` encoded) that rewrites one the caller passed,
+    by its id: the caller's value it rewrites. The root rewrites `value`; a message a fix
+    changed (one not in `read`, the transcript as decoded), and each of its parts, rewrite
+    the values their `native` was read from."""
     if not any(is_object(original) for _, original in originals.values()):
         return {}
     found: dict[int, Any] = {} if id(new) in originals else {id(new): value}
-    for i, message in enumerate(transcript.messages):
-        _note(found, new, codec.message_pointer(transcript, i), message.native, originals)
+    untouched = {id(message) for message in read.messages}
+    for i, message in enumerate(fixed.messages):
+        if id(message) in untouched:
+            continue
+        if id(message.native) in originals:
+            _note(found, new, codec.message_pointer(fixed, i), message.native, originals)
         for j, part in enumerate(message.parts):
-            _note(found, new, codec.part_pointer(transcript, i, j), part.native, originals)
+            if id(part.native) in originals:
+                _note(found, new, codec.part_pointer(fixed, i, j), part.native, originals)
     return found
 
 
 def _note(found: dict[int, Any], new: Any, pointer: str, native: Any, originals: Originals) -> None:
-    kept = originals.get(id(native))
-    if kept is None:
-        return
     target = _at(new, pointer)
     if isinstance(target, dict) and id(target) not in originals:
-        found[id(target)] = kept[1]
+        found[id(target)] = originals[id(native)][1]
 
 
 def _at(document: Any, pointer: str) -> Any:

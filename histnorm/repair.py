@@ -120,7 +120,8 @@ def _repair_value(value: Any, format: str | None, settings: Settings) -> Repair[
         if engine.proven_clean(data, found, settings):
             return Repair(value, _EMPTY, (), found)
         codec = get_codec(found)
-        result = engine.fix(codec.decode(data), settings)
+        read = codec.decode(data)
+        result = engine.fix(read, settings)
     except NotATranscript as error:
         if empty_history(data):
             return Repair(value)
@@ -130,7 +131,7 @@ def _repair_value(value: Any, format: str | None, settings: Settings) -> Repair[
     if not result.changed:
         return Repair(value, _EMPTY, result.remaining, found)
     encoded = codec.encode(result.transcript)
-    kinds = stand_ins(encoded, value, result.transcript, codec, originals)
+    kinds = stand_ins(encoded, value, read, result.transcript, codec, originals)
     new = restore(encoded, originals, kinds)
     if isinstance(value, tuple) and isinstance(new, list):
         new = tuple(new)

@@ -73,6 +73,16 @@ def test_a_result_added_beside_a_chat_message_is_a_dict_its_class_rejects() -> N
     assert type(value[2]) is dict
 
 
+def test_a_rewritten_dict_beside_a_chat_message_stays_a_dict() -> None:
+    hello = ChatCompletionMessage(role="assistant", content="Hello.")
+    asking = {"role": "assistant", "content": "Checking.", "tool_calls": [_chat_call(0)]}
+    messages = [{"role": "user", "content": "Hi"}, hello, asking]
+    messages += [{"role": "user", "content": "Never mind"}]
+    value = _unchanged_by_repair(messages)
+    assert value[1] is hello
+    assert value[2] == {"role": "assistant", "content": "Checking."} and type(value[2]) is dict
+
+
 # --- OpenAI Responses ------------------------------------------------------------------
 
 
@@ -282,9 +292,12 @@ def test_a_tool_message_is_added_as_a_langchain_message() -> None:
 
 def test_a_state_dict_of_langchain_messages_keeps_its_other_keys() -> None:
     state = {"messages": _langchain_history(), "step": 3}
-    value = histnorm.repair(state).value
+    result = histnorm.repair(state)
+    assert dict(result.applied) == {"HN001": 1}
+    value = result.value
     assert value["step"] == 3 and all(isinstance(m, BaseMessage) for m in value["messages"])
     assert value["messages"][0] is state["messages"][0]
+    assert isinstance(value["messages"][2], AIMessage) and value["messages"][2].tool_calls == []
 
 
 def test_a_clean_langchain_history_is_the_list_passed() -> None:
