@@ -3,8 +3,10 @@
 A list of messages comes back as a list, a request body as a dict with its other keys
 (`model`, `tools`, ...) untouched, JSON bytes as bytes and JSON text as text. Nothing is
 copied that no rule changed: every message no fix touched is the very object that was
-passed (SDK objects included), and bytes no fix touched are kept byte for byte. The
-input is never changed.
+passed (SDK objects and LangChain messages included), and bytes no fix touched are kept
+byte for byte. What a fix rewrites or adds comes back as the kind of object it replaces
+or sits beside, where that class holds it exactly (`histnorm.objects`), else as a dict.
+The input is never changed.
 """
 
 from __future__ import annotations
@@ -84,10 +86,13 @@ def repair(
 
     `value` is a list of messages, a dict (a request body or dataset record), JSON bytes
     or text (one transcript, a JSON array of them, or JSONL), or an object with
-    `model_dump()`. `format` names the codec (default: detected). `options` set fields of
-    `Settings` (`profile=`, `select=`, `unsafe_fixes=`, `orphan_tool_call=`, ...) over
-    `settings`. Unreadable input is never an exception: the result holds the input,
-    unchanged, and an HN000 diagnostic saying why. A value holding something that is no
+    `model_dump()`; messages and blocks may be SDK or pydantic objects or LangChain
+    messages, and a message a fix rewrites or adds comes back as the class it replaces or
+    sits beside when that class validates it and dumps it back unchanged (else a dict).
+    `format` names the codec (default: detected). `options` set fields of `Settings`
+    (`profile=`, `select=`, `unsafe_fixes=`, `orphan_tool_call=`, ...) over `settings`.
+    Unreadable input is never an exception: the result holds the input, unchanged, and an
+    HN000 diagnostic saying why. A value holding something that is no
     JSON data raises `TypeError` saying where and what to pass, and an unknown `format`
     name `HistnormError` listing the known ones.
     """
