@@ -92,9 +92,9 @@ def repair(
     `format` names the codec (default: detected). `options` set fields of `Settings`
     (`profile=`, `select=`, `unsafe_fixes=`, `orphan_tool_call=`, ...) over `settings`.
     Unreadable input is never an exception: the result holds the input, unchanged, and an
-    HN000 diagnostic saying why. A value holding something that is no
-    JSON data raises `TypeError` saying where and what to pass, and an unknown `format`
-    name `HistnormError` listing the known ones.
+    HN000 diagnostic saying why. A value holding something that is no JSON data raises
+    `TypeError` saying where and what to pass, and an unknown `format` name
+    `HistnormError` listing the known ones.
     """
     if format is not None:
         get_codec(format)  # a name histnorm does not know is the caller's error, not HN000
