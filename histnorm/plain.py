@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
+from pydantic import BaseModel
 
 from histnorm.errors import join_pointer
 from histnorm.formats.base import Codec
@@ -68,8 +69,8 @@ def plain(value: Any) -> tuple[Any, Originals]:
                 f"cannot read a {type(item).__name__!r} object ({where}): its model_dump() "
                 f"failed ({error}); {WHAT_TO_PASS}"
             ) from error
-        if item is not original and isinstance(item, dict | list) and _is_plain(item):
-            new: Any = item  # an object's dump is JSON of ours: used as it is
+        if isinstance(original, BaseModel) and isinstance(item, dict) and _is_plain(item):
+            new: Any = item  # a pydantic dump is fresh JSON, ours: used as it is
             originals[id(new)] = (new, original)
         elif isinstance(item, dict):
             new = dict.fromkeys(item)

@@ -347,3 +347,29 @@ def test_an_object_repair_cannot_read_is_a_type_error_saying_where(value: Any, w
     with pytest.raises(TypeError, match="LangChain messages") as info:
         histnorm.repair(value)
     assert where in str(info.value)
+
+
+# --- any pydantic SDK: Google Gen AI --------------------------------------------------
+
+
+def test_google_genai_contents_come_back_as_contents() -> None:
+    from google.genai import types
+
+    def said(role: str, text: str) -> types.Content:
+        return types.Content(role=role, parts=[types.Part(text=text)])
+
+    asking = types.Content(
+        role="model",
+        parts=[
+            types.Part(text="Checking."),
+            types.Part(function_call=types.FunctionCall(name="get_weather", args={"q": "Oslo"})),
+        ],
+    )
+    contents = [said("user", "Weather?"), asking, said("user", "Never mind")]
+    dropped = _unchanged_by_repair(contents)
+    assert all(isinstance(c, types.Content) for c in dropped)
+    assert dropped[0] is contents[0] and dropped[2] is contents[2]
+    assert dropped[1].parts == [types.Part(text="Checking.")]
+    answered = _unchanged_by_repair(contents, orphan_tool_call="synthesize")
+    assert answered[1] is asking and isinstance(answered[2], types.Content)
+    assert answered[2].parts and answered[2].parts[0].function_response is not None
