@@ -7,8 +7,10 @@ and damaged, held three ways: as dicts; with each assistant turn a `ChatCompleti
 (what `response.choices[0].message` is, appended to the history); and as LangChain
 messages (`convert_to_messages`). For LangChain it also times the round trip an
 application wrote before `repair()` read LangChain messages itself (`messages_to_dict`,
-`repair(format="langchain")`, `messages_from_dict` of what changed). Figures are CPU time
-per call, best of `--repeats` rounds (`benchmarks.library_calls.per_call`).
+`repair(format="langchain")`, `messages_from_dict` of what changed), beside
+`repair(messages, format="langchain")`, which is what `repair_messages` now calls.
+Figures are CPU time per call, best of `--repeats` rounds
+(`benchmarks.library_calls.per_call`).
 """
 
 from __future__ import annotations
@@ -47,6 +49,8 @@ def measure(repeats: int) -> dict[str, float]:
         for name, value in held.items():
             figure = per_call(lambda v=value: histnorm.repair(v), repeats)
             out[f"{name} {state}"] = figure["cpu_s"] * 1e6
+        lc = per_call(lambda v=held["langchain"]: histnorm.repair(v, format="langchain"), repeats)
+        out[f"langchain format= {state}"] = lc["cpu_s"] * 1e6
         trip = per_call(lambda v=held["langchain"]: _round_trip(v), repeats)
         out[f"langchain round trip {state}"] = trip["cpu_s"] * 1e6
     return out
