@@ -53,6 +53,12 @@ def _is_langchain_class(cls: type) -> bool:
     )
 
 
+@lru_cache(maxsize=256)
+def _excludes(cls: type) -> bool:
+    """Whether `cls` names fields its SDK leaves out of what it sends (`__api_exclude__`)."""
+    return any("__api_exclude__" in vars(k) for k in cls.__mro__)
+
+
 def is_langchain(item: Any) -> bool:
     """Whether `item` is a LangChain message (a `langchain_core.messages.BaseMessage`)."""
     return isinstance(item, BaseModel) and _is_langchain_class(type(item))
@@ -64,7 +70,7 @@ def dumped(item: Any) -> Any:
     if isinstance(item, BaseModel):
         if _is_langchain_class(type(item)):
             return {"type": item.type, "data": item.model_dump()}  # type: ignore[attr-defined]
-        exclude = getattr(item, "__api_exclude__", None)
+        exclude = getattr(item, "__api_exclude__", None) if _excludes(type(item)) else None
         return item.model_dump(mode="json", by_alias=True, exclude_unset=True, exclude=exclude)
     dump = getattr(item, "model_dump", None)
     if callable(dump) and not isinstance(item, type):

@@ -55,45 +55,68 @@ def plain(value: Any) -> tuple[Any, Originals]:
     Something that is no JSON data raises `TypeError` saying where and what to pass."""
     if _is_plain(value):
         return value, {}
+    data, originals = _walk(value, trust=True)
+    if _is_plain(data):  # one check of every pydantic dump taken as it is
+        return data, originals
+    return _walk(value, trust=False)
+
+
+def _walk(value: Any, *, trust: bool) -> tuple[Any, Originals]:
+    """`plain` on a value that is no JSON data; with `trust`, a pydantic dump is taken as
+    it is (fresh JSON, ours), else walked into like the rest, to say where it is not JSON."""
     originals: Originals = {}
     root: list[Any] = [None]
-    stack: list[tuple[Any, Any, Any, str]] = [(value, root, 0, "")]
-    while stack:
-        item, holder, key, at = stack.pop()
+    stack: list[tuple[Any, Any, Any, str | None]] = [(value, root, 0, None)]
+    while stack:  # an item's pointer is made from its holder's only when it is needed
+        item, holder, key, parent = stack.pop()
         original = item
-        try:
-            item = dumped(item)
-        except (TypeError, ValueError) as error:  # a model_dump() that cannot write it
-            where = f"at {at}" if at else "the value passed"
-            raise TypeError(
-                f"cannot read a {type(item).__name__!r} object ({where}): its model_dump() "
-                f"failed ({error}); {WHAT_TO_PASS}"
-            ) from error
-        if isinstance(original, BaseModel) and isinstance(item, dict) and _is_plain(item):
+        if type(item) is not dict and type(item) is not list:
+            try:
+                item = dumped(item)
+            except (TypeError, ValueError) as error:  # a model_dump() that cannot write it
+                raise TypeError(
+                    f"cannot read a {type(item).__name__!r} object ({_where(parent, key)}): "
+                    f"its model_dump() failed ({error}); {WHAT_TO_PASS}"
+                ) from error
+        if trust and isinstance(original, BaseModel) and isinstance(item, dict):
             new: Any = item  # a pydantic dump is fresh JSON, ours: used as it is
             originals[id(new)] = (new, original)
+        elif (
+            item is original
+            and parent is not None
+            and type(item) in (dict, list)
+            and (_is_plain(item))
+        ):
+            new = item  # the caller's JSON data, used as it is (and given back as it is)
+            originals[id(new)] = (new, original)
         elif isinstance(item, dict):
+            at = "" if parent is None else join_pointer(parent, key)
             new = dict.fromkeys(item)
             for k, v in item.items():
                 if not isinstance(k, str):
                     raise TypeError(
                         f"a key that is no string ({k!r}) at {at or '/'}: {WHAT_TO_PASS}"
                     )
-                stack.append((v, new, k, join_pointer(at, k)))
+                stack.append((v, new, k, at))
             originals[id(new)] = (new, original)
         elif isinstance(item, list | tuple):
+            at = "" if parent is None else join_pointer(parent, key)
             new = [None] * len(item)
-            stack.extend((v, new, i, join_pointer(at, i)) for i, v in enumerate(item))
+            stack.extend((v, new, i, at) for i, v in enumerate(item))
             originals[id(new)] = (new, original)
         elif item is None or isinstance(item, str | int | float):
             new = item
         else:
-            where = f"at {at}" if at else "the value passed"
             raise TypeError(
-                f"cannot read a {type(item).__name__!r} object ({where}): {WHAT_TO_PASS}"
+                f"cannot read a {type(item).__name__!r} object ({_where(parent, key)}): "
+                f"{WHAT_TO_PASS}"
             )
         holder[key] = new
     return root[0], originals
+
+
+def _where(parent: str | None, key: Any) -> str:
+    return "the value passed" if parent is None else f"at {join_pointer(parent, key)}"
 
 
 def stand_ins(
