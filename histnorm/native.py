@@ -4,24 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
-
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import type_name
+from histnorm.objects import dumped
 
 
 def native_json(value: Any) -> Any:
     """A private copy of a caller's native value as plain JSON data: pydantic models (SDK
     block objects such as `anthropic.types.ToolUseBlock`) become the objects their SDK
-    sends (`model_dump(mode="json", by_alias=True, exclude_unset=True)`), tuples become
-    arrays; anything else that is no JSON value raises `HistnormError` at its pointer."""
+    sends (`model_dump(mode="json", by_alias=True, exclude_unset=True)`), LangChain messages
+    what `messages_to_dict` writes, tuples become arrays; anything else that is no JSON
+    value raises `HistnormError` at its pointer."""
     root: list[Any] = [None]
     stack: list[tuple[Any, Any, Any, str]] = [(value, root, 0, "")]
     while stack:
         item, holder, key, at = stack.pop()
-        if isinstance(item, BaseModel):
-            exclude = getattr(item, "__api_exclude__", None)
-            item = item.model_dump(mode="json", by_alias=True, exclude_unset=True, exclude=exclude)
+        item = dumped(item)
         if isinstance(item, dict):
             new: Any = dict.fromkeys(item)
             for k, v in item.items():

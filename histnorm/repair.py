@@ -3,8 +3,10 @@
 A list of messages comes back as a list, a request body as a dict with its other keys
 (`model`, `tools`, ...) untouched, JSON bytes as bytes and JSON text as text. Nothing is
 copied that no rule changed: every message no fix touched is the very object that was
-passed (SDK objects included), and bytes no fix touched are kept byte for byte. The
-input is never changed.
+passed (SDK objects and LangChain messages included), and bytes no fix touched are kept
+byte for byte. What a fix rewrites or adds comes back as the kind of object it replaces
+or sits beside, where that class holds it exactly (`histnorm.objects`), else as a dict.
+The input is never changed.
 """
 
 from __future__ import annotations
@@ -15,28 +17,17 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Generic, TypeVar, overload
 
-import orjson
-from pydantic import BaseModel
-
 import histnorm.engine as engine
 from histnorm._document_repair import empty_history, repair_document
 from histnorm.diagnostic import Diagnostic
-from histnorm.errors import HistnormError, NotATranscript, join_pointer
+from histnorm.errors import HistnormError, NotATranscript
 from histnorm.formats import detect_format, get_codec
+from histnorm.plain import plain, restore, stand_ins
 from histnorm.settings import DEFAULT_SETTINGS, Settings, check_options, with_options
 
 T = TypeVar("T")
 
 _EMPTY: Mapping[str, int] = MappingProxyType({})
-_PLAIN_ONLY = (
-    orjson.OPT_PASSTHROUGH_SUBCLASS
-    | orjson.OPT_PASSTHROUGH_DATACLASS
-    | orjson.OPT_PASSTHROUGH_DATETIME
-)
-_WHAT_TO_PASS = (
-    "pass a list or dict of messages (dicts, or SDK and pydantic objects with model_dump()), "
-    "or the JSON as bytes or text"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,12 +86,15 @@ def repair(
 
     `value` is a list of messages, a dict (a request body or dataset record), JSON bytes
     or text (one transcript, a JSON array of them, or JSONL), or an object with
-    `model_dump()`. `format` names the codec (default: detected). `options` set fields of
-    `Settings` (`profile=`, `select=`, `unsafe_fixes=`, `orphan_tool_call=`, ...) over
-    `settings`. Unreadable input is never an exception: the result holds the input,
-    unchanged, and an HN000 diagnostic saying why. A value holding something that is no
-    JSON data raises `TypeError` saying where and what to pass, and an unknown `format`
-    name `HistnormError` listing the known ones.
+    `model_dump()`; messages and blocks may be SDK or pydantic objects or LangChain
+    messages, and a message a fix rewrites or adds comes back as the class it replaces or
+    sits beside when that class validates it and dumps it back unchanged (else a dict).
+    `format` names the codec (default: detected). `options` set fields of `Settings`
+    (`profile=`, `select=`, `unsafe_fixes=`, `orphan_tool_call=`, ...) over `settings`.
+    Unreadable input is never an exception: the result holds the input, unchanged, and an
+    HN000 diagnostic saying why. A value holding something that is no JSON data raises
+    `TypeError` saying where and what to pass, and an unknown `format` name
+    `HistnormError` listing the known ones.
     """
     if format is not None:
         get_codec(format)  # a name histnorm does not know is the caller's error, not HN000
@@ -125,22 +119,25 @@ def repair(
 
 
 def _repair_value(value: Any, format: str | None, settings: Settings) -> Repair[Any]:
-    plain, originals = _plain(value)
+    data, originals = plain(value)
     try:
-        found = format if format is not None else detect_format(plain)
-        if engine.proven_clean(plain, found, settings):
+        found = format if format is not None else detect_format(data)
+        if engine.proven_clean(data, found, settings):
             return Repair(value, _EMPTY, (), found)
         codec = get_codec(found)
-        result = engine.fix(codec.decode(plain), settings)
+        read = codec.decode(data)
+        result = engine.fix(read, settings)
     except NotATranscript as error:
-        if empty_history(plain):
+        if empty_history(data):
             return Repair(value)
         return Repair(value, _EMPTY, (engine.unreadable(error),))
     except HistnormError as error:
         return Repair(value, _EMPTY, (engine.unreadable(error),))
     if not result.changed:
         return Repair(value, _EMPTY, result.remaining, found)
-    new = _restore(codec.encode(result.transcript), originals)
+    encoded = codec.encode(result.transcript)
+    kinds = stand_ins(encoded, value, read, result.transcript, codec, originals)
+    new = restore(encoded, originals, kinds)
     if isinstance(value, tuple) and isinstance(new, list):
         new = tuple(new)
     return Repair(new, result.applied, result.remaining, found, result.fixes)
@@ -162,89 +159,3 @@ def _settings(base: Settings | None, options: tuple[tuple[str, Any], ...]) -> Se
 
 def _make_settings(base: Settings | None, options: dict[str, Any]) -> Settings:
     return with_options(base, options, "repair")
-
-
-def _not_json(item: Any) -> Any:
-    raise TypeError
-
-
-def _is_plain(value: Any) -> bool:
-    """Whether `value` is made of JSON data alone (exact dicts, lists, strings, numbers,
-    booleans and None), decided in C: serialised and read back, it equals itself."""
-    try:
-        return bool(
-            orjson.loads(orjson.dumps(value, default=_not_json, option=_PLAIN_ONLY)) == value
-        )
-    except (TypeError, ValueError, RecursionError):
-        return False
-
-
-def _plain(value: Any) -> tuple[Any, dict[int, tuple[Any, Any]]]:
-    """`value` as JSON data, and for each container made here (by its id) that container
-    and the caller's object it stands for. JSON data is used as it is (no copy); SDK
-    objects become the JSON they send (`model_dump`), tuples become lists."""
-    if _is_plain(value):
-        return value, {}
-    originals: dict[int, tuple[Any, Any]] = {}
-    root: list[Any] = [None]
-    stack: list[tuple[Any, Any, Any, str]] = [(value, root, 0, "")]
-    while stack:
-        item, holder, key, at = stack.pop()
-        original = item
-        item = _dumped(item, at)
-        if isinstance(item, dict):
-            new: Any = dict.fromkeys(item)
-            for k, v in item.items():
-                if not isinstance(k, str):
-                    raise TypeError(
-                        f"a key that is no string ({k!r}) at {at or '/'}: {_WHAT_TO_PASS}"
-                    )
-                stack.append((v, new, k, join_pointer(at, k)))
-            originals[id(new)] = (new, original)
-        elif isinstance(item, list | tuple):
-            new = [None] * len(item)
-            stack.extend((v, new, i, join_pointer(at, i)) for i, v in enumerate(item))
-            originals[id(new)] = (new, original)
-        elif item is None or isinstance(item, str | int | float):
-            new = item
-        else:
-            where = f"at {at}" if at else "the value passed"
-            raise TypeError(
-                f"cannot read a {type(item).__name__!r} object ({where}): {_WHAT_TO_PASS}"
-            )
-        holder[key] = new
-    return root[0], originals
-
-
-def _dumped(item: Any, at: str) -> Any:
-    """An SDK or pydantic object as the JSON its SDK sends; anything else as it is."""
-    if isinstance(item, BaseModel):
-        exclude = getattr(item, "__api_exclude__", None)
-        return item.model_dump(mode="json", by_alias=True, exclude_unset=True, exclude=exclude)
-    dump = getattr(item, "model_dump", None)
-    if callable(dump) and not isinstance(item, type):
-        return dump()
-    return item
-
-
-def _restore(new: Any, originals: dict[int, tuple[Any, Any]]) -> Any:
-    """`new` with each container made by `_plain` replaced by the caller's object it
-    stands for (everything else in `new` was made by the codec: it is ours to change)."""
-    if not originals:
-        return new
-    if id(new) in originals:
-        return originals[id(new)][1]
-    stack, seen = [new], set()
-    while stack:
-        item = stack.pop()
-        if id(item) in seen:
-            continue
-        seen.add(id(item))
-        for key, child in list(item.items() if isinstance(item, dict) else enumerate(item)):
-            if isinstance(child, dict | list):
-                kept = originals.get(id(child))
-                if kept is not None:
-                    item[key] = kept[1]
-                else:
-                    stack.append(child)
-    return new

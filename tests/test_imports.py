@@ -33,6 +33,8 @@ FRAMEWORKS = (
     "agent_framework",
     "ray",
     "dask",
+    "openai",
+    "anthropic",
 )
 """What only an adapter of `histnorm.integrations` loads, when it is itself imported."""
 

@@ -275,12 +275,12 @@ class Conversation(BaseModel):
     messages: list[dict[str, Any]]
 
 
-def test_a_pydantic_model_is_read_as_the_json_it_dumps() -> None:
+def test_a_pydantic_model_is_read_as_the_json_it_dumps_and_comes_back_as_its_class() -> None:
     clean = Conversation(messages=chat())
     assert histnorm.repair(clean).value is clean
     result = histnorm.repair(Conversation(messages=chat(answered=False)))
-    assert result.changed and isinstance(result.value, dict)
-    assert result.value == histnorm.repair({"messages": chat(answered=False)}).value
+    assert result.changed and isinstance(result.value, Conversation)
+    assert result.value.model_dump() == histnorm.repair({"messages": chat(answered=False)}).value
 
 
 # --- properties ----------------------------------------------------------------------------

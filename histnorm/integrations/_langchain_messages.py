@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 try:
-    from langchain_core.messages import BaseMessage, messages_from_dict, messages_to_dict
+    from langchain_core.messages import BaseMessage
     from langchain_core.messages import trim_messages as _trim_messages
 except ImportError as error:
     raise ImportError(
@@ -23,24 +23,21 @@ def repair_messages(
     """`messages` repaired by histnorm, as `histnorm.repair` does (`options` set fields of
     `Settings` over `settings`; an unknown name is a `TypeError`).
 
-    A message no fix touched is the very object passed; only repaired or added messages
-    are new. A history that cannot be read (an item that is no message, or a value that
-    is no JSON data) comes back unchanged; the input itself is never changed.
+    `histnorm.repair` reads and gives back LangChain messages itself; this fixes the
+    format and always returns messages. A message no fix touched is the very object
+    passed; only repaired or added messages are new. A history that cannot be read (an
+    item that is no message, or a value that is no JSON data) comes back unchanged; the
+    input itself is never changed.
     """
     chosen = with_options(settings, options, "repair_messages")
     try:
-        dicts = messages_to_dict(messages)
-        result = repair(dicts, chosen, format="langchain")
-    except Exception:  # what messages_to_dict cannot write or histnorm read is left alone
+        result = repair(list(messages), chosen, format="langchain")
+    except TypeError:  # a message holding what is no JSON data is left alone
         return list(messages)
-    if not result.changed:
-        return list(messages)
-    originals = {id(d): m for d, m in zip(dicts, messages, strict=True)}
-    out: list[BaseMessage] = []
-    for item in result.value:
-        kept = originals.get(id(item))
-        out.append(kept if kept is not None else messages_from_dict([item])[0])
-    return out
+    repaired = list(result.value)
+    if not all(isinstance(message, BaseMessage) for message in repaired):
+        return list(messages)  # LangChain would not take back what histnorm wrote
+    return repaired
 
 
 def trim_messages(
