@@ -12,7 +12,7 @@ import orjson
 import pytest
 
 from benchmarks import dense
-from benchmarks.corpus import available_formats, transcripts
+from benchmarks.corpus import RENDERERS, available_formats, transcripts
 from histnorm.analysis.outline import REASONING, Call, Outline, Result
 from histnorm.errors import HistnormError
 from histnorm.formats import CODECS, outline_of
@@ -69,7 +69,7 @@ def _fixture_values() -> Iterator[tuple[str, str, Any]]:
 def generated(fmt: str, defect_rate: float, seed: int, count: int) -> list[Any]:
     """`count` native values of `fmt` from the bench corpus generator, or from the dense
     fine-tuning one for the formats only it writes (chat-template, ShareGPT)."""
-    if fmt in available_formats():
+    if fmt in RENDERERS:
         stream: Iterator[tuple[Any, Any]] = transcripts(fmt, defect_rate, seed)
     else:
         stream = dense.records(fmt, defect_rate, seed)
