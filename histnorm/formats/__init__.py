@@ -17,6 +17,7 @@ from histnorm.formats.langchain import LangChainCodec
 from histnorm.formats.meai import MeaiCodec
 from histnorm.formats.openai_chat import OpenAIChatCodec
 from histnorm.formats.openai_responses import OpenAIResponsesCodec
+from histnorm.formats.pydantic_ai import PydanticAICodec
 from histnorm.formats.sharegpt import ShareGPTCodec
 from histnorm.model import JsonValue, Transcript, memo_source, same_source
 
@@ -34,6 +35,7 @@ CODECS: Mapping[str, Codec] = MappingProxyType(
             LangChainCodec(),
             AgentFrameworkCodec(),
             ClaudeCodeCodec(),
+            PydanticAICodec(),
         )
     }
 )
