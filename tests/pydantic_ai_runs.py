@@ -16,7 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from pydantic_ai import Agent, ModelRetry
+from pydantic import BaseModel
 from pydantic_ai.messages import (
+    BinaryContent,
+    FilePart,
+    ImageUrl,
     ModelMessage,
     ModelMessagesTypeAdapter,
     ModelRequest,
@@ -99,6 +103,52 @@ def legacy_retry_prompt() -> list[Any]:
     return _json(ModelMessagesTypeAdapter.dump_json(messages))
 
 
+def _media(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """Answers an image with a generated file and a caption."""
+    image = BinaryContent(data=b"\x89PNG\r\n", media_type="image/png")
+    return ModelResponse(parts=[FilePart(content=image), TextPart("Here is a sketch.")])
+
+
+def media() -> list[Any]:
+    """A multimodal prompt (text, an image URL, inline bytes) and a file in the response."""
+    agent = Agent(FunctionModel(_media), instructions="Draw what you are shown.")
+    prompt = [
+        "Redraw this:",
+        ImageUrl(url="https://example.com/cat.png"),
+        BinaryContent(data=b"GIF89a", media_type="image/gif"),
+    ]
+    return _json(agent.run_sync(prompt).all_messages_json())
+
+
+class Price(BaseModel):
+    """A structured output, returned through the `final_result` output tool."""
+
+    sku: str
+    eur: float
+
+
+def continued_run() -> list[Any]:
+    """Two runs of one conversation: structured output through the output tool, then a
+    text answer whose first try the output validator rejects (a `retry-feedback` part)."""
+    first = Agent(TestModel(custom_output_args={"sku": "A-2", "eur": 3.0}), output_type=Price)
+    history = first.run_sync("Price of A-2?").all_messages()
+    tries: list[str] = []
+
+    def answer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        tries.append("x")
+        return ModelResponse(parts=[TextPart("3" if len(tries) == 1 else "3 EUR")])
+
+    second = Agent(FunctionModel(answer))
+
+    @second.output_validator
+    def with_unit(text: str) -> str:
+        if "EUR" not in text:
+            raise ModelRetry("say the currency")
+        return text
+
+    return _json(second.run_sync("In words?", message_history=history).all_messages_json())
+
+
 def _json(data: bytes) -> list[Any]:
     value = json.loads(data)
     assert isinstance(value, list)
@@ -145,6 +195,8 @@ RUNS = {
     "weather-tool.json": weather_tool,
     "tools-and-retry.json": tools_and_retry,
     "legacy-retry-prompt.json": legacy_retry_prompt,
+    "media.json": media,
+    "continued-run.json": continued_run,
 }
 
 

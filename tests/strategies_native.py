@@ -13,6 +13,7 @@ import strategies_langchain
 import strategies_meai
 import strategies_openai_chat
 import strategies_openai_responses
+import strategies_pydantic_ai
 import strategies_sharegpt
 from hypothesis import strategies as st
 
@@ -27,5 +28,6 @@ DOCUMENTS: dict[str, st.SearchStrategy[Any]] = {
     "langchain": strategies_langchain.transcripts(),
     "agent-framework": strategies_agent_framework.transcripts(),
     "claude-code": strategies_claude_code.sessions(),
+    "pydantic-ai": strategies_pydantic_ai.transcripts(),
 }
 """Valid native documents of each format."""

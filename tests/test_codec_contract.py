@@ -51,6 +51,7 @@ import strategies_langchain
 import strategies_meai
 import strategies_openai_chat
 import strategies_openai_responses
+import strategies_pydantic_ai
 import strategies_sharegpt
 from codec_helpers import (
     PROPERTY_SETTINGS,
@@ -114,6 +115,7 @@ DAMAGED: dict[str, st.SearchStrategy[Any]] = {
         | st.sampled_from([[], {}, ["x"], {"a": 1}, 1.5, None, "x"]),
     ),
     "claude-code": strategies_claude_code.damaged_sessions(),
+    "pydantic-ai": strategies_pydantic_ai.damaged_transcripts(),
 }
 """Each format's valid documents with one value replaced by an arbitrary JSON value."""
 
