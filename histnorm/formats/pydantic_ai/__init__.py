@@ -18,7 +18,8 @@ message, a response as an `assistant` one. Parts carry a `part_kind` and map to:
   response (as Anthropic server tools), grouped so that they pair with each other;
 - `file` → media; any other kind → unknown.
 
-Every part sits in slot `parts`. A new message is a request unless its role is
+Every part sits in slot `parts`. A new result without a name takes its call's name
+(`tool_name` is required). A new message is a request unless its role is
 `assistant`; a new text part is a `user-prompt` (`system-prompt` in a `system` message) or,
 in a response, `text`.
 """
@@ -38,7 +39,7 @@ from histnorm.formats.base import (
     type_name,
 )
 from histnorm.formats.pydantic_ai.parts import VERBATIM, decode_part, encode_part
-from histnorm.model import JsonValue, Message, Transcript
+from histnorm.model import JsonValue, Message, ToolCallPart, ToolResultPart, Transcript
 
 ROLES = {"request": "user", "response": "assistant"}
 
@@ -72,6 +73,24 @@ def encode_message(message: Message) -> Any:
     if base.get("kind") != kind:
         base = {}
     return rebuild(base, {"parts": parts, "kind": kind})
+
+
+def _name_results(messages: tuple[Message, ...]) -> list[Message]:
+    """Give each new result without a name the name of its call (`tool_name` is required)."""
+    names: dict[str | None, str] = {}
+    out = []
+    for message in messages:
+        parts = list(message.parts)
+        for index, part in enumerate(parts):
+            if isinstance(part, ToolCallPart) and part.name:
+                names[part.call_id] = part.name
+            elif isinstance(part, ToolResultPart) and part.native is None and not part.name:
+                name = names.get(part.call_id)
+                if name is not None:
+                    parts[index] = part.evolve(name=name)
+        changed = any(a is not b for a, b in zip(parts, message.parts, strict=True))
+        out.append(message.evolve(parts=tuple(parts)) if changed else message)
+    return out
 
 
 def _sniff_message(msg: Any) -> bool | None:
@@ -117,7 +136,7 @@ class PydanticAICodec(MessageListCodec):
 
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode; other keys of messages, parts and the envelope are kept."""
-        out = [encode_message(m) for m in transcript.messages]
+        out = [encode_message(m) for m in _name_results(transcript.messages)]
         return join_envelope(transcript, "messages", out)
 
     def part_pointer(self, transcript: Transcript, message_index: int, part_index: int) -> str:
