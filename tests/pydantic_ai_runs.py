@@ -15,8 +15,8 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from pydantic_ai import Agent, ModelRetry
 from pydantic import BaseModel
+from pydantic_ai import Agent, ModelRetry
 from pydantic_ai.messages import (
     BinaryContent,
     FilePart,

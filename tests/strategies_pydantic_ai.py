@@ -109,7 +109,8 @@ def messages(draw: st.DrawFn, pool: list[str]) -> dict[str, Any]:
     if response:
         message |= {"usage": {"input_tokens": 1}, "model_name": draw(st.none() | NAMES)}
     message |= {"kind": "response" if response else "request", "run_id": draw(st.none() | TEXT)}
-    return message | draw(st.dictionaries(st.sampled_from(["state", "zz"]), JSON_VALUES, max_size=1))
+    extra = st.dictionaries(st.sampled_from(["state", "zz"]), JSON_VALUES, max_size=1)
+    return message | draw(extra)
 
 
 @st.composite

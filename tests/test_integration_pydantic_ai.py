@@ -70,15 +70,11 @@ def _clean() -> list[ModelMessage]:
 
 
 def _calls(messages: list[ModelMessage]) -> list[str]:
-    return [
-        p.tool_call_id for m in messages for p in m.parts if isinstance(p, ToolCallPart)
-    ]
+    return [p.tool_call_id for m in messages for p in m.parts if isinstance(p, ToolCallPart)]
 
 
 def _returns(messages: list[ModelMessage]) -> list[str]:
-    return [
-        p.tool_call_id for m in messages for p in m.parts if isinstance(p, ToolReturnPart)
-    ]
+    return [p.tool_call_id for m in messages for p in m.parts if isinstance(p, ToolReturnPart)]
 
 
 class Recorder:

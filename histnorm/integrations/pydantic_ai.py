@@ -49,7 +49,7 @@ def repair_history(
     out: list[ModelMessage] = []
     for item in result.value:
         kept = originals.get(id(item))
-        out.append(kept if kept is not None else ModelMessagesTypeAdapter.validate_python([item])[0])
+        out.append(ModelMessagesTypeAdapter.validate_python([item])[0] if kept is None else kept)
     return out
 
 

@@ -33,7 +33,7 @@ SLOT = "parts"
 
 HOSTED_CALL = "builtin_tool_call"
 HOSTED_RESULT = "builtin_tool_result"
-"""`tool_type` of native (builtin) tool calls and returns: one pairing group (`hosted:builtin_tool`)."""
+"""`tool_type` of native (builtin) tool calls and returns: one pairing group."""
 
 TEXT_KINDS = frozenset({"system-prompt", "user-prompt", "text"})
 CALL_KINDS = {"tool-call": ToolFamily.FUNCTION, "builtin-tool-call": ToolFamily.HOSTED}
@@ -186,8 +186,8 @@ def encode_part(part: Part, response: bool, system: bool = False) -> Any:
         return _encode_call(part, base)
     if isinstance(part, ToolResultPart) and (response == (part.family is ToolFamily.HOSTED)):
         return _encode_result(part, base)
-    if isinstance(part, UnknownPart | MediaPart) and part.native is not None:
-        if base.get("part_kind") in allowed or isinstance(part, UnknownPart):
-            return part.native
+    known = isinstance(part, UnknownPart) or base.get("part_kind") in allowed
+    if isinstance(part, UnknownPart | MediaPart) and part.native is not None and known:
+        return part.native
     where = "a model response" if response else "a model request"
     raise HistnormError(f"a {part.kind} part cannot be written in {where} of Pydantic AI")
