@@ -176,18 +176,19 @@ def _repeated(doc: list[Any]) -> list[Any]:
 
 
 def _duplicated(doc: list[Any]) -> list[Any]:
-    """The tool-return request was appended twice (a retried write)."""
-    return [*doc[:3], doc[2], *doc[3:]]
+    """The tool ran twice (a retried step) and both of its returns were stored."""
+    again = {**doc[2], "parts": [{**doc[2]["parts"][0], "content": "rainy in a"}]}
+    return [*doc[:3], again, *doc[3:]]
 
 
 DAMAGED = {
-    "HN001/cancelled-run.pydantic-ai.json": ("weather-tool.json", _cancelled),
-    "HN002/trimmed-history.pydantic-ai.json": (
+    "HN001/cancelled-partial-turn.pydantic-ai.json": ("weather-tool.json", _cancelled),
+    "HN002/compaction-cut.pydantic-ai.json": (
         "weather-tool.json",
         lambda doc: doc[2:],  # trimming kept the last two messages: a result without its call
     ),
     "HN006/call-stored-twice.pydantic-ai.json": ("weather-tool.json", _repeated),
-    "HN010/result-stored-twice.pydantic-ai.json": ("weather-tool.json", _duplicated),
+    "HN010/differing-results.pydantic-ai.json": ("weather-tool.json", _duplicated),
 }
 """Rule fixtures: (the fixture they damage, the damage)."""
 

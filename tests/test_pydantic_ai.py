@@ -116,14 +116,14 @@ def test_damaged_runs_are_fixed_into_what_pydantic_ai_loads(path: Path, policy: 
 
 
 def test_a_cancelled_run_loses_only_its_unanswered_call() -> None:
-    data = (ROOT / "fixtures/rules/HN001/cancelled-run.pydantic-ai.json").read_bytes()
+    data = (ROOT / "fixtures/rules/HN001/cancelled-partial-turn.pydantic-ai.json").read_bytes()
     before = orjson.loads(data)
     after = orjson.loads(histnorm.fix_document(data).output or b"")
     assert after == [before[0], before[2], before[3]]  # the call's response held nothing else
 
 
 def test_a_synthesized_return_is_a_tool_return_pydantic_ai_reads() -> None:
-    data = (ROOT / "fixtures/rules/HN001/cancelled-run.pydantic-ai.json").read_bytes()
+    data = (ROOT / "fixtures/rules/HN001/cancelled-partial-turn.pydantic-ai.json").read_bytes()
     fixed = histnorm.fix_document(data, orphan_tool_call="synthesize", unsafe_fixes=True)
     loaded = ADAPTER.validate_json(fixed.output or b"")
     returns = [p for m in loaded for p in m.parts if p.part_kind == "tool-return"]

@@ -210,15 +210,6 @@ _MESSAGE_KEYS = {"role", "from", "parentuuid", "lc"}
 def _not_a_transcript(data: JsonValue) -> str:
     items = data if isinstance(data, list) else []
     first = items[0] if items else data
-    if (
-        isinstance(first, dict)
-        and first.get("kind") in ("request", "response")
-        and isinstance(first.get("parts"), list)
-    ):
-        return (
-            "not a transcript histnorm reads: a Pydantic AI message dump "
-            "(ModelMessagesTypeAdapter), a format histnorm does not read"
-        )
     if isinstance(first, dict) and {"prompt", "chosen", "rejected"} <= first.keys():
         return "not a transcript: a preference pair (prompt, chosen, rejected)"
     if isinstance(first, dict) and "instruction" in first and "output" in first:
