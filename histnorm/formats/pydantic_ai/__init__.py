@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from histnorm.analysis.outline import Outline
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import (
     MessageListCodec,
@@ -38,6 +39,7 @@ from histnorm.formats.base import (
     reuse_native,
     type_name,
 )
+from histnorm.formats.pydantic_ai.outline import read_outline
 from histnorm.formats.pydantic_ai.parts import VERBATIM, decode_part, encode_part
 from histnorm.model import JsonValue, Message, ToolCallPart, ToolResultPart, Transcript
 
@@ -133,6 +135,10 @@ class PydanticAICodec(MessageListCodec):
                 return 0.0
             marked = marked or found
         return 0.97 if marked else 0.0
+
+    def read_outline(self, data: JsonValue) -> Outline | None:
+        """The outline read without building models, or None (`Codec.read_outline`)."""
+        return read_outline(data)
 
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode; other keys of messages, parts and the envelope are kept."""
