@@ -302,3 +302,10 @@ def test_bad_input_raises_histnorm_error_with_pointer(doc: Any, pointer: str) ->
     with pytest.raises(HistnormError) as info:
         CODEC.decode(doc)
     assert info.value.pointer == pointer
+
+
+def test_a_request_of_system_prompts_alone_is_a_system_message() -> None:
+    system = {"content": "Be brief.", "part_kind": "system-prompt"}
+    doc = [request(system), request(system, prompt("hi")), response(call("c1"))]
+    assert [m.role for m in CODEC.decode(doc).messages] == ["system", "user", "assistant"]
+    assert [s.role for s in CODEC.outline(doc).messages] == ["system", "user", "assistant"]

@@ -4,7 +4,8 @@ of `ModelRequest` / `ModelResponse` objects), bare or under `messages`.
 A message is `{"parts": [...], "kind": "request" | "response", ...}`; every other key
 (`timestamp`, `instructions`, `run_id`, `conversation_id`, `metadata`, `usage`,
 `model_name`, `provider_*`, `state`, ...) is kept verbatim. A request reads as a `user`
-message, a response as an `assistant` one. Parts carry a `part_kind` and map to:
+message (a `system` one when it holds nothing but system prompts), a response as an
+`assistant` one. Parts carry a `part_kind` and map to:
 
 - `system-prompt`, `user-prompt` (string `content`) and `text` → text; `thinking` →
   reasoning (`opaque` = `signature`);
@@ -60,7 +61,19 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
     if not isinstance(parts, list):
         raise HistnormError(f"expected parts to be an array, got {type_name(parts)}", pointer=at)
     decoded = tuple(decode_part(p, join_pointer(at, i)) for i, p in enumerate(parts))
-    return Message(role=ROLES[kind], parts=decoded, native=obj)
+    return Message(role=_role(kind, parts), parts=decoded, native=obj)
+
+
+def _role(kind: str, parts: list[Any]) -> str:
+    """`user` for a request, `assistant` for a response, `system` for a request of
+    nothing but system prompts."""
+    if kind == "request" and parts and all(_is_system(p) for p in parts):
+        return "system"
+    return ROLES[kind]
+
+
+def _is_system(part: Any) -> bool:
+    return isinstance(part, dict) and part.get("part_kind") == "system-prompt"
 
 
 def encode_message(message: Message) -> Any:
@@ -114,7 +127,7 @@ class PydanticAICodec(MessageListCodec):
     name = "pydantic-ai"
     summary = "Pydantic AI message histories (ModelMessagesTypeAdapter JSON)"
     message_noun = "Pydantic AI messages"
-    known_roles = frozenset({"user", "assistant"})
+    known_roles = frozenset({"system", "user", "assistant"})
     read_call_keys = frozenset[str]()
     verbatim_types = VERBATIM
 

@@ -46,6 +46,8 @@ def read_outline(data: Any) -> Outline | None:
             if outlined is None:
                 return None
             found.append(outlined)
+        if role == "user" and found and all(_is_system(p) for p in parts):
+            role = "system"
         steps.append(Step(role, tuple(found)))
     return Outline(tuple(steps), "pydantic-ai")
 
@@ -69,3 +71,7 @@ def _part(part: Any) -> OutlinePart | None:
     if kind == "tool-call":
         return function_call(call_id, name, kind)
     return function_result(call_id, name, kind)
+
+
+def _is_system(part: Any) -> bool:
+    return part.get("part_kind") == "system-prompt"  # type: ignore[no-any-return]
