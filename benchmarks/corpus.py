@@ -749,6 +749,52 @@ def render_codex(t: Transcript, drawer: _Drawer) -> list[dict[str, Any]]:
             usage = {"type": "token_count", "info": None, "rate_limits": None}
             lines.append({"timestamp": stamp, "type": "event_msg", "payload": usage})
     return lines
+def render_pydantic_ai(t: Transcript, drawer: _Drawer) -> list[dict[str, Any]]:
+    """A Pydantic AI `ModelMessagesTypeAdapter` dump: requests and responses with `parts`."""
+    stamp = "2026-07-14T09:12:03.111000Z"
+
+    def request(parts: list[dict[str, Any]]) -> dict[str, Any]:
+        return {"parts": parts, "timestamp": stamp, "instructions": None, "kind": "request"}
+
+    def text(kind: str, value: str) -> dict[str, Any]:
+        if kind == "text":
+            return {"content": value, "id": None, "part_kind": "text"}
+        return {"content": value, "timestamp": stamp, "part_kind": kind}
+
+    messages: list[dict[str, Any]] = []
+    for e in t.events:
+        parts: list[dict[str, Any]] = []
+        if e.kind in ("system", "user"):
+            kind = "system-prompt" if e.kind == "system" else "user-prompt"
+            parts = [text(kind, "")] if e.empty_part else []
+            messages.append(request([*parts, text(kind, e.text)]))
+            continue
+        if e.kind == "results":
+            parts = [
+                {
+                    "tool_name": r.name,
+                    "content": r.output,
+                    "tool_call_id": r.id,
+                    "timestamp": stamp,
+                    "outcome": "failed" if r.is_error else "success",
+                    "part_kind": "tool-return",
+                }
+                for r in e.results
+            ]
+            messages.append(request(parts))
+            continue
+        if e.reasoning is not None:
+            parts.append({"content": e.reasoning, "signature": None, "part_kind": "thinking"})
+        if e.empty_part:
+            parts.append(text("text", ""))
+        if e.text:
+            parts.append(text("text", e.text))
+        for c in e.calls:
+            call = {"tool_name": c.name, "args": c.arguments, "tool_call_id": c.id}
+            parts.append({**call, "part_kind": "tool-call"})
+        usage = {"input_tokens": 0, "output_tokens": 0}
+        messages.append({"parts": parts, "usage": usage, "model_name": "m", "kind": "response"})
+    return messages
 
 
 RENDERERS: dict[str, Callable[[Transcript, _Drawer], Any]] = {
@@ -758,6 +804,7 @@ RENDERERS: dict[str, Callable[[Transcript, _Drawer], Any]] = {
     "meai": render_meai,
     "claude-code": render_claude_code,
     "codex": render_codex,
+    "pydantic-ai": render_pydantic_ai,  # for the fast-path tests; not a benchmark corpus
 }
 
 

@@ -14,6 +14,7 @@ import strategies_langchain
 import strategies_meai
 import strategies_openai_chat
 import strategies_openai_responses
+import strategies_pydantic_ai
 import strategies_sharegpt
 from hypothesis import strategies as st
 
@@ -29,5 +30,6 @@ DOCUMENTS: dict[str, st.SearchStrategy[Any]] = {
     "agent-framework": strategies_agent_framework.transcripts(),
     "claude-code": strategies_claude_code.sessions(),
     "codex": strategies_codex.rollouts(),
+    "pydantic-ai": strategies_pydantic_ai.transcripts(),
 }
 """Valid native documents of each format."""

@@ -52,6 +52,7 @@ import strategies_langchain
 import strategies_meai
 import strategies_openai_chat
 import strategies_openai_responses
+import strategies_pydantic_ai
 import strategies_sharegpt
 from codec_helpers import (
     PROPERTY_SETTINGS,
@@ -116,6 +117,7 @@ DAMAGED: dict[str, st.SearchStrategy[Any]] = {
     ),
     "claude-code": strategies_claude_code.damaged_sessions(),
     "codex": strategies_codex.damaged_rollouts(),
+    "pydantic-ai": strategies_pydantic_ai.damaged_transcripts(),
 }
 """Each format's valid documents with one value replaced by an arbitrary JSON value."""
 

@@ -112,10 +112,9 @@ def test_an_alpaca_array_is_never_fixed_into_a_responses_body() -> None:
     assert all(r.transcript is None for r in document.records)
 
 
-def test_a_pydantic_ai_dump_is_not_read_as_gemini() -> None:
-    (value,) = values("pydantic-ai-dump.json")
-    with pytest.raises(NotATranscript, match="Pydantic AI"):
-        detect_format(value)
+def test_a_pydantic_ai_dump_is_read_as_pydantic_ai_not_gemini() -> None:
+    path = ROOT / "fixtures" / "rules" / "HN001" / "cancelled-partial-turn.pydantic-ai.json"
+    assert detect_format(json.loads(path.read_bytes())) == "pydantic-ai"
     # Gemini itself keeps being detected on its own part keys
     gemini = [{"role": "user", "parts": [{"text": "hi"}]}, {"role": "model", "parts": []}]
     assert detect_format(gemini) == "gemini"

@@ -35,6 +35,7 @@ FRAMEWORKS = (
     "dask",
     "openai",
     "anthropic",
+    "pydantic_ai",
 )
 """What only an adapter of `histnorm.integrations` loads, when it is itself imported."""
 

@@ -18,6 +18,7 @@ from histnorm.formats.langchain import LangChainCodec
 from histnorm.formats.meai import MeaiCodec
 from histnorm.formats.openai_chat import OpenAIChatCodec
 from histnorm.formats.openai_responses import OpenAIResponsesCodec
+from histnorm.formats.pydantic_ai import PydanticAICodec
 from histnorm.formats.sharegpt import ShareGPTCodec
 from histnorm.model import JsonValue, Transcript, memo_source, same_source
 
@@ -36,6 +37,7 @@ CODECS: Mapping[str, Codec] = MappingProxyType(
             AgentFrameworkCodec(),
             ClaudeCodeCodec(),
             CodexCodec(),
+            PydanticAICodec(),
         )
     }
 )
@@ -210,15 +212,6 @@ _MESSAGE_KEYS = {"role", "from", "parentuuid", "lc"}
 def _not_a_transcript(data: JsonValue) -> str:
     items = data if isinstance(data, list) else []
     first = items[0] if items else data
-    if (
-        isinstance(first, dict)
-        and first.get("kind") in ("request", "response")
-        and isinstance(first.get("parts"), list)
-    ):
-        return (
-            "not a transcript histnorm reads: a Pydantic AI message dump "
-            "(ModelMessagesTypeAdapter), a format histnorm does not read"
-        )
     if isinstance(first, dict) and {"prompt", "chosen", "rejected"} <= first.keys():
         return "not a transcript: a preference pair (prompt, chosen, rejected)"
     if isinstance(first, dict) and "instruction" in first and "output" in first:
