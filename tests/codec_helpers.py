@@ -47,6 +47,7 @@ PROPERTY_SETTINGS: Mapping[str, settings] = MappingProxyType(
         "langchain": _property(30),
         "agent-framework": _property(30),
         "claude-code": _property(60),
+        "vercel-ai": _property(40),
     }
 )
 """The hypothesis settings of each format's property tests, contract and own alike."""

@@ -169,8 +169,9 @@ class VercelAICodec(MessageListCodec):
         return decode_message(obj, pointer)
 
     def sniff(self, data: JsonValue) -> float:
-        """Sure when every message is an object with a string `id`, a `role` and a `parts`
-        array, no `content`, and some part has a UIMessage part type (`text`,
+        """Likely when every message is an object with a string `id`, a `role` and a
+        `parts` array, and no `content` (Gemini's Content has no `id`, Pydantic AI's
+        messages no `role`); sure when some part has a UIMessage part type (`text`,
         `step-start`, `tool-<name>`, ...); 0 otherwise."""
         messages = messages_sniff(data, "messages")
         if not messages:
@@ -184,7 +185,7 @@ class VercelAICodec(MessageListCodec):
             typed = typed or any(
                 isinstance(p, dict) and is_part_type(p.get("type")) for p in msg["parts"]
             )
-        return 0.95 if typed else 0.0
+        return 0.95 if typed else 0.6
 
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode; results away from their call are written into its tool part."""

@@ -75,8 +75,8 @@ def encode_part(part: Part) -> Any:
     """Write one part that is no tool part."""
     base = part.native if isinstance(part.native, dict) else {}
     if isinstance(part, UnknownPart):
-        if base:
-            return base
+        if isinstance(part.native, dict):
+            return part.native
         raise HistnormError(
             f"a part of unknown type {part.type!r} cannot be written as a UIMessage part"
         )
