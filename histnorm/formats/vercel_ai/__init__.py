@@ -37,18 +37,10 @@ from histnorm.formats.base import (
     type_name,
 )
 from histnorm.formats.base import expect_object as _object
-from histnorm.formats.vercel_ai.encode import TOOL_KINDS, encode_part, encode_tool, groups, is_away
+from histnorm.formats.vercel_ai.encode import TOOL_KINDS, encode_part, encode_tool, groups
 from histnorm.formats.vercel_ai.parts import VERBATIM, decode_part, is_part_type
-from histnorm.model import (
-    ApprovalRequestPart,
-    ApprovalResponsePart,
-    JsonValue,
-    Message,
-    Part,
-    ToolCallPart,
-    ToolResultPart,
-    Transcript,
-)
+from histnorm.formats.vercel_ai.plan import Plan, plan
+from histnorm.model import JsonValue, Message, ToolResultPart, Transcript
 
 ROLES = frozenset({"system", "user", "assistant"})
 _NEW_ROLES = {"developer": "system"}
@@ -74,76 +66,32 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
     return Message(role=role, id=ident, parts=parts, native=obj)
 
 
-Away = tuple[dict[str, list[ToolResultPart]], dict[str, list[ApprovalResponsePart]]]
-
-
-def _away(transcript: Transcript) -> Away:
-    """The results and approval responses outside their call's tool part, by id."""
-    results: dict[str, list[ToolResultPart]] = {}
-    responses: dict[str, list[ApprovalResponsePart]] = {}
-    for message in transcript.messages:
-        for group in groups(message.parts):
-            if not is_away(group):
-                continue
-            for part in group:
-                if isinstance(part, ToolResultPart):
-                    results.setdefault(part.call_id or "", []).append(part)
-                elif isinstance(part, ApprovalResponsePart):
-                    responses.setdefault(part.request_id, []).append(part)
-    return results, responses
-
-
-def _owner(group: list[Part]) -> tuple[str | None, str | None]:
-    """The call id and request id a tool group stands for."""
-    call = next((p for p in group if isinstance(p, ToolCallPart)), None)
-    request = next((p for p in group if isinstance(p, ApprovalRequestPart)), None)
-    if call is None and request is not None:
-        call = request.tool_call
-    return (
-        None if call is None else call.call_id,
-        None if request is None else request.request_id,
-    )
-
-
-def _encode_parts(message: Message, away: Away) -> tuple[list[Any], bool]:
-    """The native parts of `message`, and whether any differs from what was read."""
-    results, responses = away
+def _encode_parts(message: Message, mi: int, plan: Plan) -> tuple[list[Any], bool]:
+    """The native parts of message `mi`, and whether any differs from what was read."""
     out: list[Any] = []
     touched = False
-    for group in groups(message.parts):
-        if is_away(group):
+    for gi, group in enumerate(groups(message.parts)):
+        at = (mi, gi)
+        if at in plan.moved:
             touched = True
-            continue
-        if not isinstance(group[0], TOOL_KINDS):
+        elif not isinstance(group[0], TOOL_KINDS):
             out.append(encode_part(group[0]))
-            continue
-        call_id, request_id = _owner(group)
-        has_result = any(isinstance(p, ToolResultPart) for p in group)
-        found = results.get(call_id or "") if call_id is not None and not has_result else None
-        answers = responses.get(request_id or "") if request_id is not None else None
-        result = found.pop(0) if found else None
-        response = answers.pop(0) if answers else None
-        touched = touched or result is not None or response is not None
-        out.append(encode_tool(group, result, response))
+        else:
+            own = any(isinstance(p, ToolResultPart) for p in group)
+            result = None if own else plan.results.get(at)
+            response = plan.responses.get(at)
+            touched = touched or result is not None or response is not None
+            out.append(encode_tool(group, result, response))
     return out, touched
 
 
-def _left(away: Away) -> None:
-    for held in (*away[0].values(), *away[1].values()):
-        if held:
-            raise HistnormError(
-                "a tool result or approval response whose call is not in the history cannot "
-                "be written as a UIMessage (the SDK keeps them in their call's tool part)"
-            )
-
-
-def _encode_message(message: Message, away: Away, index: int) -> Any | None:
-    """Write one message; None for a message of results written into their calls."""
-    parts, touched = _encode_parts(message, away)
+def _encode_message(message: Message, mi: int, plan: Plan, index: int) -> Any | None:
+    """Write message `mi`; None for a message of parts written into other messages."""
+    parts, touched = _encode_parts(message, mi, plan)
     if not touched and reuse_native(message, decode_message):
         return message.native
-    if not parts and message.parts and all(is_away([p]) for p in message.parts):
-        return None
+    if message.parts and not parts and touched:
+        return None  # every part of it was written into other messages' tool parts
     base = message.native if isinstance(message.native, dict) else {}
     role = _NEW_ROLES.get(message.role.casefold(), message.role)
     if not base and role not in ROLES:
@@ -189,18 +137,17 @@ class VercelAICodec(MessageListCodec):
 
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode; results away from their call are written into its tool part."""
-        away = _away(transcript)
+        placed = plan(transcript)
         out: list[Any] = []
-        for message in transcript.messages:
-            written = _encode_message(message, away, len(out))
+        for mi, message in enumerate(transcript.messages):
+            written = _encode_message(message, mi, placed, len(out))
             if written is not None:
                 out.append(written)
-        _left(away)
         return join_envelope(transcript, "messages", out)
 
     def read_back(self, fixed: Transcript) -> Transcript | None:
         """What the encoding of `fixed` reads as, when results moved into their calls."""
-        if not any(is_away(g) for m in fixed.messages for g in groups(m.parts)):
+        if not plan(fixed).moved:
             return None
         return self.decode(self.encode(fixed))
 

@@ -156,44 +156,44 @@ def tool_state(
     response: ApprovalResponsePart | None,
     result: ToolResultPart | None,
 ) -> tuple[str, dict[str, Any] | None, dict[str, Any]]:
-    """The state, approval and outcome keys of a tool part: a result makes it
-    `output-available` (`output-error` for an error); a result given to a call whose
-    approval was pending (histnorm's `deny`) makes it `output-denied`; a response without
-    a result `approval-responded` (`output-denied` for a denial read that way); a request
+    """The state, approval and outcome keys of a tool part: a denial makes it
+    `output-denied` (as does a result given to a call whose approval was pending:
+    histnorm's `deny`); a result `output-available` (`output-error` for an error), with
+    the approval it answered; an approval response alone `approval-responded`; a request
     alone `approval-requested`; a call alone keeps its input state."""
     old = base.get("state")
     found = base.get("approval")
     held: dict[str, Any] = found if isinstance(found, dict) else {}
     ident = request.request_id if request is not None else held.get("id")
+    if response is not None and response.approved is False:
+        said = result.content if result is not None and isinstance(result.content, str) else None
+        why = response.reason or said
+        approval = rebuild(held, {"id": ident, "approved": False, "reason": why or MISSING})
+        keep = result is None and old in ("approval-responded", "output-denied")
+        return str(old) if keep else "output-denied", approval, {}
     if result is not None:
-        denial = old == "approval-requested" and request is None and not result.is_error
-        if denial:
-            reason = result.content if isinstance(result.content, str) else MISSING
-            return "output-denied", rebuild(held, {"approved": False, "reason": reason}), {}
-        kept = old in ("output-available", "output-error") and held
-        approval = held if kept else None
+        if old == "approval-requested" and request is None and not result.is_error:
+            text: Any = result.content if isinstance(result.content, str) else MISSING
+            return "output-denied", rebuild(held, {"approved": False, "reason": text}), {}
+        answered: dict[str, Any] | None = None
+        if old in ("output-available", "output-error") and held:
+            answered = held
+        elif response is not None:
+            answered = rebuild(held, {"id": ident, "approved": True, "reason": _reason(response)})
         if result.is_error:
-            text = (
-                result.content
-                if isinstance(result.content, str)
-                else jsonio.dumps(result.content).decode()
-            )
-            return "output-error", approval, {"errorText": text}
-        return "output-available", approval, {"output": result.content}
+            content = result.content
+            said = content if isinstance(content, str) else jsonio.dumps(content).decode()
+            return "output-error", answered, {"errorText": said}
+        return "output-available", answered, {"output": result.content}
     if response is not None:
-        reason = MISSING if response.reason is None else response.reason
-        approval = rebuild(
-            held, {"id": ident, "approved": bool(response.approved), "reason": reason}
-        )
-        if old in ("approval-responded", "output-denied"):
-            return str(old), approval, {}
-        return (
-            ("output-denied" if response.approved is False else "approval-responded"),
-            approval,
-            {},
-        )
+        approval = rebuild(held, {"id": ident, "approved": True, "reason": _reason(response)})
+        return "approval-responded", approval, {}
     if request is not None:
         approval = rebuild(held, {"id": ident, "approved": MISSING, "reason": MISSING})
         return "approval-requested", approval, {}
     state = old if old in ("input-streaming", "input-available") else "input-available"
     return str(state), None, {}
+
+
+def _reason(response: ApprovalResponsePart) -> Any:
+    return MISSING if response.reason is None else response.reason
