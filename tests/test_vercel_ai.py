@@ -450,3 +450,31 @@ def test_bad_input_raises_with_a_pointer(doc: Any, pointer: str) -> None:
     with pytest.raises(HistnormError) as caught:
         CODEC.decode(doc)
     assert caught.value.pointer == pointer
+
+
+def test_convert_from_meai_keeps_an_approved_call_in_one_part() -> None:
+    """Microsoft.Extensions.AI writes request, response, the approved call again and its
+    result; the SDK keeps all of it in one tool part (`output-available` with its
+    `approval`)."""
+    raw = (ROOT / "fixtures" / "formats" / "meai" / "approval_current.json").read_bytes()
+    converted = histnorm.encode(histnorm.convert(histnorm.load(raw, format="meai"), "vercel-ai"))
+    [part] = converted[1]["parts"]
+    assert part == {
+        "type": "tool-rm",
+        "toolCallId": "call_1",
+        "state": "output-available",
+        "input": {"path": "/tmp/x"},
+        "output": "ok",
+        "approval": {"id": "ficc_call_1", "approved": True},
+    }
+    assert [m["role"] for m in converted] == ["user", "assistant", "assistant"]
+    assert codes(converted) == []
+
+
+def test_a_message_emptied_by_a_fix_goes() -> None:
+    doc = [
+        user("u1", "hi"),
+        {"id": "a1", "role": "assistant", "parts": [tool("input-available", input={})]},
+        user("u2", "again"),
+    ]
+    assert repaired(doc) == [doc[0], doc[2]]
