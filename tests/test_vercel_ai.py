@@ -243,7 +243,7 @@ def test_other_parts() -> None:
     assert isinstance(text, TextPart)
     assert media == MediaPart(
         media_type="application/pdf",
-        uri="https://example.com/notes.pdf",
+        uri="data:application/pdf;base64,JVBERi0xLjQK",
         native=doc[0]["parts"][1],
         slot="parts",
     )
@@ -252,7 +252,7 @@ def test_other_parts() -> None:
     assert "data-progress" in CODEC.verbatim_types and "widget" not in CODEC.verbatim_types
     reasoning = (
         CODEC.decode(histnorm.jsonio.loads((FIXTURES / "chat-request.json").read_bytes()))
-        .messages[2]
+        .messages[1]
         .parts[1]
     )
     assert isinstance(reasoning, ReasoningPart)

@@ -44,6 +44,7 @@ from histnorm.model import JsonValue, Message, ToolResultPart, Transcript
 
 ROLES = frozenset({"system", "user", "assistant"})
 _NEW_ROLES = {"developer": "system"}
+"""Roles of other formats written as the UIMessage role that means the same."""
 
 
 class _Verbatim(frozenset[str]):
@@ -94,8 +95,10 @@ def _encode_message(message: Message, mi: int, plan: Plan, index: int) -> Any | 
         return None  # every part of it was written into other messages' tool parts
     base = message.native if isinstance(message.native, dict) else {}
     role = _NEW_ROLES.get(message.role.casefold(), message.role)
+    if not base and role.casefold() in ROLES:
+        role = role.casefold()
     if not base and role not in ROLES:
-        raise HistnormError(f"a {message.role} message cannot be written as a UIMessage")
+        raise HistnormError(f"a message of role {message.role!r} cannot be written as a UIMessage")
     ident = MISSING if message.id is None else message.id
     if base:
         return rebuild(base, {"id": ident, "role": role, "parts": parts})
