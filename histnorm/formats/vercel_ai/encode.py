@@ -1,11 +1,9 @@
 """Writing UIMessage parts: the model parts of one tool part go back into one tool part.
 
 Parts read from one native tool part are a group (they keep that very part as `native`);
-an untouched group is written as its native part. A result or approval response that is
-not in its call's group (one a fix added in a `tool` message, or one read from another
-format) is written into its call's tool part, by call id or request id, wherever the
-call is: the SDK keeps a call and its outcome in one part. The state follows from what
-the group holds (see `tool_state`).
+an untouched group is written as its native part, any other is rebuilt over it (its
+other keys kept) with the state its parts call for (`tool_state`), together with the
+result or approval response `histnorm.formats.vercel_ai.plan` found for it elsewhere.
 """
 
 from __future__ import annotations
