@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from histnorm import jsonio
+import histnorm.jsonio as jsonio
 from histnorm.errors import HistnormError
 from histnorm.formats.base import MISSING, rebuild, strict_equal
 from histnorm.formats.vercel_ai.parts import decode_part, is_tool_type
