@@ -123,10 +123,12 @@ OVERLAPS: dict[str, frozenset[str]] = {
     "openai-chat": frozenset({"anthropic", "chat-template"}),
     "anthropic": frozenset({"openai-chat", "chat-template", "openai-responses"}),
     "chat-template": frozenset({"openai-chat", "anthropic"}),
+    "vercel-ai": frozenset({"gemini"}),
 }
 """The other formats whose codecs may also claim (sniff > 0) a document of a format: plain
 role/content chat is valid OpenAI Chat, Anthropic and chat-template alike, and a stored
-Anthropic message with string content (`"type": "message"`) is a valid Responses item.
+Anthropic message with string content (`"type": "message"`) is a valid Responses item. A
+UIMessage whose parts are all empty reads as a Gemini Content with an extra `id`.
 The codecs of all other formats score a document of the format 0."""
 
 DETECTED_AS: dict[tuple[str, str, int], str] = {
