@@ -16,6 +16,7 @@ import strategies_openai_chat
 import strategies_openai_responses
 import strategies_pydantic_ai
 import strategies_sharegpt
+import strategies_vercel_ai
 from hypothesis import strategies as st
 
 DOCUMENTS: dict[str, st.SearchStrategy[Any]] = {
@@ -31,5 +32,6 @@ DOCUMENTS: dict[str, st.SearchStrategy[Any]] = {
     "claude-code": strategies_claude_code.sessions(),
     "codex": strategies_codex.rollouts(),
     "pydantic-ai": strategies_pydantic_ai.transcripts(),
+    "vercel-ai": strategies_vercel_ai.transcripts(),
 }
 """Valid native documents of each format."""

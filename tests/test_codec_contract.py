@@ -54,6 +54,7 @@ import strategies_openai_chat
 import strategies_openai_responses
 import strategies_pydantic_ai
 import strategies_sharegpt
+import strategies_vercel_ai
 from codec_helpers import (
     PROPERTY_SETTINGS,
     check_damaged,
@@ -118,6 +119,7 @@ DAMAGED: dict[str, st.SearchStrategy[Any]] = {
     "claude-code": strategies_claude_code.damaged_sessions(),
     "codex": strategies_codex.damaged_rollouts(),
     "pydantic-ai": strategies_pydantic_ai.damaged_transcripts(),
+    "vercel-ai": strategies_vercel_ai.damaged_transcripts(),
 }
 """Each format's valid documents with one value replaced by an arbitrary JSON value."""
 
@@ -125,10 +127,12 @@ OVERLAPS: dict[str, frozenset[str]] = {
     "openai-chat": frozenset({"anthropic", "chat-template"}),
     "anthropic": frozenset({"openai-chat", "chat-template", "openai-responses"}),
     "chat-template": frozenset({"openai-chat", "anthropic"}),
+    "vercel-ai": frozenset({"gemini"}),
 }
 """The other formats whose codecs may also claim (sniff > 0) a document of a format: plain
 role/content chat is valid OpenAI Chat, Anthropic and chat-template alike, and a stored
-Anthropic message with string content (`"type": "message"`) is a valid Responses item.
+Anthropic message with string content (`"type": "message"`) is a valid Responses item. A
+UIMessage whose parts are all empty reads as a Gemini Content with an extra `id`.
 The codecs of all other formats score a document of the format 0."""
 
 DETECTED_AS: dict[tuple[str, str, int], str] = {

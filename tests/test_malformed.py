@@ -169,6 +169,7 @@ BAD_MESSAGE: dict[str, str] = {
     "claude-code": "/1/message/content/0/id",
     "codex": "/2/payload/call_id",
     "pydantic-ai": "/2/parts/0/tool_call_id",
+    "vercel-ai": "/1/parts/1/toolCallId",
 }
 for _format, _pointer in BAD_MESSAGE.items():
     EXPECTED[f"bad-message.{_format}.json"] = [(ANY_LINE, "HN000", _pointer)]

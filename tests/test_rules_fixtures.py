@@ -145,7 +145,11 @@ def test_every_code_has_two_to_five_cases(code):
 
 
 def test_approval_cases_are_meai_only():
-    assert {case.format for case in CASES if case.code == "HN003"} <= {"meai", "agent-framework"}
+    assert {case.format for case in CASES if case.code == "HN003"} <= {
+        "meai",
+        "agent-framework",
+        "vercel-ai",
+    }
 
 
 # --------------------------------------------------------------------------- per case

@@ -20,6 +20,7 @@ from histnorm.formats.openai_chat import OpenAIChatCodec
 from histnorm.formats.openai_responses import OpenAIResponsesCodec
 from histnorm.formats.pydantic_ai import PydanticAICodec
 from histnorm.formats.sharegpt import ShareGPTCodec
+from histnorm.formats.vercel_ai import VercelAICodec
 from histnorm.model import JsonValue, Transcript, memo_source, same_source
 
 CODECS: Mapping[str, Codec] = MappingProxyType(
@@ -38,6 +39,7 @@ CODECS: Mapping[str, Codec] = MappingProxyType(
             ClaudeCodeCodec(),
             CodexCodec(),
             PydanticAICodec(),
+            VercelAICodec(),
         )
     }
 )

@@ -14,6 +14,8 @@ Anthropic: `tool_use ids were found without tool_result blocks immediately after
 Responses API: `No tool output found for function call call_…`; Gemini:
 `Please ensure that the number of function response parts is equal to the number of
 function call parts of the function call turn.`
+The Vercel AI SDK refuses such a history before sending it:
+`AI_MissingToolResultsError: Tool result is missing for tool call call_…`.
 
 ## Example
 A streamed run was cancelled while `book_table` ran; the user then wrote again.

@@ -9,6 +9,8 @@ not answered yet); it is reported as HN011 instead, unless `tail=close`.
 Microsoft.Extensions.AI's FunctionInvokingChatClient throws on the next turn:
 `ToolApprovalRequestContent found with FunctionCall.CallId(s) 'call_1' that have no
 matching ToolApprovalResponseContent.` (older releases name `FunctionApprovalRequestContent`).
+The Vercel AI SDK sends a pending approval as a call without a result and refuses it
+(`AI_MissingToolResultsError: Tool result is missing for tool call call_…`).
 A response that comes before its request does not count.
 
 ## Example
