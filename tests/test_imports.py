@@ -23,7 +23,7 @@ CORE = [edge for edge in GRAPH if edge.importer.startswith("histnorm.")]
 HEAVY = ("histnorm_cli", "typer", "click", "rich", "jsonschema", "hypothesis", "pytest")
 """What `import histnorm` must not load: the CLI and what only the CLI or the tests use."""
 
-FRAMEWORKS = ("langchain", "langchain_core", "langgraph", "langsmith")
+FRAMEWORKS = ("langchain", "langchain_core", "langgraph", "langsmith", "datasets")
 """What only an adapter of `histnorm.integrations` loads, when it is itself imported."""
 
 
