@@ -14,6 +14,7 @@ import strategies_meai
 import strategies_openai_chat
 import strategies_openai_responses
 import strategies_sharegpt
+import strategies_trl
 from hypothesis import strategies as st
 
 DOCUMENTS: dict[str, st.SearchStrategy[Any]] = {
@@ -27,5 +28,6 @@ DOCUMENTS: dict[str, st.SearchStrategy[Any]] = {
     "langchain": strategies_langchain.transcripts(),
     "agent-framework": strategies_agent_framework.transcripts(),
     "claude-code": strategies_claude_code.sessions(),
+    "trl": strategies_trl.transcripts(),
 }
 """Valid native documents of each format."""

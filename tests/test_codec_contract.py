@@ -52,6 +52,7 @@ import strategies_meai
 import strategies_openai_chat
 import strategies_openai_responses
 import strategies_sharegpt
+import strategies_trl
 from codec_helpers import (
     PROPERTY_SETTINGS,
     check_damaged,
@@ -114,6 +115,7 @@ DAMAGED: dict[str, st.SearchStrategy[Any]] = {
         | st.sampled_from([[], {}, ["x"], {"a": 1}, 1.5, None, "x"]),
     ),
     "claude-code": strategies_claude_code.damaged_sessions(),
+    "trl": strategies_trl.damaged_transcripts(),
 }
 """Each format's valid documents with one value replaced by an arbitrary JSON value."""
 

@@ -18,6 +18,7 @@ from histnorm.formats.meai import MeaiCodec
 from histnorm.formats.openai_chat import OpenAIChatCodec
 from histnorm.formats.openai_responses import OpenAIResponsesCodec
 from histnorm.formats.sharegpt import ShareGPTCodec
+from histnorm.formats.trl import TRLCodec
 from histnorm.model import JsonValue, Transcript, memo_source, same_source
 
 CODECS: Mapping[str, Codec] = MappingProxyType(
@@ -34,6 +35,7 @@ CODECS: Mapping[str, Codec] = MappingProxyType(
             LangChainCodec(),
             AgentFrameworkCodec(),
             ClaudeCodeCodec(),
+            TRLCodec(),
         )
     }
 )
