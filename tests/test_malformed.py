@@ -167,6 +167,7 @@ BAD_MESSAGE: dict[str, str] = {
     "langchain": "/3/data/tool_call_id",
     "agent-framework": "/3/contents/0/call_id",
     "claude-code": "/1/message/content/0/id",
+    "trl": "/rejected/0/tool_calls/0/function",
 }
 for _format, _pointer in BAD_MESSAGE.items():
     EXPECTED[f"bad-message.{_format}.json"] = [(ANY_LINE, "HN000", _pointer)]
