@@ -1,7 +1,15 @@
 """TRL conversational records (`histnorm.formats.trl`): prompt-completion and preference
 rows (https://huggingface.co/docs/trl/dataset_formats), each side a chat-template message
 list. A preference pair is two conversations, the prompt with `chosen` and the prompt with
-`rejected`: a defect is reported at its side and a fix rewrites only that side."""
+`rejected`: a defect is reported at its side and a fix rewrites only that side.
+
+The fixtures (fixtures/formats/trl/) are in the dataset types of TRL's guide:
+prompt-completion.json, implicit-prompt.json and unpaired-preference.json are its
+conversational examples; preference-tool-calls.json is the "Preference with tool calls"
+example of huggingface/trl tests/test_data_utils.py (commit f2cd577), and
+tool-completion.json the tool-calling turns of its `test_message_with_tool_calling_turns`
+split into prompt and completion (object `arguments`, no ids, the tool message's `name`);
+dataset.jsonl, preference.jsonl and preference-multi-turn.json are rows in those shapes."""
 
 from __future__ import annotations
 
