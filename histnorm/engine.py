@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
+import histnorm.conversations as conversations
 from histnorm.analysis.context import Context, NeedsModel
 from histnorm.analysis.outline import Outline
 from histnorm.diagnostic import Applicability, Diagnostic, Location, Severity
@@ -151,6 +152,9 @@ def guarded(
 def lint(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> tuple[Diagnostic, ...]:
     """Every diagnostic the selected rules report, located and sorted; fixes that unknown
     content forbids are held back (`histnorm.guard`)."""
+    several = conversations.split(transcript)
+    if several is not None:  # a preference pair: each conversation on its own
+        return conversations.lint_each(transcript, several, lambda t: lint(t, settings))
     unknown = blocks(transcript)
     found = [
         _locate(transcript, d)
@@ -204,6 +208,17 @@ def fix(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> FixRes
 
     A fix that unknown content forbids is never applied (`histnorm.guard`); a rule whose
     fixes together would still touch a turn holding unknown content is skipped."""
+    several = conversations.split(transcript)
+    if several is not None:  # a preference pair: each conversation on its own, then joined
+
+        def each(view: Transcript) -> conversations.Fixed:
+            done = fix(view, settings)
+            return done.transcript, done.applied, done.remaining, done.fixes
+
+        joined = conversations.fix_each(transcript, several, each)
+        if isinstance(joined, str):
+            return FixResult(transcript, {}, fix_refused(lint(transcript, settings), joined))
+        return FixResult(joined[0], MappingProxyType(dict(joined[1])), joined[2], joined[3])
     chosen = {rule.code for rule in selected_rules(settings)}
     rules = [rule for rule in FIX_ORDER if rule.code in chosen and rule.fix is not None]
     applied: dict[str, int] = {}

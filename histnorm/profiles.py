@@ -224,6 +224,7 @@ DEFAULT_FOR_FORMAT: Mapping[str, str] = MappingProxyType(
     {
         "openai-chat": "openai-chat",
         "chat-template": "openai-chat",
+        "trl": "openai-chat",
         "openai-responses": "openai-responses",
         "anthropic": "anthropic",
         "claude-code": "anthropic",

@@ -46,6 +46,7 @@ PROPERTY_SETTINGS: Mapping[str, settings] = MappingProxyType(
         "chat-template": _property(40),
         "langchain": _property(30),
         "agent-framework": _property(30),
+        "trl": _property(30),
         "claude-code": _property(60),
         "codex": _property(60),
         "pydantic-ai": _property(40),

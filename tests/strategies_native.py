@@ -16,6 +16,7 @@ import strategies_openai_chat
 import strategies_openai_responses
 import strategies_pydantic_ai
 import strategies_sharegpt
+import strategies_trl
 import strategies_vercel_ai
 from hypothesis import strategies as st
 
@@ -33,5 +34,6 @@ DOCUMENTS: dict[str, st.SearchStrategy[Any]] = {
     "codex": strategies_codex.rollouts(),
     "pydantic-ai": strategies_pydantic_ai.transcripts(),
     "vercel-ai": strategies_vercel_ai.transcripts(),
+    "trl": strategies_trl.transcripts(),
 }
 """Valid native documents of each format."""

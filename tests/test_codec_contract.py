@@ -54,6 +54,7 @@ import strategies_openai_chat
 import strategies_openai_responses
 import strategies_pydantic_ai
 import strategies_sharegpt
+import strategies_trl
 import strategies_vercel_ai
 from codec_helpers import (
     PROPERTY_SETTINGS,
@@ -120,6 +121,7 @@ DAMAGED: dict[str, st.SearchStrategy[Any]] = {
     "codex": strategies_codex.damaged_rollouts(),
     "pydantic-ai": strategies_pydantic_ai.damaged_transcripts(),
     "vercel-ai": strategies_vercel_ai.damaged_transcripts(),
+    "trl": strategies_trl.damaged_transcripts(),
 }
 """Each format's valid documents with one value replaced by an arbitrary JSON value."""
 

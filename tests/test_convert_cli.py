@@ -507,7 +507,10 @@ def test_a_dumpd_aimessage_with_usage_converts_with_a_note():
     ]
 
 
-@pytest.mark.parametrize("target", sorted(set(histnorm.CODECS) - {"openai-chat", "claude-code"}))
+# trl: a conversion cannot say where a prompt ends, so histnorm writes no new TRL record
+@pytest.mark.parametrize(
+    "target", sorted(set(histnorm.CODECS) - {"openai-chat", "claude-code", "trl"})
+)
 def test_every_target_reads_back_what_convert_wrote(target: str):
     put("body.json", BODY)
     result = invoke("body.json", "--to", target, "-o", "out.json")

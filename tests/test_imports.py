@@ -36,6 +36,7 @@ FRAMEWORKS = (
     "openai",
     "anthropic",
     "pydantic_ai",
+    "datasets",
 )
 """What only an adapter of `histnorm.integrations` loads, when it is itself imported."""
 

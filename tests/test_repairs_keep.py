@@ -369,7 +369,8 @@ def test_fix_keeps_answered_results_of_damaged_fixtures(
     _check_keeps(*case, chosen)
 
 
-@pytest.mark.parametrize("fmt", sorted(histnorm.CODECS))
+# trl: no conversion writes a new TRL record (where its prompt ends is the dataset's)
+@pytest.mark.parametrize("fmt", sorted(set(histnorm.CODECS) - {"trl"}))
 def test_fix_keeps_answered_results_in_every_format(fmt: str) -> None:
     @PER_FORMAT
     @given(damaged_conversions(fmt), _settings())

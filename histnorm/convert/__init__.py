@@ -90,6 +90,12 @@ def conversion(transcript: Transcript, to: str) -> Conversion:
     target = get_codec(to)  # fail early on an unknown name
     if transcript.format == to:
         return Conversion(transcript)
+    origin = CODECS.get(transcript.format or "")
+    if origin is not None and origin.conversations(transcript) is not None:
+        raise HistnormError(
+            f"histnorm cannot write a {origin.name} preference pair in {to}: it holds two "
+            "conversations (the prompt with chosen, and with rejected), not one"
+        )
     request = read_request(transcript)
     notes: list[Diagnostic] = []
     messages = list(_without_usage(transcript, to, notes))

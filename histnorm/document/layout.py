@@ -10,6 +10,7 @@ from typing import Any
 
 import histnorm.jsonio as jsonio
 from histnorm.errors import HistnormError
+from histnorm.formats.trl import is_record
 from histnorm.model import Transcript
 
 BOM = b"\xef\xbb\xbf"
@@ -86,7 +87,7 @@ def is_transcript_array(value: Any) -> bool:
         or (
             isinstance(item, dict)
             and not {"role", "Role"} & item.keys()
-            and bool(ENVELOPE_KEYS & item.keys())
+            and (bool(ENVELOPE_KEYS & item.keys()) or is_record(item))
         )
         for item in value
     )

@@ -47,10 +47,10 @@ def write_line(
     old = _native(record.transcript) if record.transcript is not None else None
     if record.transcript is None or jsonio.dumps(old) == record.raw:
         return jsonio.dumps(new)  # a line written as histnorm writes: nothing else to keep
-    pointer = _messages_pointer(record.transcript)
+    pointers = _message_arrays(record.transcript)
     style = jsonio.detect_style(record.raw)
-    if pointer is not None:
-        spliced = splice_array(record.raw, old, new, pointer, style)
+    if pointers:
+        spliced = _splice_arrays(record.raw, old, new, pointers, style)
         if spliced is not None:
             return spliced
     return keep_spellings(jsonio.dumps(new, style), record.raw, moved(old, new))
@@ -111,10 +111,58 @@ def _native(transcript: Transcript) -> Any:
     return [m.native for m in transcript.messages]
 
 
-def _messages_pointer(transcript: Transcript) -> str | None:
+def _message_arrays(transcript: Transcript) -> tuple[str, ...]:
     if not transcript.messages or transcript.format is None:
-        return None
-    return get_codec(transcript.format).message_pointer(transcript, 0).rsplit("/", 1)[0]
+        return ()
+    return get_codec(transcript.format).message_arrays(transcript)
+
+
+def _splice_arrays(
+    body: bytes, old: Any, new: Any, pointers: Sequence[str], style: jsonio.Style
+) -> bytes | None:
+    """`splice_array` for each message array in turn (a TRL record has one per side):
+    arrays `new` holds as the very objects of `old` are not touched."""
+    if len(pointers) == 1:
+        return splice_array(body, old, new, pointers[0], style)
+    current = old
+    for pointer in pointers:
+        step = _put(current, new, pointer)
+        if step is None:
+            return None
+        if step is current:
+            continue
+        spliced = splice_array(body, current, step, pointer, style)
+        if spliced is None:
+            return None
+        body, current = spliced, step
+    return body if jsonio.dumps(current) == jsonio.dumps(new) else None
+
+
+def _put(value: Any, source: Any, pointer: str) -> Any:
+    """`value` with what `source` holds at `pointer` (copied along the path; `value`
+    itself when that is the very object it holds there); None when either lacks it."""
+    tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
+
+    def put(here: Any, there: Any, rest: list[str]) -> Any:
+        if not rest:
+            return there
+        key: Any = rest[0]
+        if isinstance(here, list) and isinstance(there, list) and key.isdigit():
+            key = int(key)
+            if key >= len(here) or key >= len(there):
+                return None
+        elif not (isinstance(here, dict) and isinstance(there, dict)) or not (
+            key in here and key in there
+        ):
+            return None
+        inner = put(here[key], there[key], rest[1:])
+        if inner is None or inner is here[key]:
+            return None if inner is None else here
+        copy = list(here) if isinstance(here, list) else dict(here)
+        copy[key] = inner
+        return copy
+
+    return put(value, source, tokens)
 
 
 def _write_json(document: Document, transcripts: Sequence[Transcript | None]) -> bytes:
@@ -127,14 +175,14 @@ def _write_json(document: Document, transcripts: Sequence[Transcript | None]) ->
         if lost_by_rewrite(record, transcript, body, spliced=True) is not None:
             continue  # keep this transcript's bytes: a rewrite would drop a repeated key
         old, new = _native(record.transcript), encode_transcript(transcript)
-        pointer = _messages_pointer(record.transcript)
+        pointers = _message_arrays(record.transcript)
         if array:
             whole = jsonio.loads(body)
             old_whole, new_whole = list(whole), list(whole)
             old_whole[i], new_whole[i] = old, new
             old, new = old_whole, new_whole
-            pointer = None if pointer is None else record.pointer + pointer
-        spliced = None if pointer is None else splice_array(body, old, new, pointer, document.style)
+            pointers = tuple(record.pointer + pointer for pointer in pointers)
+        spliced = _splice_arrays(body, old, new, pointers, document.style) if pointers else None
         if spliced is None:
             return _rewrite_all(document, transcripts)
         body = spliced

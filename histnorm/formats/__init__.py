@@ -20,6 +20,7 @@ from histnorm.formats.openai_chat import OpenAIChatCodec
 from histnorm.formats.openai_responses import OpenAIResponsesCodec
 from histnorm.formats.pydantic_ai import PydanticAICodec
 from histnorm.formats.sharegpt import ShareGPTCodec
+from histnorm.formats.trl import TRLCodec
 from histnorm.formats.vercel_ai import VercelAICodec
 from histnorm.model import JsonValue, Transcript, memo_source, same_source
 
@@ -40,6 +41,7 @@ CODECS: Mapping[str, Codec] = MappingProxyType(
             CodexCodec(),
             PydanticAICodec(),
             VercelAICodec(),
+            TRLCodec(),
         )
     }
 )

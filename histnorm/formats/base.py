@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Final
 
 from pydantic import BaseModel
@@ -95,6 +95,25 @@ class Codec(ABC):
         `fix` repairs that transcript too, so the file it writes is its own fixpoint. The
         default: the encoding reads back as `fixed`."""
         return None
+
+    def conversations(self, transcript: Transcript) -> tuple[tuple[int, ...], ...] | None:
+        """The conversations `transcript` holds when it holds more than one (a TRL
+        preference pair: the prompt with each answer), each as the indices of its
+        messages; the rules run on each, and `join` puts the fixed ones back. None (the
+        default): the transcript is one conversation."""
+        return None
+
+    def join(self, transcript: Transcript, parts: Sequence[Transcript]) -> Transcript | str:
+        """`transcript` rebuilt from its `conversations`, each fixed (`parts`), or why they
+        cannot be joined. Only codecs whose `conversations` returns some define it."""
+        raise NotImplementedError(f"{self.name} holds one conversation per transcript")
+
+    def message_arrays(self, transcript: Transcript) -> tuple[str, ...]:
+        """The JSON Pointers of the arrays holding the messages of `transcript` in its
+        native document (one, but for formats that keep several message lists)."""
+        if not transcript.messages:
+            return ()
+        return (self.message_pointer(transcript, 0).rsplit("/", 1)[0],)
 
     def check_fixed(self, original: Transcript, fixed: Transcript) -> str | None:
         """What the fixed transcript would break for the format's consumers, or None.

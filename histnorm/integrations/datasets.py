@@ -1,0 +1,209 @@
+"""histnorm for Hugging Face `datasets`: repair a message column with `Dataset.map`, keep
+clean rows with `Dataset.filter`.
+
+    from histnorm.integrations.datasets import is_clean, repairer
+    ds = ds.map(repairer(applied_column="histnorm_fixed"), batched=True, num_proc=4)
+    ds = ds.filter(is_clean(), batched=True)
+
+The column is `messages` or `conversations` (whichever the rows have; `column=` to name
+it), each row read in its own detected format (`format=` to fix one). Rows are read as
+they were written before Arrow unified them (`histnorm.integrations._arrow_rows`): the
+None keys Arrow adds to messages that never had them are no defects, a `tool_calls` JSON
+string is read as the calls it holds, and a repaired row is written back in the column's
+schema. Both callables pickle, so `num_proc` works. Needs `datasets`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+try:
+    importlib.import_module("datasets")  # the package these callables are for
+except ImportError as error:
+    raise ImportError(
+        "histnorm.integrations.datasets needs Hugging Face datasets: pip install datasets"
+    ) from error
+
+import histnorm.engine as engine
+from histnorm.diagnostic import Diagnostic
+from histnorm.errors import HistnormError
+from histnorm.formats import detect_format, get_codec
+from histnorm.integrations._arrow_rows import SchemaConflict, Shape, restore, shape_of, strip
+from histnorm.repair import repair
+from histnorm.settings import DEFAULT_SETTINGS, Settings, with_options
+
+COLUMNS = ("messages", "conversations")
+"""The columns looked for, in order, when no `column` is named."""
+
+
+def _column(row: Mapping[str, Any], column: str | None) -> str:
+    if column is not None:
+        if column not in row:
+            raise KeyError(f"histnorm: no column {column!r}; the rows have {sorted(row)}")
+        return column
+    for name in COLUMNS:
+        if name in row:
+            return name
+    raise KeyError(
+        f"histnorm: the rows have no 'messages' or 'conversations' column ({sorted(row)}); "
+        "pass column="
+    )
+
+
+def _rows(value: Any) -> list[Any] | None:
+    """The column's values when `value` is a batch's (a list of message lists), else None
+    (one row's message list). An empty list is an empty batch."""
+    if isinstance(value, list) and all(v is None or isinstance(v, list) for v in value):
+        return value
+    return None
+
+
+@dataclass(frozen=True)
+class _Row:
+    value: Any
+    applied: list[str]
+    remaining: list[str]
+
+
+def _codes(found: tuple[Diagnostic, ...]) -> list[str]:
+    return sorted({d.code for d in found})
+
+
+@dataclass(frozen=True)
+class Repairer:
+    """A `Dataset.map` function that repairs each row's message list (see `repairer`)."""
+
+    column: str | None = None
+    format: str | None = None
+    settings: Settings | None = None
+    applied_column: str | None = None
+    remaining_column: str | None = None
+
+    def __call__(self, row: Mapping[str, Any]) -> dict[str, Any]:
+        """The repaired column (and the code columns asked for) of a batch or of one row."""
+        name = _column(row, self.column)
+        values = _rows(row[name])
+        if values is None:
+            return self._out(name, [self._repair(row[name], None)], batched=False)
+        shape: list[Shape] = []  # read from the batch only when a row must be written back
+        return self._out(name, [self._repair(v, (values, shape)) for v in values], batched=True)
+
+    def _repair(self, value: Any, batch: tuple[list[Any], list[Shape]] | None) -> _Row:
+        if not isinstance(value, list) or not value:
+            return _Row(value, [], [])
+        originals: dict[int, Any] = {}
+        plain = strip(value, originals)
+        result = repair(plain, self.settings, format=self.format)
+        if not result.changed:
+            return _Row(value, [], _codes(result.remaining))
+        left = _codes(result.remaining)
+        if batch is None:
+            shape = shape_of([value])
+        else:
+            if not batch[1]:
+                batch[1].append(shape_of(batch[0]))
+            shape = batch[1][0]
+        try:
+            written = restore(result.value, shape, originals)
+        except SchemaConflict:  # the column has no place for the repair: left as it was
+            return _Row(value, [], sorted({*left, *_codes(result.fixes)}))
+        return _Row(written, sorted(result.applied), left)
+
+    def _out(self, name: str, rows: list[_Row], *, batched: bool) -> dict[str, Any]:
+        def codes(values: list[list[str]]) -> Any:
+            # strings: a first batch of empty lists would make a list column null-typed
+            joined = [",".join(v) for v in values]
+            return joined if batched else joined[0]
+
+        out = {name: [r.value for r in rows] if batched else rows[0].value}
+        if self.applied_column is not None:
+            out[self.applied_column] = codes([r.applied for r in rows])
+        if self.remaining_column is not None:
+            out[self.remaining_column] = codes([r.remaining for r in rows])
+        return out
+
+
+def repairer(
+    column: str | None = None,
+    *,
+    format: str | None = None,
+    settings: Settings | None = None,
+    applied_column: str | None = None,
+    remaining_column: str | None = None,
+    **options: Any,
+) -> Repairer:
+    """A picklable function for `Dataset.map` (batched or not, any `num_proc`) that
+    repairs the message list of each row, as `histnorm.repair` does.
+
+    `column` is `messages` or `conversations` when not named; `format` skips detection
+    (each row is detected on its own); `options` set fields of `Settings` over `settings`
+    (an unknown name is a `TypeError`). `applied_column` adds a column with the codes of
+    the fixes applied to each row, `remaining_column` one with the codes still reported
+    (each a string, `"HN001,HN005"`, `""` for none; a column of lists would be typed
+    null by Arrow when the first batch written has no codes). A
+    row no fix touched is returned as it was; a row histnorm cannot read, or whose repair
+    the column's schema has no place for (a key it lacks), is left as it was, with its
+    codes in `remaining_column`.
+    """
+    chosen = with_options(settings, options, "repairer")
+    return Repairer(column, format, chosen, applied_column, remaining_column)
+
+
+def repair_batch(
+    batch: Mapping[str, Any],
+    *,
+    column: str | None = None,
+    format: str | None = None,
+    settings: Settings | None = None,
+    **options: Any,
+) -> dict[str, Any]:
+    """One batch (or row) of `Dataset.map` repaired: `repairer(...)(batch)`."""
+    return repairer(column, format=format, settings=settings, **options)(batch)
+
+
+@dataclass(frozen=True)
+class Linter:
+    """A `Dataset.filter` predicate: whether each row's messages lint clean (see `is_clean`)."""
+
+    column: str | None = None
+    format: str | None = None
+    settings: Settings | None = None
+
+    def __call__(self, row: Mapping[str, Any]) -> bool | list[bool]:
+        """True for a clean row; a list of them for a batch."""
+        name = _column(row, self.column)
+        values = _rows(row[name])
+        if values is None:
+            return self.clean(row[name])
+        return [self.clean(value) for value in values]
+
+    def clean(self, value: Any) -> bool:
+        """Whether one row's message list lints clean (an empty one does)."""
+        if isinstance(value, list) and not value:
+            return True
+        plain = strip(value, {})
+        settings = self.settings or DEFAULT_SETTINGS
+        try:
+            format = self.format or detect_format(plain)
+            if engine.proven_clean(plain, format, settings):
+                return True  # on its outline, no models built
+            return not engine.lint(get_codec(format).decode(plain), settings)
+        except HistnormError:  # unreadable, or no transcript at all
+            return False
+
+
+def is_clean(
+    column: str | None = None,
+    *,
+    format: str | None = None,
+    settings: Settings | None = None,
+    **options: Any,
+) -> Linter:
+    """A picklable predicate for `Dataset.filter` (batched or not): True for a row whose
+    message list histnorm reports nothing on under the settings (`options` as for
+    `repairer`); False for a row with findings, or one it cannot read."""
+    chosen = with_options(settings, options, "is_clean")
+    return Linter(column, format, chosen)
