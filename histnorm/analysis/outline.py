@@ -13,7 +13,8 @@ holds the two equal).
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from collections.abc import Callable
+from typing import Any, Literal, NamedTuple
 
 from histnorm.call_keys import unread_call_keys
 from histnorm.model import (
@@ -227,3 +228,18 @@ def build_outline(
             Step(message.role, tuple(map(outline_part, message.parts)), step_flags, message.id)
         )
     return Outline(tuple(steps), transcript.format, transcript.server_state, flags)
+
+
+def read_steps(data: Any, read_step: Callable[[Any], Step | None], format: str) -> Outline | None:
+    """The outline of a message list or `{"messages": [...]}` record whose every message
+    `read_step` reads (a fast reader's loop), or None when one of them it does not."""
+    messages = data.get("messages") if type(data) is dict else data
+    if type(messages) is not list:
+        return None
+    steps = []
+    for message in messages:
+        step = read_step(message)
+        if step is None:
+            return None
+        steps.append(step)
+    return Outline(tuple(steps), format)

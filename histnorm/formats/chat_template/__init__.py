@@ -249,6 +249,18 @@ def encode_message(message: Message, dialect: Dialect = PLAIN) -> list[dict[str,
     return [*before, out, *(_encode_result(empty, r, dialect) for r in results[lead:])]
 
 
+def part_pointer_at(at: str, message: Message, part_index: int) -> str:
+    """The pointer of a chat-template message's part, given the message's pointer `at`:
+    its content item, tool call, content or reasoning key."""
+    part = message.parts[part_index]
+    if part.slot in ("content[]", "tool_calls"):
+        key = "content" if part.slot == "content[]" else "tool_calls"
+        return join_pointer(at, key, first_index(message, part_index, part.slot))
+    if part.slot == "content" or part.slot in REASONING_KEYS:
+        return join_pointer(at, part.slot)
+    return at
+
+
 class ChatTemplateCodec(MessageListCodec):
     """Hugging Face chat-template datasets: object arguments, optional ids."""
 
@@ -298,12 +310,5 @@ class ChatTemplateCodec(MessageListCodec):
 
     def part_pointer(self, transcript: Transcript, message_index: int, part_index: int) -> str:
         """Point at the content item, tool call, content or reasoning key holding the part."""
-        message = transcript.messages[message_index]
         at = self.message_pointer(transcript, message_index)
-        part = message.parts[part_index]
-        if part.slot in ("content[]", "tool_calls"):
-            key = "content" if part.slot == "content[]" else "tool_calls"
-            return join_pointer(at, key, first_index(message, part_index, part.slot))
-        if part.slot == "content" or part.slot in REASONING_KEYS:
-            return join_pointer(at, part.slot)
-        return at
+        return part_pointer_at(at, transcript.messages[message_index], part_index)

@@ -20,6 +20,7 @@ from histnorm.analysis.outline import (
     Step,
     function_call,
     function_result,
+    read_steps,
 )
 from histnorm.call_keys import SPELLINGS
 from histnorm.formats.openai_chat.read import HANDOFF_PREFIX
@@ -99,13 +100,4 @@ def _step(message: Any) -> Step | None:
 
 def read_outline(data: Any) -> Outline | None:
     """The outline of a message list or `{"messages": [...]}` record, or None."""
-    messages = data.get("messages") if type(data) is dict else data
-    if type(messages) is not list:
-        return None
-    steps = []
-    for message in messages:
-        step = _step(message)
-        if step is None:
-            return None
-        steps.append(step)
-    return Outline(tuple(steps), "chat-template")
+    return read_steps(data, _step, "chat-template")

@@ -20,8 +20,8 @@ from itertools import pairwise
 from typing import Any
 
 from histnorm.errors import HistnormError, join_pointer
-from histnorm.formats.base import Codec, first_index, rebuild, type_name
-from histnorm.formats.chat_template import REASONING_KEYS, decode_message, encode_message
+from histnorm.formats.base import Codec, rebuild, type_name
+from histnorm.formats.chat_template import decode_message, encode_message, part_pointer_at
 from histnorm.formats.chat_template.v1 import dialect_of
 from histnorm.model import JsonValue, Message, Transcript
 
@@ -158,15 +158,8 @@ class TRLCodec(Codec):
 
     def part_pointer(self, transcript: Transcript, message_index: int, part_index: int) -> str:
         """Point at the content item, tool call, content or reasoning key holding the part."""
-        message = transcript.messages[message_index]
         at = self.message_pointer(transcript, message_index)
-        part = message.parts[part_index]
-        if part.slot in ("content[]", "tool_calls"):
-            key = "content" if part.slot == "content[]" else "tool_calls"
-            return join_pointer(at, key, first_index(message, part_index, part.slot))
-        if part.slot == "content" or part.slot in REASONING_KEYS:
-            return join_pointer(at, part.slot)
-        return at
+        return part_pointer_at(at, transcript.messages[message_index], part_index)
 
     def conversations(self, transcript: Transcript) -> tuple[tuple[int, ...], ...] | None:
         """For a preference pair, the indices of the prompt's messages with each answer's;
