@@ -7,11 +7,14 @@ and type-only imports all count, because each one is a dependency the design has
 from __future__ import annotations
 
 import ast
+import importlib
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from import_graph import Edge, cycles, edges, modules, public_names
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -193,3 +196,39 @@ def test_every_public_name_resolves() -> None:
     missing = [name for name in histnorm.__all__ if not hasattr(histnorm, name)]
     assert not missing
     assert histnorm.is_partial is histnorm.behaviours.is_partial
+
+
+ADAPTERS = [
+    ("langchain", "langchain_core", "langchain-core"),
+    ("openai_agents", "agents", "openai-agents"),
+    ("litellm", "litellm", "litellm"),
+    ("agent_framework", "agent_framework", "agent-framework-core"),
+    ("pydantic_ai", "pydantic_ai", "pydantic-ai-slim"),
+    ("datasets", "datasets", "datasets"),
+    ("ray", "ray", "'ray[data]'"),
+    ("dask", "dask", "'dask[bag]'"),
+]
+"""Each adapter of `histnorm.integrations`, the package it imports, and what to install."""
+
+
+def test_every_adapter_is_listed() -> None:
+    found = {
+        path.stem
+        for path in (ROOT / "histnorm" / "integrations").glob("*.py")
+        if not path.stem.startswith("_")
+    }
+    assert found == {adapter for adapter, _, _ in ADAPTERS}
+
+
+@pytest.mark.parametrize(("adapter", "hidden", "install"), ADAPTERS)
+def test_an_adapter_without_its_framework_names_the_package(
+    monkeypatch: pytest.MonkeyPatch, adapter: str, hidden: str, install: str
+) -> None:
+    """Importing an adapter whose framework is missing is an ImportError that says what
+    to install, not a traceback from deep inside the adapter."""
+    for name in list(sys.modules):
+        if name.startswith((f"{hidden}.", "histnorm.integrations.")):
+            monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, hidden, None)
+    with pytest.raises(ImportError, match=re.escape(f"pip install {install}")):
+        importlib.import_module(f"histnorm.integrations.{adapter}")

@@ -5,8 +5,6 @@ whose chat client is a fake that records what it receives."""
 from __future__ import annotations
 
 import asyncio
-import importlib
-import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -340,17 +338,6 @@ def test_the_chat_middleware_changes_nothing_in_a_clean_history() -> None:
     _run(Agent(client=client, middleware=[RepairChatMiddleware()]), session)
     assert _texts(client.seen[0])[:-1] == _texts(_clean())
     assert [m.role for m in client.seen[0]] == ["user", "assistant", "tool", "assistant", "user"]
-
-
-def test_without_agent_framework_the_import_names_the_package(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    for name in list(sys.modules):
-        if name.startswith("histnorm.integrations."):
-            monkeypatch.delitem(sys.modules, name)
-    monkeypatch.setitem(sys.modules, "agent_framework", None)
-    with pytest.raises(ImportError, match=r"pip install agent-framework-core"):
-        importlib.import_module("histnorm.integrations.agent_framework")
 
 
 def _process(middleware: RepairChatMiddleware, messages: list[Message]) -> Any:

@@ -5,8 +5,6 @@ the processes one (the work pickled to worker processes)."""
 
 from __future__ import annotations
 
-import importlib
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -105,15 +103,3 @@ def test_lines_read_without_read_text_arguments_are_refused(corpus: dict[str, An
         together.map_partitions(hd.lint_partition).compute(scheduler="sync")
     with pytest.raises(ValueError, match="Latin-1"):
         hd.fix_partition([("caf\u00e9 \u2603", paths[0])])
-
-
-def test_without_dask_the_import_names_the_package(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "dask", None)
-    for name in [
-        m
-        for m in sys.modules
-        if m.startswith(("histnorm.integrations.dask", "histnorm.integrations._dask"))
-    ]:
-        monkeypatch.delitem(sys.modules, name)
-    with pytest.raises(ImportError, match=r"pip install 'dask\[bag\]'"):
-        importlib.import_module("histnorm.integrations.dask")

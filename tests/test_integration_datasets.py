@@ -5,10 +5,8 @@ string)."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import pickle
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -214,12 +212,3 @@ def test_the_callables_pickle_and_check_their_options() -> None:
 def test_format_is_used_for_every_row() -> None:
     out = repairer(format="chat-template", remaining_column="left")({"messages": [ORPHAN]})
     assert out["left"] == [""] and len(out["messages"][0]) == 2
-
-
-def test_without_datasets_the_import_names_the_package(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in list(sys.modules):
-        if name.startswith(("datasets.", "histnorm.integrations.")):
-            monkeypatch.delitem(sys.modules, name)
-    monkeypatch.setitem(sys.modules, "datasets", None)
-    with pytest.raises(ImportError, match=r"pip install datasets"):
-        importlib.import_module("histnorm.integrations.datasets")

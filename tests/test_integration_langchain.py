@@ -268,13 +268,6 @@ def _reimport(monkeypatch: pytest.MonkeyPatch, hidden: str) -> Any:
     return importlib.import_module("histnorm.integrations.langchain")
 
 
-def test_without_langchain_core_the_import_names_the_package(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    with pytest.raises(ImportError, match=r"pip install langchain-core"):
-        _reimport(monkeypatch, "langchain_core")
-
-
 def test_without_langchain_the_middleware_names_the_package(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

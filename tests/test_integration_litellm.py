@@ -7,9 +7,7 @@ the messages."""
 from __future__ import annotations
 
 import asyncio
-import importlib
 import os
-import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -349,12 +347,3 @@ def test_an_unknown_option_or_profile_is_an_error() -> None:
         repair_request({"messages": []}, orphan_call="drop")
     with pytest.raises(Exception, match="unknown profile"):
         RepairLogger(default_profile="claude")
-
-
-def test_without_litellm_the_import_names_the_package(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in list(sys.modules):
-        if name.startswith("histnorm.integrations."):
-            monkeypatch.delitem(sys.modules, name)
-    monkeypatch.setitem(sys.modules, "litellm", None)
-    with pytest.raises(ImportError, match=r"pip install litellm"):
-        importlib.import_module("histnorm.integrations.litellm")

@@ -4,8 +4,6 @@ what each model call is sent, and a session that repairs its history when it is 
 from __future__ import annotations
 
 import asyncio
-import importlib
-import sys
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -521,17 +519,3 @@ def test_the_session_passes_the_run_context_on() -> None:
     asyncio.run(run)
     assert _defects(model.inputs[0]) == NO_DEFECTS
     assert stored.contexts and all(c == {"tenant": "harbour"} for c in stored.contexts)
-
-
-def _reimport(monkeypatch: pytest.MonkeyPatch, hidden: str) -> Any:
-    """The adapter imported afresh, with the package `hidden` (and its modules) missing."""
-    for name in list(sys.modules):
-        if name.startswith((f"{hidden}.", "histnorm.integrations.")):
-            monkeypatch.delitem(sys.modules, name)
-    monkeypatch.setitem(sys.modules, hidden, None)
-    return importlib.import_module("histnorm.integrations.openai_agents")
-
-
-def test_without_the_sdk_the_import_names_the_package(monkeypatch: pytest.MonkeyPatch) -> None:
-    with pytest.raises(ImportError, match=r"pip install openai-agents"):
-        _reimport(monkeypatch, "agents")

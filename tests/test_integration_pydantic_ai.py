@@ -11,8 +11,6 @@ twice under one id and a return stored twice. The runs below show both.
 
 from __future__ import annotations
 
-import importlib
-import sys
 from typing import Any
 
 import pytest
@@ -163,17 +161,3 @@ def test_the_capability_takes_settings() -> None:
 def test_what_histnorm_cannot_read_comes_back_unchanged() -> None:
     odd: list[Any] = [*_clean(), object()]
     assert repair_history(odd) == odd
-
-
-def _reimport(monkeypatch: pytest.MonkeyPatch) -> Any:
-    """The adapter imported afresh, with `pydantic_ai` (and its modules) missing."""
-    for name in list(sys.modules):
-        if name.startswith(("pydantic_ai.", "histnorm.integrations.")):
-            monkeypatch.delitem(sys.modules, name)
-    monkeypatch.setitem(sys.modules, "pydantic_ai", None)
-    return importlib.import_module("histnorm.integrations.pydantic_ai")
-
-
-def test_without_pydantic_ai_the_import_names_the_package(monkeypatch: pytest.MonkeyPatch) -> None:
-    with pytest.raises(ImportError, match=r"pip install pydantic-ai-slim"):
-        _reimport(monkeypatch)

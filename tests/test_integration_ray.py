@@ -5,8 +5,6 @@ for byte what `histnorm fix` writes, `lint_dataset` gives the records `histnorm 
 
 from __future__ import annotations
 
-import importlib
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -101,15 +99,3 @@ def test_read_text_could_not_give_the_files_back(corpus: dict[str, Any]) -> None
     rows = ray.data.read_text(str(path)).take_all()
     assert len(rows) > FILES["chats/clean.jsonl"].count(b"\n")
     assert len(read_lines(str(path)).take_all()) == FILES["chats/clean.jsonl"].count(b"\n")
-
-
-def test_without_ray_the_import_names_the_package(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "ray", None)
-    for name in [
-        m
-        for m in sys.modules
-        if m.startswith(("histnorm.integrations.ray", "histnorm.integrations._ray"))
-    ]:
-        monkeypatch.delitem(sys.modules, name)
-    with pytest.raises(ImportError, match=r"pip install 'ray\[data\]'"):
-        importlib.import_module("histnorm.integrations.ray")
