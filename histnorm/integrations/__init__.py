@@ -1,7 +1,14 @@
-"""Adapters that run histnorm inside agent frameworks.
+"""Adapters that run histnorm inside agent frameworks, dataset tools and corpus engines.
 
-Each adapter is a module of its own (`histnorm.integrations.langchain`, ...) and imports its
-framework only when it is itself imported: neither `import histnorm` nor this package loads
-a framework, and importing an adapter without its framework raises an ImportError that
-names the package to install.
+Each adapter is a module of its own and imports its framework only when it is itself
+imported: neither `import histnorm` nor this package loads a framework, and importing an
+adapter without its framework raises an ImportError that names the package to install.
+
+- `langchain`: `repair_messages`, a pair-safe `trim_messages`, `RepairMiddleware`.
+- `openai_agents`: `repair_model_input` / `RepairInputFilter`, `RepairSession`.
+- `litellm`: `RepairLogger`, `repair_request`.
+- `agent_framework`: `RepairHistoryProvider`, `RepairChatMiddleware`, `repair_messages`.
+- `pydantic_ai`: `repair_history` for `ProcessHistory`, `repair_capability`.
+- `datasets`: `repairer` and `is_clean` for `Dataset.map` and `Dataset.filter`.
+- `ray`, `dask`: lint and fix a corpus of files across workers, as `histnorm` does.
 """
