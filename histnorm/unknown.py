@@ -46,11 +46,10 @@ class Unknown:
 
 
 @cache
-def _known_roles() -> frozenset[str]:
-    """`MODELLED_ROLES` and the native roles of every codec."""
-    from histnorm.formats import CODECS
-
-    return MODELLED_ROLES.union(*(c.known_roles or () for c in CODECS.values()))
+def _known_roles(native: frozenset[str]) -> frozenset[str]:
+    """`MODELLED_ROLES` and a codec's native roles, casefolded: a role native only to
+    another format (Gemini's `model` in an OpenAI Chat file) is unknown here."""
+    return frozenset(role.casefold() for role in MODELLED_ROLES | native)
 
 
 def _a(role: str) -> str:
@@ -82,7 +81,7 @@ def _findings(transcript: Transcript) -> tuple[Unknown, ...]:
     codec = CODECS.get(transcript.format or "")
     if codec is None:
         return ()
-    roles = _known_roles()
+    roles = _known_roles(codec.known_roles or frozenset())
     at = codec.message_pointer
     found: list[Unknown] = []
     unknown: list[tuple[int, int]] = []

@@ -157,6 +157,19 @@ def test_native_roles_of_each_format_are_known() -> None:
     assert not unknown(histnorm.lint(legacy, format="openai-chat"))
 
 
+@pytest.mark.parametrize(
+    ("fmt", "role"), [("openai-chat", "model"), ("anthropic", "model"), ("meai", "model")]
+)
+def test_a_role_native_to_another_format_is_unknown_here(fmt: str, role: str) -> None:
+    """Gemini's `model` in an OpenAI Chat file: the target rejects it, and histnorm does
+    not read it as an assistant, so its calls would be invisible to pairing."""
+    doc = [{"role": "user", "content": "hi"}, {"role": role, "content": "yo"}]
+    if fmt == "meai":
+        doc = [{"role": r, "contents": [{"$type": "text", "text": "x"}]} for r in ("user", role)]
+    (found,) = unknown(histnorm.lint(doc, format=fmt))
+    assert found.location.pointer == "/1/role"
+
+
 def test_unknown_role_holds_back_the_fixes_of_its_turn() -> None:
     history = [
         {"role": "user", "content": "Weather?"},
