@@ -71,3 +71,13 @@ def test_convert_keeps_clean_histories_clean(source, path, target):
 def test_every_format_has_clean_fixtures_to_convert():
     formats_with_cases = {case.values[0] for case in CASES}
     assert formats_with_cases == set(histnorm.CODECS)
+
+
+def test_anthropic_output_carries_no_message_id_from_another_format() -> None:
+    """Anthropic's request messages are `role` and `content` only: a Claude Code line's
+    `message.id` (a response id) is not written into them."""
+    source = (ROOT / "fixtures" / "formats" / "claude-code" / "exported.json").read_bytes()
+    transcript = histnorm.load(source, format="claude-code")
+    assert any(message.id for message in transcript.messages)
+    native = histnorm.encode(histnorm.convert(transcript, "anthropic"), "anthropic")
+    assert native and all(set(message) <= {"role", "content"} for message in native)

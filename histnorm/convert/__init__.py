@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import histnorm.jsonio as jsonio
+from histnorm.analysis.outline import MODELLED_ROLES
 from histnorm.convert.request import read_request, system_message, write_request
 from histnorm.diagnostic import Diagnostic, Location, Severity
 from histnorm.errors import HistnormError
@@ -62,6 +63,18 @@ def _detach_part(part: Any) -> Any:
 OWN_ROLES = {"gemini": {"model": "assistant", "function": "tool"}}
 """Roles a format names its own way, by their common names (what other formats write)."""
 
+LEGACY_ROLES = {"function": "tool"}
+"""Older names of roles (OpenAI's legacy `function` messages), written by their current
+name into a target that does not know the old one."""
+
+
+def _target_roles(to: str) -> dict[str, str]:
+    known = get_codec(to).known_roles
+    if known is None:
+        return {}
+    known_folded = {role.casefold() for role in known | MODELLED_ROLES}
+    return {old: new for old, new in LEGACY_ROLES.items() if old not in known_folded}
+
 
 def _detach_message(message: Message, roles: dict[str, str]) -> Message:
     parts = tuple(_detach_part(p) for p in message.parts)
@@ -101,7 +114,7 @@ def conversion(transcript: Transcript, to: str) -> Conversion:
     messages = list(_without_usage(transcript, to, notes))
     if to in OBJECT_ARGUMENTS:
         notes.extend(_shapeless_arguments(transcript, to))
-    roles = OWN_ROLES.get(transcript.format or "", {})
+    roles = _target_roles(to) | OWN_ROLES.get(transcript.format or "", {})
     detached = [_detach_message(m, roles) for m in messages]
     if request.system:
         detached.insert(0, system_message(request.system))
