@@ -1,5 +1,5 @@
 """`sarif`: SARIF 2.1.0 with the rule catalogue, for code-scanning dashboards (GitHub code
-scanning: each rule links its page and carries it as Markdown; each result has a
+scanning: each rule carries its page as Markdown; each result has a
 fingerprint that survives reformatting of the file)."""
 
 from __future__ import annotations
@@ -18,8 +18,6 @@ from histnorm_cli.reporters.fingerprint import fingerprint
 from histnorm_cli.reporters.jsonout import ArrayWriter
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-RULE_DOCS = "https://github.com/histnorm/histnorm/blob/main/docs/rules/{code}.md"
-"""Where each rule's page lives: `docs/rules/<CODE>.md` in histnorm's repository."""
 FINGERPRINT = "histnorm/v1"
 """The key of the fingerprint in `partialFingerprints` (its version: the recipe's)."""
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -32,7 +30,6 @@ def _rule(rule: Any) -> dict[str, Any]:
         "name": rule.name,
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": summary},
-        "helpUri": RULE_DOCS.format(code=rule.code),
         "help": {"text": rule.doc, "markdown": describe(rule.code)},
         "defaultConfiguration": {"level": _LEVELS[rule.severity]},
         "properties": {
