@@ -7,8 +7,9 @@ an assistant (model) message without an open call, under profiles whose target r
 that (`portable`, an error) or whose newer models do (`anthropic`, `bedrock-converse`,
 `gemini`: a warning, since older models take it as a prefill to continue). With
 `tail = "keep"` (the default) nothing is reported: a stored conversation ends on the
-answer, and the next request adds the user's message. A final message with an open call
-is HN001's (tail=close).
+answer, and the next request adds the user's message (lint a finished transcript that
+way, or ignore HN121, when it is continued rather than sent as it is). A final message
+with an open call is HN001's (tail=close).
 
 ## Why it breaks a replay
 Anthropic and Bedrock, on Claude Sonnet and Opus 4.6 and newer: `This model does not
