@@ -9,6 +9,12 @@ from __future__ import annotations
 
 PYDANTIC_AI = "https://github.com/pydantic/pydantic-ai/blob/4fda389/"
 CASSETTES = PYDANTIC_AI + "tests/models/cassettes/"
+PREFILL = (
+    "`This model does not support assistant message prefill. The conversation must end with "
+    "a user message.`"
+)
+"""The error Anthropic (and Bedrock) gives a final assistant message on models without
+prefill."""
 """Recorded verdicts: request bodies pydantic-ai's tests sent to the live APIs."""
 
 RESPONSES = {
@@ -54,6 +60,12 @@ ANTHROPIC = {
     "empty_text": "Anthropic 400: `messages: text content blocks must be non-empty` "
     "(aliasrobotics/cai#182) and `messages: text content blocks must contain non-whitespace "
     "text` (anthropics/claude-code#3196)",
+    "final_assistant": f"some-models: Anthropic 400 {PREFILL} "
+    "(smallmain/vscode-unify-chat-provider#249); claude-sonnet-4-6, claude-opus-4-6 and "
+    "newer reject a final assistant message, the `*-4-5` models take it as a prefill "
+    "(ericc-ch/copilot-api#261)",
+    "final_text_trimmed": "Anthropic 400: `messages: final assistant content cannot end with "
+    "trailing whitespace` (tailcallhq/forgecode#1872, anomalyco/opencode#1295)",
 }
 BEDROCK = {
     "results_first": "Bedrock 400: `Expected toolResult blocks at messages.N.content for the "
@@ -75,6 +87,15 @@ BEDROCK = {
     "(https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html)",
     "empty_text": "Bedrock 400: `The text field in the ContentBlock object at "
     "messages.N.content.0 is blank.` (aws-samples/bedrock-engineer#8)",
+    "final_assistant": f"some-models: Bedrock ConverseStream ValidationException {PREFILL} "
+    "on Claude Sonnet and Opus 4.6 and newer (NousResearch/hermes-agent#101401)",
+    "final_text_trimmed": "Bedrock ValidationException: `messages: final assistant content "
+    "cannot end with trailing whitespace` (langchain-ai/langchain-aws#599)",
+    "error_result_content": "Bedrock 400: `The content field at "
+    "messages.N.content.0.toolResult cannot be empty when status value is error.` "
+    "(aws-samples/sample-multi-agent-orchestration-chat-on-agentcore#15); an empty "
+    "`toolResult` content with status success was answered 200 "
+    "(NousResearch/hermes-agent#55092)",
 }
 GEMINI = {
     "equal_call_counts": "Gemini 400: `Please ensure that the number of function response parts "
@@ -93,5 +114,15 @@ GEMINI = {
     '(54xzh/FLIT#69); Gemini answered 200 to {"text": ""} parts in user and model '
     f"contents ({CASSETTES}test_google/test_google_model_empty_assistant_response.yaml, "
     f"{CASSETTES}test_google/test_google_instructions_only_with_tool_calls.yaml)",
+    "call_after_user": "Gemini 400: `Please ensure that function call turn comes immediately "
+    "after a user turn or after a function response turn.` when the history starts with a "
+    "function call (google-gemini/gemini-cli#11814), or with a model functionCall once the "
+    "system message went to systemInstruction (lbjlaq/Antigravity-Manager#3396); a call "
+    "turn after another model content of the same step was answered 200 (the "
+    "`merges_same_role` cassette)",
+    "final_assistant": "some-models: Gemini 400 `Requests ending with a model turn are not "
+    "supported.` on gemini-3.8-flash (anomalyco/opencode#47034); crewAI appends a user turn "
+    "for it (crewAIInc/crewAI#6973); every recorded body Gemini answered 200 ends on a user "
+    "content",
 }
 PORTABLE = "the strictest value any profile takes; see that profile's evidence"

@@ -29,6 +29,10 @@ EmptyText = Literal["accepted", "beside-result", "rejected"]
 """Which empty or whitespace-only text parts the target rejects: none; only those in a
 message that also holds a tool result (Gemini); all of them."""
 
+FinalAssistant = Literal["accepted", "some-models", "rejected"]
+"""Whether a request may end on an assistant message: yes (a prefill, or a new answer
+after it); only on some models of the target, newer ones reject it; never."""
+
 
 @dataclass(frozen=True)
 class Profile:
@@ -63,6 +67,17 @@ class Profile:
     system_placement: SystemPlacement = "anywhere"
     empty_text: EmptyText = "accepted"
     """Which empty or whitespace-only text parts the target rejects (HN004)."""
+    call_after_user: bool = False
+    """A turn holding a function call must come right after a user turn or a function
+    response turn, so a history cannot open with one (Gemini; HN120)."""
+    final_assistant: FinalAssistant = "accepted"
+    """Whether the history, sent as it is (tail=close), may end on an assistant
+    message (HN121)."""
+    final_text_trimmed: bool = False
+    """The text that ends a final assistant message cannot end with whitespace (Anthropic,
+    Bedrock; HN122, tail=close)."""
+    error_result_content: bool = False
+    """A tool result marked as an error must have content (Bedrock; HN123)."""
     severity: Mapping[str, Severity] = field(default_factory=dict)
     """Severity overrides for core rules under this target."""
     evidence: Mapping[str, str] = field(default_factory=dict)
@@ -87,6 +102,10 @@ RULES_OF: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "merges_same_role": ("HN008",),
         "system_placement": ("HN108",),
         "empty_text": ("HN004",),
+        "call_after_user": ("HN120",),
+        "final_assistant": ("HN121",),
+        "final_text_trimmed": ("HN122",),
+        "error_result_content": ("HN123",),
     }
 )
 """The rules each constraint drives (severity overrides name their rule themselves)."""
@@ -137,6 +156,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 merges_same_role=True,
                 system_placement="inline",
                 empty_text="rejected",
+                final_assistant="some-models",
+                final_text_trimmed=True,
                 evidence=cited.ANTHROPIC,
             ),
             Profile(
@@ -150,6 +171,9 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 alternating_roles=True,
                 system_placement="top-level",
                 empty_text="rejected",
+                final_assistant="some-models",
+                final_text_trimmed=True,
+                error_result_content=True,
                 evidence=cited.BEDROCK,
             ),
             Profile(
@@ -159,6 +183,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 merges_same_role=True,
                 system_placement="top-level",
                 empty_text="beside-result",
+                call_after_user=True,
+                final_assistant="some-models",
                 evidence=cited.GEMINI,
             ),
             Profile(
@@ -185,6 +211,10 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 alternating_roles=True,
                 system_placement="leading",
                 empty_text="rejected",
+                call_after_user=True,
+                final_assistant="rejected",
+                final_text_trimmed=True,
+                error_result_content=True,
                 evidence={
                     name: cited.PORTABLE
                     for name in (
@@ -198,6 +228,10 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                         "alternating_roles",
                         "system_placement",
                         "empty_text",
+                        "call_after_user",
+                        "final_assistant",
+                        "final_text_trimmed",
+                        "error_result_content",
                     )
                 },
             ),

@@ -8,14 +8,17 @@ from types import MappingProxyType
 from histnorm.errors import HistnormError
 from histnorm.rule import Rule
 from histnorm.rules import (
+    call_turn_not_after_user,
     conflicting_request_id,
     consecutive_same_role,
     displaced_tool_result,
     duplicate_call_id,
     duplicate_handoff,
     duplicate_tool_result,
+    empty_error_result,
     empty_message,
     empty_text,
+    ends_on_assistant,
     first_message_not_user,
     invalid_call_id,
     missing_parent,
@@ -31,6 +34,7 @@ from histnorm.rules import (
     split_result_turn,
     system_placement,
     tool_part_in_wrong_role,
+    trailing_whitespace_at_end,
     unknown_content,
     unreadable_transcript,
 )
@@ -61,6 +65,10 @@ ALL_RULES: tuple[Rule, ...] = (
     first_message_not_user.RULE,
     consecutive_same_role.RULE,
     system_placement.RULE,
+    call_turn_not_after_user.RULE,
+    ends_on_assistant.RULE,
+    trailing_whitespace_at_end.RULE,
+    empty_error_result.RULE,
 )
 """Every rule, in code order: HN0xx core rules, HN1xx provider-profile rules."""
 
@@ -83,6 +91,7 @@ FIX_ORDER: tuple[Rule, ...] = (
     consecutive_same_role.RULE,
     split_result_turn.RULE,
     results_not_first.RULE,
+    trailing_whitespace_at_end.RULE,
 )
 """The order fixes run in (behaviours.md §0.4): merge repeated requests (B), re-slot
 displaced results (C), then remove what cannot be replayed (A), then empty text and
