@@ -29,6 +29,12 @@ EmptyText = Literal["accepted", "beside-result", "rejected"]
 """Which empty or whitespace-only text parts the target rejects: none; only those in a
 message that also holds a tool result (Gemini); all of them."""
 
+ToolArguments = Literal["any", "json-object"]
+"""What the target needs of a function call's arguments: nothing it checks (`any`), or
+one JSON object in the form the input format writes (`json-object`): the JSON text of an
+object where the format sends a string (OpenAI Chat, Responses, Codex), the object itself
+elsewhere (chat templates, Anthropic, Gemini)."""
+
 
 @dataclass(frozen=True)
 class Profile:
@@ -63,6 +69,8 @@ class Profile:
     system_placement: SystemPlacement = "anywhere"
     empty_text: EmptyText = "accepted"
     """Which empty or whitespace-only text parts the target rejects (HN004)."""
+    tool_arguments: ToolArguments = "any"
+    """What the target needs of a function call's arguments (HN109)."""
     severity: Mapping[str, Severity] = field(default_factory=dict)
     """Severity overrides for core rules under this target."""
     evidence: Mapping[str, str] = field(default_factory=dict)
@@ -87,6 +95,7 @@ RULES_OF: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "merges_same_role": ("HN008",),
         "system_placement": ("HN108",),
         "empty_text": ("HN004",),
+        "tool_arguments": ("HN109",),
     }
 )
 """The rules each constraint drives (severity overrides name their rule themselves)."""
@@ -114,6 +123,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "max_call_id_length": "OpenAI 400: `Invalid 'messages[36].tool_calls[0].id': "
                     "string too long. Expected a string with maximum length 40, but got a "
                     "string with length 51 instead.` (vercel/ai#8132)",
+                    "tool_arguments": cited.OPENAI_ARGUMENTS,
                     "empty_text": "accepted: no OpenAI error text rejects empty or "
                     "whitespace-only content; the one reported "
                     '400 on content "" beside tool_calls (continuedev/continue#5091) named '
@@ -173,6 +183,13 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 },
             ),
             Profile(
+                "vllm",
+                "vLLM, SGLang and other servers that render a chat template",
+                alternating_roles=True,
+                tool_arguments="json-object",
+                evidence=cited.VLLM,
+            ),
+            Profile(
                 "portable",
                 "every target at once: the strictest value of each constraint",
                 results_first=True,
@@ -185,6 +202,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 alternating_roles=True,
                 system_placement="leading",
                 empty_text="rejected",
+                tool_arguments="json-object",
                 evidence={
                     name: cited.PORTABLE
                     for name in (
@@ -198,6 +216,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                         "alternating_roles",
                         "system_placement",
                         "empty_text",
+                        "tool_arguments",
                     )
                 },
             ),
@@ -241,7 +260,7 @@ neutral profile, which adds no constraint beyond the core rules."""
 NEUTRAL = "meai"
 
 
-ALIASES: Mapping[str, str] = MappingProxyType({"bedrock": "bedrock-converse"})
+ALIASES: Mapping[str, str] = MappingProxyType({"bedrock": "bedrock-converse", "sglang": "vllm"})
 """Other names of profiles."""
 
 

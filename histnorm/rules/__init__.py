@@ -18,6 +18,7 @@ from histnorm.rules import (
     empty_text,
     first_message_not_user,
     invalid_call_id,
+    invalid_tool_arguments,
     missing_parent,
     open_tool_call_at_end,
     orphan_tool_call,
@@ -61,6 +62,7 @@ ALL_RULES: tuple[Rule, ...] = (
     first_message_not_user.RULE,
     consecutive_same_role.RULE,
     system_placement.RULE,
+    invalid_tool_arguments.RULE,
 )
 """Every rule, in code order: HN0xx core rules, HN1xx provider-profile rules."""
 
@@ -78,6 +80,7 @@ FIX_ORDER: tuple[Rule, ...] = (
     empty_text.RULE,
     empty_message.RULE,
     reasoning_without_next.RULE,
+    invalid_tool_arguments.RULE,
     invalid_call_id.RULE,
     duplicate_call_id.RULE,
     consecutive_same_role.RULE,
