@@ -97,7 +97,7 @@ GEMINI = {
 PORTABLE = "the strictest value any profile takes; see that profile's evidence"
 VLLM = {
     "tool_arguments": "vLLM json.loads the `function.arguments` of every history call for the "
-    "chat template (`_postprocess_messages`, vllm/entrypoints/chat_utils.py) and answered 400 "
+    "chat template (`_postprocess_messages` in vLLM's `chat_utils`) and answered 400 "
     "`Expecting ',' delimiter: line 1 column 54 (char 53)` to arguments that are not valid "
     "JSON (vllm-project/vllm#43995; later versions replace them with {} and a warning, "
     "vllm-project/vllm#48922); a string the template needs as an object: `TypeError: Can only "

@@ -87,6 +87,9 @@ def check(context: Context) -> Iterable[Diagnostic]:
                 continue
             what = f"the arguments of the call {part.name or ''!r} {found.message}"
             if found.kind in FIXED_BY_FORM:
+                carried = "the JSON text" if form == "string" else "the object"
+                if form != "either":
+                    what += f" ({transcript.format} carries {carried})"
                 safe = Applicability.SAFE if found.exact else Applicability.UNSAFE
                 title = "decode them once" if found.kind == "double-encoded" else "convert them"
                 yield RULE.diagnostic(
@@ -95,7 +98,7 @@ def check(context: Context) -> Iterable[Diagnostic]:
                 continue
             title, applicability = _offer(policy, context, (mi, pi))
             yield RULE.diagnostic(
-                what + (f" ({limits.name} needs one JSON object)"),
+                f"{what} ({limits.name} needs one JSON object)",
                 message_index=mi,
                 part_index=pi,
                 fix_title=title,
@@ -145,7 +148,10 @@ _DOUBLE = '"{\\"location\\": \\"Paris\\"}"'
 RULE = Rule(
     code="HN109",
     name="invalid-tool-arguments",
-    summary="a call's arguments are not one JSON object in the form the target reads",
+    summary=(
+        "a call's arguments are not one JSON object in the form the target reads "
+        "(profiles: vllm, portable)"
+    ),
     severity=Severity.ERROR,
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
