@@ -181,3 +181,26 @@ def test_anthropic_result_blocks_take_the_note_as_a_text_block() -> None:
     assert fixed["messages"][1]["content"][0]["input"] == {}
     blocks = fixed["messages"][2]["content"][0]["content"]
     assert blocks[0] == {"type": "text", "text": "failed"} and "[1]" in blocks[1]["text"]
+
+
+def test_responses_items_whose_arguments_are_objects_by_definition_are_not_checked() -> None:
+    body = {
+        "input": [
+            {"role": "user", "content": "Find a tool."},
+            {
+                "type": "tool_search_call",
+                "call_id": "call_s",
+                "execution": "client",
+                "arguments": {"queries": ["exchange rate"]},
+            },
+            {"type": "tool_search_output", "call_id": "call_s", "execution": "client", "tools": []},
+            {
+                "type": "local_shell_call",
+                "call_id": "call_l",
+                "action": {"type": "exec", "command": ["ls"]},
+            },
+            {"type": "local_shell_call_output", "call_id": "call_l", "output": "a.txt"},
+            {"role": "user", "content": "Go on."},
+        ]
+    }
+    assert "HN109" not in _codes(body, "openai-responses", profile="portable")

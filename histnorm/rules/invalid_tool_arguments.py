@@ -68,6 +68,12 @@ __all__ = ["RULE", "Finding", "inspect_arguments"]
 
 CHECKED = frozenset({"function", "handoff"})
 """The call families whose arguments are JSON on the wire."""
+ACTIONS = frozenset(
+    {"computer_call", "local_shell_call", "shell_call", "apply_patch_call", "tool_search_call"}
+)
+"""Responses and Codex call items whose `action`, `operation` or `arguments` is an object
+the API defines, not the JSON text of function arguments (OpenAI answered 200 to object
+`arguments` on a client-run `tool_search_call`)."""
 
 
 def check(context: Context) -> Iterable[Diagnostic]:
@@ -80,7 +86,11 @@ def check(context: Context) -> Iterable[Diagnostic]:
     policy = context.settings.invalid_tool_arguments
     for mi, message in enumerate(transcript.messages):
         for pi, part in enumerate(message.parts):
-            if not isinstance(part, ToolCallPart) or part.family.value not in CHECKED:
+            if (
+                not isinstance(part, ToolCallPart)
+                or part.family.value not in CHECKED
+                or part.tool_type in ACTIONS
+            ):
                 continue
             found = inspect_arguments(part.arguments, form)
             if found is None:
