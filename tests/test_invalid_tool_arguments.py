@@ -97,11 +97,9 @@ def test_replace_writes_a_result_for_a_call_without_one() -> None:
 
 
 def test_drop_removes_the_call_and_its_result() -> None:
-    fixed = _fixed(_chat(TRUNCATED), profile="vllm", invalid_tool_arguments="drop")
-    assert [m["role"] for m in fixed] == ["user", "user"] or "tool" not in [
-        m["role"] for m in fixed
-    ]
-    assert all("tool_calls" not in m for m in fixed)
+    doc = _chat(TRUNCATED)
+    fixed = _fixed(doc, profile="vllm", invalid_tool_arguments="drop", select=["HN109"])
+    assert fixed == [doc[0], doc[3]]
 
 
 def test_fail_reports_without_a_fix() -> None:
@@ -204,3 +202,12 @@ def test_responses_items_whose_arguments_are_objects_by_definition_are_not_check
         ]
     }
     assert "HN109" not in _codes(body, "openai-responses", profile="portable")
+
+
+def test_the_default_profile_keeps_the_fast_path() -> None:
+    from histnorm.engine import outline_clean
+    from histnorm.formats import outline_of
+
+    transcript = histnorm.load(json.dumps(_chat(TRUNCATED)), format="openai-chat")
+    assert outline_clean(outline_of(transcript), histnorm.Settings())
+    assert not outline_clean(outline_of(transcript), histnorm.Settings(profile="vllm"))

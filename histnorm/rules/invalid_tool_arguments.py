@@ -106,12 +106,12 @@ def check(context: Context) -> Iterable[Diagnostic]:
                     what, message_index=mi, part_index=pi, fix_title=title, applicability=safe
                 )
                 continue
-            title, applicability = _offer(policy, context, (mi, pi))
+            offer, applicability = _offer(policy, context, (mi, pi))
             yield RULE.diagnostic(
                 f"{what} ({limits.name} needs one JSON object)",
                 message_index=mi,
                 part_index=pi,
-                fix_title=title,
+                fix_title=offer,
                 applicability=applicability,
                 opted_in=policy is InvalidArgumentsPolicy.DROP,
             )
