@@ -32,7 +32,8 @@ the format's own (the object written as its JSON text, or the text parsed). Argu
 are no JSON object follow the policy `invalid-tool-arguments`: `replace` (default) sets
 them to `{}` in the format's form and appends a note with the raw text to the call's
 result (a text block in block lists; a result saying so is added after a call that has
-none); `drop` removes the call and every result that answers it; `fail` reports only.
+none; a result whose content is neither text nor a block list gets no fix); `drop`
+removes the call and every result that answers it; `fail` reports only.
 
 ## Fix safety
 Decoding a second layer is safe: a JSON string holds its text exactly. Converting the
