@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from histnorm.analysis.outline import Outline, Step
-from histnorm.model import Message, Part, ToolResultPart, Transcript
+from histnorm.model import Message, Part, ToolCallPart, ToolResultPart, Transcript
 from histnorm.pairing import Position
 
 AnyMessage = Message | Step
@@ -156,7 +156,8 @@ def rewrite(
 
 def dropped_answers(before: Transcript, after: Transcript) -> int:
     """How many results that answer an earlier call in `before` are missing from `after`
-    (compared by content, so moved and renamed results count as kept)."""
+    while that call is still there (compared by content, so moved and renamed results count
+    as kept, and so does a result whose content only gained text at its end)."""
     import orjson
 
     from histnorm.pairing import pair_transcript
@@ -164,13 +165,37 @@ def dropped_answers(before: Transcript, after: Transcript) -> int:
     def key(part: ToolResultPart) -> bytes:
         return orjson.dumps(part.content, option=orjson.OPT_SORT_KEYS, default=str)
 
-    wanted: dict[bytes, int] = {}
-    for mi, pi in pair_transcript(before).result_calls:
+    wanted: dict[bytes, list[tuple[ToolResultPart, Part]]] = {}
+    for (mi, pi), (cmi, cpi) in pair_transcript(before).result_calls.items():
         part = before.messages[mi].parts[pi]
         if isinstance(part, ToolResultPart):
-            wanted[key(part)] = wanted.get(key(part), 0) + 1
+            wanted.setdefault(key(part), []).append((part, before.messages[cmi].parts[cpi]))
+    results: list[ToolResultPart] = []
+    calls: set[tuple[object, ...]] = set()
     for message in after.messages:
         for part in message.parts:
-            if isinstance(part, ToolResultPart) and wanted.get(key(part)):
-                wanted[key(part)] -= 1
-    return sum(wanted.values())
+            if isinstance(part, ToolResultPart):
+                if wanted.get(key(part)):
+                    wanted[key(part)].pop()
+                else:
+                    results.append(part)
+            elif isinstance(part, ToolCallPart):
+                calls.add((part.call_id, part.name, part.family))
+    lost = 0
+    for part, call in (pair for pairs in wanted.values() for pair in pairs):
+        if isinstance(call, ToolCallPart) and (call.call_id, call.name, call.family) not in calls:
+            continue  # its call went with it
+        if not any(_extends(kept.content, part.content) for kept in results):
+            lost += 1
+    return lost
+
+
+def _extends(content: object, original: object) -> bool:
+    """Whether `content` is `original` with something appended."""
+    if original is None:
+        return content is not None
+    if isinstance(content, str) and isinstance(original, str):
+        return content.startswith(original)
+    if isinstance(content, list) and isinstance(original, list):
+        return content[: len(original)] == original
+    return False

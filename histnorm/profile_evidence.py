@@ -126,3 +126,25 @@ GEMINI = {
     "content",
 }
 PORTABLE = "the strictest value any profile takes; see that profile's evidence"
+VLLM = {
+    "tool_arguments": "vLLM json.loads the `function.arguments` of every history call for the "
+    "chat template (`_postprocess_messages` in vLLM's `chat_utils`) and answered 400 "
+    "`Expecting ',' delimiter: line 1 column 54 (char 53)` to arguments that are not valid "
+    "JSON (vllm-project/vllm#43995; later versions replace them with {} and a warning, "
+    "vllm-project/vllm#48922); a string the template needs as an object: `TypeError: Can only "
+    "get item pairs from a mapping.` (QwenLM/Qwen3#1894); an object where the OpenAI form "
+    "needs a string: `Input should be a valid string` (bytedance/deer-flow#4445); SGLang "
+    "rejects history arguments that parse to no object (sgl-project/sglang#28035)",
+    "alternating_roles": "vLLM 400 from the model's chat template: `Error in applying chat "
+    "template from request: Conversation roles must alternate "
+    "user/assistant/user/assistant/...` (microsoft/graphrag#564)",
+}
+OPENAI_ARGUMENTS = (
+    "any: no OpenAI error text rejects history arguments that are not valid JSON "
+    "(xuzhougeng/wisp-science#775: strict OpenAI-compatible gateways 400 with `Unterminated "
+    "string starting at …`, the official endpoint does not re-parse them); an object in "
+    "place of the string is rejected (`Invalid type for "
+    "'messages[2].tool_calls[0].function.arguments': expected a string, but got an object "
+    "instead.`, aaif-goose/goose-mobile#20), but such a file reads as chat-template, and "
+    "checking it would decode every record"
+)

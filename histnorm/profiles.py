@@ -29,6 +29,11 @@ EmptyText = Literal["accepted", "beside-result", "rejected"]
 """Which empty or whitespace-only text parts the target rejects: none; only those in a
 message that also holds a tool result (Gemini); all of them."""
 
+ToolArguments = Literal["any", "json-object"]
+"""What the target needs of a function call's arguments: nothing it checks (`any`), or
+one JSON object in the form the input format writes (`json-object`): the JSON text of an
+object where the format sends a string (OpenAI Chat, Responses, Codex), the object itself
+elsewhere (chat templates, Anthropic, Gemini)."""
 FinalAssistant = Literal["accepted", "some-models", "rejected"]
 """Whether a request may end on an assistant message: yes (a prefill, or a new answer
 after it); only on some models of the target, newer ones reject it; never."""
@@ -67,6 +72,8 @@ class Profile:
     system_placement: SystemPlacement = "anywhere"
     empty_text: EmptyText = "accepted"
     """Which empty or whitespace-only text parts the target rejects (HN004)."""
+    tool_arguments: ToolArguments = "any"
+    """What the target needs of a function call's arguments (HN109)."""
     call_after_user: bool = False
     """A turn holding a function call must come right after a user turn or a function
     response turn, so a history cannot open with one (Gemini; HN120)."""
@@ -102,6 +109,7 @@ RULES_OF: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "merges_same_role": ("HN008",),
         "system_placement": ("HN108",),
         "empty_text": ("HN004",),
+        "tool_arguments": ("HN109",),
         "call_after_user": ("HN120",),
         "final_assistant": ("HN121",),
         "final_text_trimmed": ("HN122",),
@@ -133,6 +141,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "max_call_id_length": "OpenAI 400: `Invalid 'messages[36].tool_calls[0].id': "
                     "string too long. Expected a string with maximum length 40, but got a "
                     "string with length 51 instead.` (vercel/ai#8132)",
+                    "tool_arguments": cited.OPENAI_ARGUMENTS,
                     "empty_text": "accepted: no OpenAI error text rejects empty or "
                     "whitespace-only content; the one reported "
                     '400 on content "" beside tool_calls (continuedev/continue#5091) named '
@@ -199,6 +208,13 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 },
             ),
             Profile(
+                "vllm",
+                "vLLM, SGLang and other servers that render a chat template",
+                alternating_roles=True,
+                tool_arguments="json-object",
+                evidence=cited.VLLM,
+            ),
+            Profile(
                 "portable",
                 "every target at once: the strictest value of each constraint",
                 results_first=True,
@@ -211,6 +227,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 alternating_roles=True,
                 system_placement="leading",
                 empty_text="rejected",
+                tool_arguments="json-object",
                 call_after_user=True,
                 final_assistant="rejected",
                 final_text_trimmed=True,
@@ -228,6 +245,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                         "alternating_roles",
                         "system_placement",
                         "empty_text",
+                        "tool_arguments",
                         "call_after_user",
                         "final_assistant",
                         "final_text_trimmed",
@@ -275,7 +293,7 @@ neutral profile, which adds no constraint beyond the core rules."""
 NEUTRAL = "meai"
 
 
-ALIASES: Mapping[str, str] = MappingProxyType({"bedrock": "bedrock-converse"})
+ALIASES: Mapping[str, str] = MappingProxyType({"bedrock": "bedrock-converse", "sglang": "vllm"})
 """Other names of profiles."""
 
 

@@ -27,6 +27,14 @@ class ApprovalPolicy(StrEnum):
     FAIL = "fail"
 
 
+class InvalidArgumentsPolicy(StrEnum):
+    """What `fix` does with a call whose arguments are no JSON object (HN109)."""
+
+    REPLACE = "replace"
+    DROP = "drop"
+    FAIL = "fail"
+
+
 class TailMode(StrEnum):
     """How calls and approvals still open at the end of a transcript are treated."""
 
@@ -74,6 +82,10 @@ class Settings(BaseModel):
     """What `fix` does with a tool call that has no result (HN001)."""
     pending_approval: ApprovalPolicy = ApprovalPolicy.DROP
     """What `fix` does with an approval request that has no response (HN003)."""
+    invalid_tool_arguments: InvalidArgumentsPolicy = InvalidArgumentsPolicy.REPLACE
+    """What `fix` does with a call whose arguments are no JSON object (HN109): `replace`
+    them with `{}` and keep the raw text in its result, `drop` the call and its results,
+    or `fail` (report only)."""
     whitespace_is_empty: bool = True
     """Whether a message of nothing but whitespace counts as empty."""
     tail: TailMode = TailMode.KEEP

@@ -29,7 +29,13 @@ from histnorm.formats import CODECS
 from histnorm.profiles import ALIASES, PROFILES
 from histnorm.rules import resolve
 from histnorm.selection import codes
-from histnorm.settings import ApprovalPolicy, OrphanCallPolicy, Scope, TailMode
+from histnorm.settings import (
+    ApprovalPolicy,
+    InvalidArgumentsPolicy,
+    OrphanCallPolicy,
+    Scope,
+    TailMode,
+)
 from histnorm_cli.files import DEFAULT_INCLUDE
 from histnorm_cli.reporters import FORMATS
 
@@ -37,6 +43,7 @@ POLICY_FIELDS = {
     "orphan-tool-call": "orphan_tool_call",
     "pending-approval-request": "pending_approval",
     "pending-approval": "pending_approval",
+    "invalid-tool-arguments": "invalid_tool_arguments",
 }
 
 
@@ -76,7 +83,11 @@ def _choice(key: str, default: str | None = None) -> Any:
 
 
 def _policy_schema() -> dict[str, Any]:
-    values = {"orphan_tool_call": OrphanCallPolicy, "pending_approval": ApprovalPolicy}
+    values = {
+        "orphan_tool_call": OrphanCallPolicy,
+        "pending_approval": ApprovalPolicy,
+        "invalid_tool_arguments": InvalidArgumentsPolicy,
+    }
     properties = {
         name: {"type": "string", "enum": [str(v) for v in values[field]]}
         for name, field in POLICY_FIELDS.items()
@@ -105,8 +116,8 @@ class FileConfig(BaseModel):
     """Rules ignored in the files a glob matches (relative to this file's folder)."""
     unsafe_fixes: StrictBool | None = _setting("unsafe_fixes")
     policy: Annotated[dict[str, str], WithJsonSchema(_policy_schema())] = {}
-    """What `fix` does with an open item: `orphan-tool-call` (HN001) and
-    `pending-approval-request` (HN003) policies."""
+    """What `fix` does with an open item or bad arguments: `orphan-tool-call` (HN001),
+    `pending-approval-request` (HN003) and `invalid-tool-arguments` (HN109) policies."""
     tail: TailMode | None = _setting("tail")
     scope: Scope | None = _setting("scope")
     profile: Annotated[

@@ -2,9 +2,9 @@
 
 ## What it does
 Under profiles whose target rejects consecutive same-role messages (`bedrock-converse`,
-`portable`), finds a message with the same role as the one before it. Messages that hold
-only tool results are a turn of their own and are not counted; system messages are
-skipped.
+`vllm`, `portable`), finds a message with the same role as the one before it. Messages
+that hold only tool results are a turn of their own and are not counted; system messages
+are skipped.
 
 ## Why it breaks a replay
 Bedrock and older Anthropic versions: `messages: roles must alternate between "user" and
@@ -101,7 +101,7 @@ _BAD: Any = [
 RULE = Rule(
     code="HN107",
     name="consecutive-same-role",
-    summary="two consecutive messages share a role (profiles: bedrock-converse, portable)",
+    summary="two consecutive messages share a role (profiles: bedrock-converse, vllm, portable)",
     severity=Severity.ERROR,
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
