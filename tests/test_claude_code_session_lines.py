@@ -57,8 +57,13 @@ def _compacted(logical: str, tail: str | None = None) -> list[dict[str, Any]]:
         _line("user", 1, None, "Port the parser to the new API."),
         _line("assistant", 2, 1, [{"type": "text", "text": "Ported; 4 call sites changed."}]),
         _boundary(3, logical, tail),
-        _line("user", 4, 3, "This session is being continued from a previous conversation.",
-              isCompactSummary=True),
+        _line(
+            "user",
+            4,
+            3,
+            "This session is being continued from a previous conversation.",
+            isCompactSummary=True,
+        ),
         _line("assistant", 5, 4, [{"type": "text", "text": "Continuing with the tests."}]),
     ]
 
@@ -76,8 +81,7 @@ def _codes(data: Any, **options: Any) -> list[str]:
 
 def test_a_dangling_logical_parent_after_earlier_lines_is_reported() -> None:
     lines = _compacted(_uuid(99))
-    (found,) = [d for d in histnorm.lint(_jsonl(lines), format="claude-code")
-                if d.code == "HN017"]
+    (found,) = [d for d in histnorm.lint(_jsonl(lines), format="claude-code") if d.code == "HN017"]
     assert found.severity.value == "warning"
     assert found.location.line == 3
     assert found.location.pointer == "/logicalParentUuid"
@@ -119,7 +123,9 @@ def test_no_fix_touches_the_dangling_reference() -> None:
 
 
 def _session(result_text: str) -> list[dict[str, Any]]:
-    call = [{"type": "tool_use", "id": "toolu_01", "name": "Bash", "input": {"command": "git diff"}}]
+    call = [
+        {"type": "tool_use", "id": "toolu_01", "name": "Bash", "input": {"command": "git diff"}}
+    ]
     answer = [{"type": "tool_result", "tool_use_id": "toolu_01", "content": result_text}]
     return [
         _line("user", 1, None, "Show me the diff."),
