@@ -194,3 +194,15 @@ def test_other_formats_are_not_measured() -> None:
 
 def _codes_of(data: Any, fmt: str, **options: Any) -> list[str]:
     return [d.code for d in histnorm.lint(data, format=fmt, **options)]
+
+
+def test_the_limit_is_a_configuration_key(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from histnorm_cli.app import app
+    from typer.testing import CliRunner
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "s.jsonl").write_bytes(_jsonl(_session("+" * 1000)))
+    runner = CliRunner()
+    assert "HN018" not in runner.invoke(app, ["lint", "s.jsonl"]).output
+    (tmp_path / "histnorm.toml").write_text("claude-code-line-limit = 2000\n")
+    assert "s.jsonl:3:" in runner.invoke(app, ["lint", "s.jsonl"]).output
