@@ -114,7 +114,9 @@ class FileConfig(BaseModel):
         str | None, WithJsonSchema({"type": "string", "enum": [*PROFILES, *ALIASES]})
     ] = _setting("profile")
     whitespace_is_empty: StrictBool | None = _setting("whitespace_is_empty")
-    claude_code_line_limit: StrictInt | None = _setting("claude_code_line_limit", exclusiveMinimum=0)
+    claude_code_line_limit: StrictInt | None = _setting(
+        "claude_code_line_limit", exclusiveMinimum=0
+    )
     severity: dict[str, Severity] = _setting("severity", {})
     output_format: str | None = _choice("output_format", "auto")
     """How `lint` prints diagnostics (`auto`: `github` on GitHub Actions, else `text`)."""
