@@ -54,6 +54,11 @@ class Scope(StrEnum):
     """Messages carrying the partial-response marker."""
 
 
+CLAUDE_CODE_LINE_LIMIT = 524_288
+"""The default `Settings.claude_code_line_limit` (512 KiB): below the smallest single line
+reported to hang a resume (675 KB, anthropics/claude-code#21067); see HN018."""
+
+
 class Settings(BaseModel):
     """Everything that changes what `lint` reports and what `fix` does.
 
@@ -98,6 +103,8 @@ class Settings(BaseModel):
     """The text of a tool result `fix` writes for a call that has none (`synthesize`)."""
     rejection_text: str = "Tool call invocation rejected."
     """The text of the denial `fix` writes for an approval request (`deny`)."""
+    claude_code_line_limit: int = Field(CLAUDE_CODE_LINE_LIMIT, gt=0)
+    """The longest Claude Code session line, in bytes, that HN018 accepts."""
 
     @field_validator("profile")
     @classmethod

@@ -49,6 +49,8 @@ def test_public_contract_codes_and_names():
         "HN014": "missing-parent",
         "HN015": "tool-part-in-wrong-role",
         "HN016": "shared-call-id",
+        "HN017": "missing-logical-parent",
+        "HN018": "oversized-session-line",
         "HN101": "results-not-first",
         "HN102": "split-result-turn",
         "HN103": "reasoning-without-next",

@@ -15,6 +15,7 @@ from pydantic import (
     Field,
     PrivateAttr,
     StrictBool,
+    StrictInt,
     ValidationError,
     ValidationInfo,
     field_validator,
@@ -124,6 +125,9 @@ class FileConfig(BaseModel):
         str | None, WithJsonSchema({"type": "string", "enum": [*PROFILES, *ALIASES]})
     ] = _setting("profile")
     whitespace_is_empty: StrictBool | None = _setting("whitespace_is_empty")
+    claude_code_line_limit: StrictInt | None = _setting(
+        "claude_code_line_limit", exclusiveMinimum=0
+    )
     severity: dict[str, Severity] = _setting("severity", {})
     output_format: str | None = _choice("output_format", "auto")
     """How `lint` prints diagnostics (`auto`: `github` on GitHub Actions, else `text`)."""
@@ -238,7 +242,8 @@ def build_settings(config: FileConfig, overrides: dict[str, Any]) -> Settings:
     values["unfixable"] = (() if replaced else tuple(config.unfixable)) + tuple(
         overrides.pop("extend_unfixable", ())
     )
-    for key in ("unsafe_fixes", "tail", "scope", "profile", "whitespace_is_empty"):
+    keys = ("unsafe_fixes", "tail", "scope", "profile", "whitespace_is_empty")
+    for key in (*keys, "claude_code_line_limit"):
         if getattr(config, key) is not None:
             values[key] = getattr(config, key)
     if config.severity:

@@ -59,6 +59,7 @@ tail = "close"
 scope = "all"
 profile = "anthropic"
 whitespace-is-empty = true
+claude-code-line-limit = 524288
 severity = { HN007 = "error" }
 output-format = "text"
 jsonl-mode = "auto"

@@ -41,7 +41,11 @@ UNKNOWN_PART = 16
 UNKNOWN_ROLE = 32
 """(Derived) a role neither every rule nor the format knows."""
 BROKEN_CHAIN = 64
-"""(Whole outline) a Claude Code session whose parent chain stops at a missing line."""
+"""(Whole outline) a Claude Code session whose parent chain stops at a missing line, or
+whose compaction boundary names a missing logical parent (HN014, HN017)."""
+LONG_LINE = 128
+"""(Whole outline) a Claude Code session with a line longer than the default
+`Settings.claude_code_line_limit` (HN018)."""
 
 ALWAYS = 1 << 30
 """Set in every outline's `all_flags`: a rule that wants it always needs the model."""
@@ -156,7 +160,7 @@ class Outline:
         self.format = format
         self.server_state = server_state
         self.flags = flags
-        """Flags of the whole outline (`BROKEN_CHAIN`)."""
+        """Flags of the whole outline (`BROKEN_CHAIN`, `LONG_LINE`)."""
 
     def _key(self) -> tuple[object, ...]:
         return (self.messages, self.format, self.server_state, self.flags)

@@ -30,6 +30,7 @@ from histnorm.formats import (
     in_file_format,
     kin,
 )
+from histnorm.formats.claude_code.sizes import keep_line_sizes
 from histnorm.model import Transcript
 
 DETECT_MODES = ("file", "per-line")
@@ -204,6 +205,7 @@ def _read_message_lines(
         values.append(value)
         lines.append((line, value))
         numbers.append(number)
+    keep_line_sizes(values, [len(line) for line, _ in lines])  # HN018 measures these
     try:
         transcript = decode_value(values, format) if values else None
     except HistnormError as exc:
@@ -238,14 +240,17 @@ def single_value(data: bytes, jsonl: bool, mode: str = "auto") -> Any | None:
         if not jsonl:
             value = jsonio.loads_typed(body)
             return None if is_transcript_array(value) else value
-        lines = body.split(b"\n")
-        values = [jsonio.loads_typed(line) for line in lines if line and not line.isspace()]
+        lines = [line for line in body.split(b"\n") if line and not line.isspace()]
+        values = [jsonio.loads_typed(line) for line in lines]
     except HistnormError:
         return None
     message = mode == "message" or (
         mode == "auto" and bool(values) and looks_like_message(values[0])
     )
-    return values if message else None
+    if not message:
+        return None
+    keep_line_sizes(values, [len(line.removesuffix(b"\r")) for line in lines])  # for HN018
+    return values
 
 
 def _pointer_index(pointer: str | None) -> int | None:

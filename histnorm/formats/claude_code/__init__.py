@@ -78,17 +78,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from histnorm.analysis.outline import BROKEN_CHAIN, Outline
+from histnorm.analysis.outline import BROKEN_CHAIN, LONG_LINE, Outline
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import Codec, expect_object
 from histnorm.formats.claude_code.blocks import decode_content, parse_slot
 from histnorm.formats.claude_code.encode import encode_session
 from histnorm.formats.claude_code.outline import read_outline
+from histnorm.formats.claude_code.sizes import has_long_line
 from histnorm.formats.claude_code.tree import (
     MESSAGE_TYPES,
     Session,
     analyse,
     check_lines,
+    dangling_stitches,
     message_id,
     missing_parent,
     uuid_of,
@@ -142,13 +144,16 @@ class ClaudeCodeCodec(Codec):
 
     def outline_flags(self, transcript: Transcript) -> int:
         """`BROKEN_CHAIN` when the session's parent chain stops at a line the file does not
-        hold (HN014)."""
+        hold (HN014) or a compaction boundary's logical parent is missing (HN017);
+        `LONG_LINE` when a line is longer than the default limit (HN018)."""
         native = transcript.native
         if not isinstance(native, list):
             return 0
         if _CHAIN and _CHAIN[0][0] is native:  # fixes keep the session's native lines
             return _CHAIN[0][1]
-        found = BROKEN_CHAIN if missing_parent(analyse(check_lines(native))) is not None else 0
+        lines = check_lines(native)
+        broken = missing_parent(analyse(lines)) is not None or bool(dangling_stitches(lines))
+        found = (BROKEN_CHAIN if broken else 0) | (LONG_LINE if has_long_line(lines) else 0)
         _CHAIN[:] = [(native, found)]
         return found
 
@@ -191,8 +196,12 @@ class ClaudeCodeCodec(Codec):
         return Transcript(messages=tuple(messages), format=self.name, native=data)
 
     def read_outline(self, data: JsonValue) -> Outline | None:
-        """The outline read without building models, or None (`Codec.read_outline`)."""
-        return read_outline(data)
+        """The outline read without building models, or None (`Codec.read_outline`); a
+        line longer than the default limit gives it `LONG_LINE` (HN018)."""
+        outline = read_outline(data)
+        if outline is None or not isinstance(data, list) or not has_long_line(data):
+            return outline
+        return Outline(outline.messages, outline.format, outline.server_state, LONG_LINE)
 
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode to session lines, rewriting only the lines the edits touch."""

@@ -20,8 +20,8 @@ Lines without a uuid, and nodes that are not user / assistant lines, are skipped
 only non-blank text or only tool_result (a non-empty `tool_use_id`); on an assistant line
 non-blank text, thinking, redacted_thinking and tool_use (a non-empty id, no handoff
 name). Anything else gives None: other forks (rewinds, retries, compaction, sidechains,
-results the walk would drop or `decode` would move), other content; the codec then
-decodes instead.
+results the walk would drop or `decode` would move), a `logicalParentUuid` after a
+message line (HN017 checks what it names), other content; the codec then decodes instead.
 """
 
 from __future__ import annotations
@@ -102,6 +102,8 @@ def read_outline(data: Any) -> Outline | None:
         if type(line) is not dict:
             return None
         get = line.get
+        if role and get("logicalParentUuid") is not None:
+            return None  # a compaction boundary after messages: its stitch is checked (HN017)
         uuid, parent, kind = get("uuid"), get("parentUuid"), get("type")
         if uuid is None:
             if (parent is not None and type(parent) is not str) or kind in MESSAGE_TYPES:

@@ -240,3 +240,24 @@ def missing_parent(session: Session) -> tuple[int, str, int] | None:
         and (lines[index].get("isSidechain") is True) == side
     )
     return (root, parent, earlier) if earlier else None
+
+
+def dangling_stitches(lines: Sequence[Any]) -> list[tuple[int, str, int]]:
+    """Every line whose `logicalParentUuid` (the link a `compact_boundary` keeps to the
+    history before it, its `parentUuid` being null) names no line of the file although
+    earlier message lines of the file (on its side: main or sidechain) are left behind:
+    (the line, the uuid it names, how many such earlier lines). A boundary that opens the
+    file names a line of the file it continues: that is no defect."""
+    uuids = {uuid_of(line) for line in lines}
+    found: list[tuple[int, str, int]] = []
+    earlier = {False: 0, True: 0}  # message lines so far, main and sidechain
+    for index, line in enumerate(lines):
+        if not isinstance(line, dict):
+            continue
+        side = line.get("isSidechain") is True
+        target = line.get("logicalParentUuid")
+        if isinstance(target, str) and target not in uuids and earlier[side]:
+            found.append((index, target, earlier[side]))
+        if line.get("type") in MESSAGE_TYPES:
+            earlier[side] += 1
+    return found

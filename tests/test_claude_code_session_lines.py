@@ -1,0 +1,208 @@
+"""Claude Code session structure beyond the parent chain: a `logicalParentUuid` that names
+no line of the file (HN017), and a line longer than a resume loads (HN018)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pytest
+
+import histnorm
+from histnorm.engine import proven_clean
+from histnorm.formats import CODECS
+from histnorm.settings import Settings
+
+SID = "5b7e2c1a-9d4f-4e3b-8a6c-1f2e3d4c5b6a"
+
+
+def _line(kind: str, n: int, parent: int | None, content: Any, **extra: Any) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": kind, "content": content}
+    if kind == "assistant":
+        message = {"id": f"msg_{n:02d}", **message}
+    return {
+        "parentUuid": None if parent is None else _uuid(parent),
+        "isSidechain": False,
+        "sessionId": SID,
+        "type": kind,
+        "message": message,
+        "uuid": _uuid(n),
+        **extra,
+    }
+
+
+def _uuid(n: int) -> str:
+    return f"8e3f1a2b-4c5d-4e6f-9a0b-1c2d3e4f50{n:02d}"
+
+
+def _boundary(n: int, logical: str, tail: str | None = None) -> dict[str, Any]:
+    metadata: dict[str, Any] = {"trigger": "manual", "preTokens": 182000}
+    if tail is not None:
+        metadata["preservedSegment"] = {"tailUuid": tail}
+    return {
+        "parentUuid": None,
+        "logicalParentUuid": logical,
+        "isSidechain": False,
+        "sessionId": SID,
+        "type": "system",
+        "subtype": "compact_boundary",
+        "content": "Conversation compacted",
+        "compactMetadata": metadata,
+        "uuid": _uuid(n),
+    }
+
+
+def _compacted(logical: str, tail: str | None = None) -> list[dict[str, Any]]:
+    return [
+        _line("user", 1, None, "Port the parser to the new API."),
+        _line("assistant", 2, 1, [{"type": "text", "text": "Ported; 4 call sites changed."}]),
+        _boundary(3, logical, tail),
+        _line(
+            "user",
+            4,
+            3,
+            "This session is being continued from a previous conversation.",
+            isCompactSummary=True,
+        ),
+        _line("assistant", 5, 4, [{"type": "text", "text": "Continuing with the tests."}]),
+    ]
+
+
+def _jsonl(lines: list[Any]) -> bytes:
+    return b"".join(orjson.dumps(line) + b"\n" for line in lines)
+
+
+def _codes(data: Any, **options: Any) -> list[str]:
+    return [d.code for d in histnorm.lint(data, format="claude-code", **options)]
+
+
+# --------------------------------------------------------------------------- HN017
+
+
+def test_a_dangling_logical_parent_after_earlier_lines_is_reported() -> None:
+    lines = _compacted(_uuid(99))
+    (found,) = [d for d in histnorm.lint(_jsonl(lines), format="claude-code") if d.code == "HN017"]
+    assert found.severity.value == "warning"
+    assert found.location.line == 3
+    assert found.location.pointer == "/logicalParentUuid"
+    assert _uuid(99) in found.message and "2 earlier" in found.message
+
+
+def test_the_resolving_tail_is_named() -> None:
+    lines = _compacted(_uuid(99), tail=_uuid(2))
+    (found,) = [d for d in histnorm.lint(lines, format="claude-code") if d.code == "HN017"]
+    assert "preservedSegment.tailUuid" in found.message and _uuid(2) in found.message
+
+
+def test_a_resolving_logical_parent_is_clean() -> None:
+    assert "HN017" not in _codes(_compacted(_uuid(2)))
+    assert "HN017" not in _codes(_jsonl(_compacted(_uuid(2))))
+
+
+def test_a_session_continued_from_another_file_is_clean() -> None:
+    """The boundary opens the file: its logical parent is a line of the file it continues."""
+    lines = _compacted(_uuid(99))[2:]
+    assert "HN017" not in _codes(lines)
+    assert "HN017" not in _codes(_jsonl(lines))
+
+
+def test_the_fast_path_does_not_prove_a_dangling_stitch_clean() -> None:
+    lines = _compacted(_uuid(99))
+    assert CODECS["claude-code"].read_outline(lines) is None
+    assert not proven_clean(lines, "claude-code", Settings())
+
+
+def test_no_fix_touches_the_dangling_reference() -> None:
+    lines = _compacted(_uuid(99))
+    result = histnorm.fix(lines, format="claude-code")
+    assert "HN017" not in result.applied
+    assert histnorm.encode(result.transcript) == lines
+
+
+# --------------------------------------------------------------------------- HN018
+
+
+def _session(result_text: str) -> list[dict[str, Any]]:
+    call = [
+        {"type": "tool_use", "id": "toolu_01", "name": "Bash", "input": {"command": "git diff"}}
+    ]
+    answer = [{"type": "tool_result", "tool_use_id": "toolu_01", "content": result_text}]
+    return [
+        _line("user", 1, None, "Show me the diff."),
+        _line("assistant", 2, 1, call),
+        _line("user", 3, 2, answer, toolUseResult={"stdout": result_text}),
+        _line("assistant", 4, 3, [{"type": "text", "text": "The diff touches 3 files."}]),
+    ]
+
+
+def test_a_line_over_the_default_limit_is_reported_at_its_line() -> None:
+    lines = _session("+" * 300_000)  # twice in the line: content and toolUseResult
+    found = [d for d in histnorm.lint(_jsonl(lines), format="claude-code") if d.code == "HN018"]
+    (diagnostic,) = found
+    assert diagnostic.severity.value == "warning"
+    assert diagnostic.location.line == 3
+    size = len(orjson.dumps(lines[2]))
+    assert f"{size:,}" in diagnostic.message and "524,288" in diagnostic.message
+
+
+def test_lines_under_the_limit_are_clean_and_proven_on_the_fast_path() -> None:
+    lines = _session("+" * 1000)
+    assert "HN018" not in _codes(_jsonl(lines))
+    assert proven_clean(lines, "claude-code", Settings())
+
+
+def test_the_limit_is_a_setting() -> None:
+    lines = _session("+" * 1000)
+    assert "HN018" in _codes(lines, claude_code_line_limit=2000)
+    assert "HN018" not in _codes(_session("+" * 300_000), claude_code_line_limit=1 << 20)
+    with pytest.raises(ValueError, match="claude_code_line_limit"):
+        Settings(claude_code_line_limit=0)
+
+
+def test_a_file_is_measured_by_its_own_bytes() -> None:
+    """Padding the file holds counts: the size is the line's bytes, not its re-encoding."""
+    lines = _session("+" * 1000)
+    padded = orjson.dumps(lines[2], option=orjson.OPT_INDENT_2).replace(b"\n", b" ")
+    data = b"".join(
+        (padded if i == 2 else orjson.dumps(line)) + b"\n" for i, line in enumerate(lines)
+    )
+    limit = len(orjson.dumps(lines[2])) + 10
+    assert len(padded) > limit
+    found = histnorm.lint(data, format="claude-code", claude_code_line_limit=limit)
+    assert [(d.code, d.location.line) for d in found if d.code == "HN018"] == [("HN018", 3)]
+    assert "HN018" not in _codes(lines, claude_code_line_limit=limit)
+
+
+def test_a_long_line_takes_the_model_path_and_a_short_one_does_not() -> None:
+    long_lines, short = _session("+" * 300_000), _session("+" * 10)
+    assert not proven_clean(long_lines, "claude-code", Settings())
+    assert proven_clean(short, "claude-code", Settings())
+    assert not proven_clean(short, "claude-code", Settings(claude_code_line_limit=100))
+
+
+def test_no_fix_shortens_a_line() -> None:
+    lines = _session("+" * 300_000)
+    result = histnorm.fix(lines, format="claude-code")
+    assert "HN018" not in result.applied
+    assert histnorm.encode(result.transcript) == lines
+
+
+def test_other_formats_are_not_measured() -> None:
+    chat = [{"role": "user", "content": "x" * 5000}]
+    assert "HN018" not in _codes_of(chat, "openai-chat", claude_code_line_limit=100)
+
+
+def _codes_of(data: Any, fmt: str, **options: Any) -> list[str]:
+    return [d.code for d in histnorm.lint(data, format=fmt, **options)]
+
+
+def test_the_limit_is_a_configuration_key(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from histnorm_cli.app import app
+    from typer.testing import CliRunner
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "s.jsonl").write_bytes(_jsonl(_session("+" * 1000)))
+    runner = CliRunner()
+    assert "HN018" not in runner.invoke(app, ["lint", "s.jsonl"]).output
+    (tmp_path / "histnorm.toml").write_text("claude-code-line-limit = 2000\n")
+    assert "s.jsonl:3:" in runner.invoke(app, ["lint", "s.jsonl"]).output
