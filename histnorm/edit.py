@@ -154,23 +154,41 @@ def rewrite(
     return result
 
 
-def dropped_answers(before: Transcript, after: Transcript) -> int:
-    """How many results that answer an earlier call in `before` are missing from `after`
-    (compared by content, so moved and renamed results count as kept)."""
+REPLACED_KEY = "histnorm.replaced_content"
+"""Metadata a fix sets on a tool result whose content it replaced with a placeholder
+(HN113, HN114): the key of the content it had, so the result still counts as kept."""
+
+
+def result_key(part: ToolResultPart) -> str:
+    """What `dropped_answers` compares results by: their content, as sorted JSON."""
     import orjson
 
+    return orjson.dumps(part.content, option=orjson.OPT_SORT_KEYS, default=str).decode()
+
+
+def with_content(part: ToolResultPart, content: object) -> ToolResultPart:
+    """`part` with `content` in place of its own, still counted as the same result."""
+    metadata = {REPLACED_KEY: result_key(part), **part.metadata}
+    return part.evolve(content=content, metadata=metadata)  # type: ignore[no-any-return]
+
+
+def dropped_answers(before: Transcript, after: Transcript) -> int:
+    """How many results that answer an earlier call in `before` are missing from `after`
+    (compared by content, so moved and renamed results count as kept; a result whose
+    content a fix replaced counts by the content it had, `with_content`)."""
     from histnorm.pairing import pair_transcript
 
-    def key(part: ToolResultPart) -> bytes:
-        return orjson.dumps(part.content, option=orjson.OPT_SORT_KEYS, default=str)
-
-    wanted: dict[bytes, int] = {}
+    wanted: dict[str, int] = {}
     for mi, pi in pair_transcript(before).result_calls:
         part = before.messages[mi].parts[pi]
         if isinstance(part, ToolResultPart):
-            wanted[key(part)] = wanted.get(key(part), 0) + 1
+            key = part.metadata.get(REPLACED_KEY) or result_key(part)
+            wanted[key] = wanted.get(key, 0) + 1
     for message in after.messages:
         for part in message.parts:
-            if isinstance(part, ToolResultPart) and wanted.get(key(part)):
-                wanted[key(part)] -= 1
+            if not isinstance(part, ToolResultPart):
+                continue
+            key = part.metadata.get(REPLACED_KEY) or result_key(part)
+            if wanted.get(key):
+                wanted[key] -= 1
     return sum(wanted.values())

@@ -172,16 +172,21 @@ def proven_clean(value: JsonValue, format: str, settings: Settings = DEFAULT_SET
     reads it. False means only "not proven": decode the value and lint the transcript.
     `value` is not changed."""
     outline = get_codec(format).read_outline(value)
-    return outline is not None and outline_clean(outline, settings)
+    return outline is not None and outline_clean(outline, settings, value)
 
 
-def outline_clean(outline: Outline, settings: Settings = DEFAULT_SETTINGS) -> bool:
+def outline_clean(
+    outline: Outline, settings: Settings = DEFAULT_SETTINGS, native: JsonValue = None
+) -> bool:
     """Whether no selected rule can report anything on a transcript with this outline:
     every structural rule checks the outline and finds nothing (without asking for the
-    model), and no content rule wants a flag the outline has (`Rule.wants`)."""
+    model), and no content rule wants a flag the outline has (`Rule.wants`). `native`, the
+    value the outline was read from, lets size and media checks rule themselves out on its
+    JSON (`Context.native`); without it they ask for the model under profiles that limit
+    sizes or media."""
     codec = CODECS.get(outline.format or "")
     flags = outline.all_flags(None if codec is None else codec.known_roles)
-    context = Context(outline, settings)
+    context = Context(outline, settings, native=native)
     try:
         for rule in selected_rules(settings):
             if rule.check_outline is None:

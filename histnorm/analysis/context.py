@@ -1,13 +1,16 @@
 """What a rule's check gets: the outline, its pairing, the settings and, when a check
-needs content the outline does not hold, the transcript."""
+needs content the outline does not hold, the transcript (or, on the fast path, the
+parsed native value, for checks that can rule a size or a media type out on its JSON)."""
 
 from __future__ import annotations
 
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+import orjson
+
 from histnorm.analysis.outline import Outline
-from histnorm.model import Transcript
+from histnorm.model import JsonValue, Transcript
 from histnorm.pairing import Pairing, pair_transcript
 from histnorm.settings import Settings
 
@@ -24,11 +27,33 @@ class Context:
     """One transcript as the checks see it: `outline` always, `transcript` on demand."""
 
     def __init__(
-        self, outline: Outline, settings: Settings, transcript: Transcript | None = None
+        self,
+        outline: Outline,
+        settings: Settings,
+        transcript: Transcript | None = None,
+        native: JsonValue = None,
     ) -> None:
         self.outline = outline
         self.settings = settings
         self._transcript = transcript
+        self.native = native
+        """The parsed native value on the fast path (`engine.proven_clean`), else None."""
+
+    @property
+    def decoded(self) -> Transcript | None:
+        """The decoded transcript, or None on the fast path (never raises)."""
+        return self._transcript
+
+    @cached_property
+    def native_json(self) -> bytes | None:
+        """The compact JSON of `native` (serialised once, for every check that asks), or
+        None without a native value or when orjson cannot write it."""
+        if self.native is None:
+            return None
+        try:
+            return orjson.dumps(self.native)
+        except (orjson.JSONEncodeError, TypeError):
+            return None
 
     @property
     def transcript(self) -> Transcript:

@@ -22,6 +22,7 @@ from histnorm.rules import (
     open_tool_call_at_end,
     orphan_tool_call,
     orphan_tool_result,
+    oversized_content,
     pending_approval_request,
     reasoning_without_next,
     repeated_partial_turn,
@@ -33,6 +34,7 @@ from histnorm.rules import (
     tool_part_in_wrong_role,
     unknown_content,
     unreadable_transcript,
+    unsupported_media,
 )
 
 ALL_RULES: tuple[Rule, ...] = (
@@ -61,6 +63,8 @@ ALL_RULES: tuple[Rule, ...] = (
     first_message_not_user.RULE,
     consecutive_same_role.RULE,
     system_placement.RULE,
+    oversized_content.RULE,
+    unsupported_media.RULE,
 )
 """Every rule, in code order: HN0xx core rules, HN1xx provider-profile rules."""
 
@@ -83,6 +87,8 @@ FIX_ORDER: tuple[Rule, ...] = (
     consecutive_same_role.RULE,
     split_result_turn.RULE,
     results_not_first.RULE,
+    unsupported_media.RULE,
+    oversized_content.RULE,
 )
 """The order fixes run in (behaviours.md §0.4): merge repeated requests (B), re-slot
 displaced results (C), then remove what cannot be replayed (A), then empty text and
