@@ -116,32 +116,49 @@ def _strings(transcript: Transcript, limit: int) -> Iterator[Diagnostic]:
                 )
 
 
-def _side_limit(profile: Profile, count: int) -> int | None:
-    many = profile.many_images
-    if many is not None and count > many and profile.max_image_side_many is not None:
-        return profile.max_image_side_many
-    return profile.max_image_side
+def _dimensions(image: Image) -> tuple[int, int] | None:
+    return None if image.data is None else image_size_b64(image.data)
+
+
+def _side(image: Image) -> int | None:
+    size = _dimensions(image)
+    return None if size is None else max(size)
+
+
+def _too_many(profile: Profile, found: list[Image]) -> set[Image]:
+    """The images to report under the many-image side limit: the first ones over it, as
+    many as the request holds beyond `many_images` (removing them lifts that limit)."""
+    many, limit = profile.many_images, profile.max_image_side_many
+    if many is None or limit is None or len(found) <= many:
+        return set()
+    over = [image for image in found if (_side(image) or 0) > limit]
+    return set(over[: len(found) - many])
 
 
 def _images(transcript: Transcript, profile: Profile) -> Iterator[Diagnostic]:
     found = list(images(transcript))
-    side = _side_limit(profile, len(found))
+    many = _too_many(profile, found)
     for image in found:
-        why = None
         if image.data is None:
             continue
+        why = None
+        size = _dimensions(image)
+        side = None if size is None else max(size)
+        shown = "" if size is None else f"{size[0]}x{size[1]} px"
         if profile.max_image_base64 is not None and len(image.data) > profile.max_image_base64:
             why = (
                 f"{len(image.data):,} base64 characters are over the limit of "
                 f"{profile.max_image_base64:,}"
             )
-        elif side is not None:
-            size = image_size_b64(image.data)
-            if size is not None and max(size) > side:
-                many = f", as the request holds {len(found)} images" if side != (
-                    profile.max_image_side
-                ) else ""
-                why = f"{size[0]}x{size[1]} px is over {side} px a side{many}"
+        elif profile.max_image_side is not None and side is not None and side > (
+            profile.max_image_side
+        ):
+            why = f"{shown} is over {profile.max_image_side} px a side"
+        elif image in many:
+            why = (
+                f"{shown} is over {profile.max_image_side_many} px a side, the limit in a "
+                f"request of more than {profile.many_images} images (it holds {len(found)})"
+            )
         if why is not None:
             yield RULE.diagnostic(
                 f"{image.describe()}: {why}",
