@@ -7,8 +7,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-import orjson
 
+import histnorm.jsonio as jsonio
 from histnorm.analysis.outline import Outline
 from histnorm.model import JsonValue, Transcript
 from histnorm.pairing import Pairing, pair_transcript
@@ -47,12 +47,12 @@ class Context:
     @cached_property
     def native_json(self) -> bytes | None:
         """The compact JSON of `native` (serialised once, for every check that asks), or
-        None without a native value or when orjson cannot write it."""
+        None without a native value or when it cannot be written as JSON."""
         if self.native is None:
             return None
         try:
-            return orjson.dumps(self.native)
-        except (orjson.JSONEncodeError, TypeError):
+            return jsonio.dumps(self.native)
+        except (TypeError, ValueError, RecursionError):
             return None
 
     @property

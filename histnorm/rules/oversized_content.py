@@ -44,8 +44,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-import orjson
-
+import histnorm.jsonio as jsonio
 from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import rewrite, with_content
@@ -95,6 +94,12 @@ def _longest(value: Any) -> int:
 
 
 def _part_value(part: Part) -> Any:
+    """What a part sends: its text or result content as the model holds them (a fix may
+    have changed them since the native value was read), else its native value."""
+    if isinstance(part, TextPart):
+        return part.text
+    if isinstance(part, ToolResultPart):
+        return part.content
     if part.native is not None:
         return part.native
     return part.model_dump(exclude={"native", "metadata", "kind", "slot"})
@@ -170,9 +175,7 @@ def _images(transcript: Transcript, profile: Profile) -> Iterator[Diagnostic]:
 
 
 def _request(transcript: Transcript, limit: int) -> Iterator[Diagnostic]:
-    sizes = [
-        len(orjson.dumps(m.native)) if m.native is not None else 0 for m in transcript.messages
-    ]
+    sizes = [_json_size(m.native) for m in transcript.messages]
     total = sum(sizes)
     if total > limit:
         largest = max(range(len(sizes)), key=sizes.__getitem__)
@@ -181,6 +184,15 @@ def _request(transcript: Transcript, limit: int) -> Iterator[Diagnostic]:
             f"{show_bytes(limit)} (the largest is this one, {show_bytes(sizes[largest])})",
             message_index=largest,
         )
+
+
+def _json_size(value: Any) -> int:
+    if value is None:
+        return 0
+    try:
+        return len(jsonio.dumps(value))
+    except (TypeError, ValueError, RecursionError):
+        return 0
 
 
 def check(context: Context) -> Iterable[Diagnostic]:
@@ -263,7 +275,8 @@ _ASK: Any = {"role": "user", "content": "Take a screenshot of the page."}
 RULE = Rule(
     code="HN113",
     name="oversized-content",
-    summary="a string, an image or the request is over the target's size limits",
+    summary="a string, an image or the request is over the target's size limits (profiles: "
+    "openai-chat, openai-responses, anthropic, bedrock-converse, portable)",
     severity=Severity.ERROR,
     applicability=Applicability.UNSAFE,
     doc=__doc__ or "",

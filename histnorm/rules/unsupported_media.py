@@ -101,7 +101,8 @@ _TEXT: Any = {"type": "text", "text": "What is in this screenshot?"}
 RULE = Rule(
     code="HN114",
     name="unsupported-media",
-    summary="an image has a media type the target rejects, or sits where it takes none",
+    summary="an image has a media type the target rejects, or sits where it takes none "
+    "(profiles: openai-chat, openai-responses, anthropic, bedrock-converse, gemini, portable)",
     severity=Severity.ERROR,
     applicability=Applicability.UNSAFE,
     doc=__doc__ or "",
