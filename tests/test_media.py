@@ -168,7 +168,7 @@ _LIMITS = ("max_string_length", "max_request_bytes", "max_image_base64", "max_im
 
 def test_portable_is_the_strictest_on_sizes_and_media() -> None:
     portable, others = PROFILES["portable"], [p for p in PROFILES.values() if p.name != "portable"]
-    for name in _LIMITS + ("max_image_side_many",):
+    for name in (*_LIMITS, "max_image_side_many"):
         values = [getattr(p, name) for p in others if getattr(p, name) is not None]
         assert getattr(portable, name) == min(values), name
     types = [p.image_types for p in others if p.image_types is not None]
@@ -180,7 +180,9 @@ def test_portable_is_the_strictest_on_sizes_and_media() -> None:
 
 
 def _codes(body: Any, fmt: str, profile: str | None = None) -> list[str]:
-    return [d.code for d in histnorm.lint(orjson.dumps(body), Settings(profile=profile), format=fmt)]
+    return [
+        d.code for d in histnorm.lint(orjson.dumps(body), Settings(profile=profile), format=fmt)
+    ]
 
 
 def test_a_string_over_ten_mebibytes_is_reported_and_replaced() -> None:
@@ -192,7 +194,8 @@ def test_a_string_over_ten_mebibytes_is_reported_and_replaced() -> None:
         {"role": "assistant", "content": "It is a spreadsheet."},
     ]
     assert _codes(body, "openai-chat") == ["HN113"]
-    assert _codes(body[:2] + [dict(body[2], content="x" * 10_485_760)] + body[3:], "openai-chat") == []
+    at_limit = [*body[:2], dict(body[2], content="x" * 10_485_760), *body[3:]]
+    assert _codes(at_limit, "openai-chat") == []
     fixed = histnorm.fix(orjson.dumps(body), format="openai-chat", unsafe_fixes=True)
     assert fixed.applied == {"HN113": 1} and fixed.remaining == ()
     out = histnorm.encode(fixed.transcript)
@@ -234,7 +237,9 @@ def test_the_many_image_limit_takes_only_the_images_beyond_twenty() -> None:
     body = [{"role": "user", "content": [wide] * 22}]
     found = histnorm.lint(orjson.dumps(body), format="openai-chat", profile="anthropic")
     assert [(d.code, d.location.part_index) for d in found] == [("HN113", 0), ("HN113", 1)]
-    fixed = histnorm.fix(orjson.dumps(body), format="openai-chat", profile="anthropic", unsafe_fixes=True)
+    fixed = histnorm.fix(
+        orjson.dumps(body), format="openai-chat", profile="anthropic", unsafe_fixes=True
+    )
     assert fixed.remaining == () and histnorm.encode(fixed.transcript)[0]["content"][2] == wide
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-
 import histnorm.jsonio as jsonio
 from histnorm.analysis.outline import Outline
 from histnorm.model import JsonValue, Transcript

@@ -155,8 +155,10 @@ def _images(transcript: Transcript, profile: Profile) -> Iterator[Diagnostic]:
                 f"{len(image.data):,} base64 characters are over the limit of "
                 f"{profile.max_image_base64:,}"
             )
-        elif profile.max_image_side is not None and side is not None and side > (
-            profile.max_image_side
+        elif (
+            profile.max_image_side is not None
+            and side is not None
+            and side > (profile.max_image_side)
         ):
             why = f"{shown} is over {profile.max_image_side} px a side"
         elif image in many:
@@ -212,7 +214,10 @@ def check(context: Context) -> Iterable[Diagnostic]:
 
 def _shorten(part: Part, limit: int, transcript: Transcript) -> Part:
     if isinstance(part, TextPart):
-        return part.evolve(text=placeholder(f"text of {len(part.text):,} characters"))
+        shortened: TextPart = part.evolve(
+            text=placeholder(f"text of {len(part.text):,} characters")
+        )
+        return shortened
     if isinstance(part, MediaPart):
         return TextPart(text=placeholder(f"{part.media_type or 'media'} part"))
     assert isinstance(part, ToolResultPart)

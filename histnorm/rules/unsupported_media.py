@@ -119,7 +119,9 @@ RULE = Rule(
                     },
                 ),
             ],
-            good=[_user(_TEXT, {"type": "text", "text": "[histnorm: removed image/bmp image, 58 B]"})],
+            good=[
+                _user(_TEXT, {"type": "text", "text": "[histnorm: removed image/bmp image, 58 B]"})
+            ],
             format="anthropic",
             settings=Settings(unsafe_fixes=True),
             title="a BMP image replayed into Anthropic",
