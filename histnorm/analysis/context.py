@@ -31,12 +31,14 @@ class Context:
         settings: Settings,
         transcript: Transcript | None = None,
         native: JsonValue = None,
+        raw: bytes | None = None,
     ) -> None:
         self.outline = outline
         self.settings = settings
         self._transcript = transcript
         self.native = native
         """The parsed native value on the fast path (`engine.proven_clean`), else None."""
+        self._raw = raw
 
     @property
     def decoded(self) -> Transcript | None:
@@ -45,10 +47,14 @@ class Context:
 
     @cached_property
     def native_json(self) -> bytes | None:
-        """The compact JSON of `native` (serialised once, for every check that asks), or
-        None without a native value or when it cannot be written as JSON."""
+        """JSON text of `native`: the text it was parsed from when the caller gave it and it
+        holds no `\\u` escape (which could spell a key the checks look for), else its
+        compact JSON, serialised once for every check that asks; None without a native
+        value or when it cannot be written as JSON."""
         if self.native is None:
             return None
+        if self._raw is not None and b"\\u" not in self._raw:
+            return self._raw
         try:
             return jsonio.dumps(self.native)
         except (TypeError, ValueError, RecursionError):

@@ -53,7 +53,7 @@ from histnorm.model import MediaPart, Part, TextPart, ToolResultPart, Transcript
 from histnorm.pairing import Position
 from histnorm.profiles import Profile
 from histnorm.rule import Example, Rule
-from histnorm.rules._media import IMAGE_MARKERS, Image, images, placeholder, replace_images
+from histnorm.rules._media import IMAGE_MARKER, Image, images, placeholder, replace_images
 from histnorm.settings import Settings
 
 
@@ -74,7 +74,7 @@ def _model(context: Context) -> Transcript | None:
         limits = _limits(context.profile)
         small = not limits or len(raw) <= min(limits)
         sides = context.profile.max_image_side is not None
-        if small and not (sides and any(marker in raw for marker in IMAGE_MARKERS)):
+        if small and not (sides and IMAGE_MARKER in raw):
             return None
     return context.transcript  # raises NeedsModel on the fast path
 
