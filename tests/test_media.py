@@ -305,3 +305,15 @@ def test_profiles_without_limits_pay_nothing() -> None:
     assert list(oversized_content.check(context)) == []
     assert list(unsupported_media.check(context)) == []
     assert "native_json" not in vars(context)  # never serialised
+
+
+def test_an_escaped_key_in_the_text_read_does_not_hide_an_image() -> None:
+    body = [
+        {"role": "user", "content": "Look."},
+        {"role": "assistant", "content": None, "tool_calls": [_call("c1")]},
+        {"role": "tool", "tool_call_id": "c1", "content": [{"type": "image_url", "image_url": {}}]},
+    ]
+    raw = orjson.dumps(body).replace(b'"image_url"', b'"\\u0069mage_url"')
+    assert b"image" not in raw  # spelled only with escapes
+    assert [d.code for d in histnorm.lint(raw, format="openai-chat")] == ["HN114"]
+    assert not proven_clean(orjson.loads(raw), "openai-chat", Settings(), raw)
