@@ -71,6 +71,13 @@ def _native(data: bytes | str | JsonValue) -> tuple[JsonValue, bool]:
     return native_json(data), True
 
 
+def _raw(data: bytes | str | JsonValue) -> bytes | None:
+    """The JSON text `data` is, as bytes, when it is text (the fast path reads its size)."""
+    if isinstance(data, str):
+        return data.encode("utf-8", "surrogatepass")
+    return bytes(data) if isinstance(data, bytes | bytearray | memoryview) else None
+
+
 def load(data: bytes | str | JsonValue, format: str | None = None) -> Transcript:
     """Read one transcript from JSON bytes or text, or from an already parsed value.
 
@@ -131,7 +138,8 @@ def lint(
             return found  # an array of transcripts, as `lint_document` reads it
         try:
             chosen_format = format if format is not None else detect_format(value)
-            if engine.proven_clean(value, chosen_format, chosen):
+            raw = _raw(data)
+            if engine.proven_clean(value, chosen_format, chosen, raw):
                 return ()  # clean on its outline: no model needed (engine.outline_clean)
             data = _decode(value if private else jsonio.copy(value), chosen_format)
         except NotATranscript:

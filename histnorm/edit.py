@@ -154,29 +154,49 @@ def rewrite(
     return result
 
 
-def dropped_answers(before: Transcript, after: Transcript) -> int:
-    """How many results that answer an earlier call in `before` are missing from `after`
-    while that call is still there (compared by content, so moved and renamed results count
-    as kept, and so does a result whose content only gained text at its end)."""
+REPLACED_KEY = "histnorm.replaced_content"
+"""Metadata a fix sets on a tool result whose content it replaced with a placeholder
+(HN113, HN114): the key of the content it had, so the result still counts as kept."""
+
+
+def result_key(part: ToolResultPart) -> str:
+    """What `dropped_answers` compares results by: their content, as sorted JSON (or, for
+    a result whose content a fix replaced, the key of the content it had)."""
     import orjson
 
+    replaced = part.metadata.get(REPLACED_KEY)
+    if isinstance(replaced, str):
+        return replaced
+    return orjson.dumps(part.content, option=orjson.OPT_SORT_KEYS, default=str).decode()
+
+
+def with_content(part: ToolResultPart, content: object) -> ToolResultPart:
+    """`part` with `content` in place of its own, still counted as the same result."""
+    metadata = {REPLACED_KEY: result_key(part), **part.metadata}
+    return part.evolve(content=content, metadata=metadata)  # type: ignore[no-any-return]
+
+
+def dropped_answers(before: Transcript, after: Transcript) -> int:
+    """How many results that answer an earlier call in `before` are missing from `after`
+    while that call is still there (compared by `result_key`, so moved and renamed results
+    count as kept, and so do a result whose content only gained text at its end and one
+    whose content a fix replaced with `with_content`)."""
     from histnorm.pairing import pair_transcript
 
-    def key(part: ToolResultPart) -> bytes:
-        return orjson.dumps(part.content, option=orjson.OPT_SORT_KEYS, default=str)
-
-    wanted: dict[bytes, list[tuple[ToolResultPart, Part]]] = {}
+    wanted: dict[str, list[tuple[ToolResultPart, Part]]] = {}
     for (mi, pi), (cmi, cpi) in pair_transcript(before).result_calls.items():
         part = before.messages[mi].parts[pi]
         if isinstance(part, ToolResultPart):
-            wanted.setdefault(key(part), []).append((part, before.messages[cmi].parts[cpi]))
+            pairs = wanted.setdefault(result_key(part), [])
+            pairs.append((part, before.messages[cmi].parts[cpi]))
     results: list[ToolResultPart] = []
     calls: set[tuple[object, ...]] = set()
     for message in after.messages:
         for part in message.parts:
             if isinstance(part, ToolResultPart):
-                if wanted.get(key(part)):
-                    wanted[key(part)].pop()
+                key = result_key(part)
+                if wanted.get(key):
+                    wanted[key].pop()
                 else:
                     results.append(part)
             elif isinstance(part, ToolCallPart):

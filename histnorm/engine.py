@@ -166,22 +166,33 @@ def lint(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> tuple
     return tuple(sorted(found, key=Diagnostic.sort_key))
 
 
-def proven_clean(value: JsonValue, format: str, settings: Settings = DEFAULT_SETTINGS) -> bool:
+def proven_clean(
+    value: JsonValue, format: str, settings: Settings = DEFAULT_SETTINGS, raw: bytes | None = None
+) -> bool:
     """Whether `lint` of the parsed native `value` (in `format`) reports nothing, decided
     on its outline without building models (`outline_clean`) when the codec's fast reader
     reads it. False means only "not proven": decode the value and lint the transcript.
-    `value` is not changed."""
+    `value` is not changed; `raw`, the JSON text it was parsed from when the caller has it,
+    spares the size and media checks serialising it again (`Context.native_json`)."""
     outline = get_codec(format).read_outline(value)
-    return outline is not None and outline_clean(outline, settings)
+    return outline is not None and outline_clean(outline, settings, value, raw)
 
 
-def outline_clean(outline: Outline, settings: Settings = DEFAULT_SETTINGS) -> bool:
+def outline_clean(
+    outline: Outline,
+    settings: Settings = DEFAULT_SETTINGS,
+    native: JsonValue = None,
+    raw: bytes | None = None,
+) -> bool:
     """Whether no selected rule can report anything on a transcript with this outline:
     every structural rule checks the outline and finds nothing (without asking for the
-    model), and no content rule wants a flag the outline has (`Rule.wants`)."""
+    model), and no content rule wants a flag the outline has (`Rule.wants`). `native`, the
+    value the outline was read from, lets size and media checks rule themselves out on its
+    JSON (`Context.native`); without it they ask for the model under profiles that limit
+    sizes or media."""
     codec = CODECS.get(outline.format or "")
     flags = outline.all_flags(None if codec is None else codec.known_roles)
-    context = Context(outline, settings)
+    context = Context(outline, settings, native=native, raw=raw)
     try:
         for rule in selected_rules(settings):
             if rule.check_outline is None:

@@ -17,6 +17,45 @@ PREFILL = (
 prefill."""
 """Recorded verdicts: request bodies pydantic-ai's tests sent to the live APIs."""
 
+OPENAI_VISION = "https://platform.openai.com/docs/guides/images-vision"
+OPENAI_STRING = (
+    "OpenAI 400 `string_above_max_length`: `Invalid 'messages[7].content': string too long. "
+    "Expected a string with maximum length 10485760, but got a string with length 10624990 "
+    "instead.` (FlowiseAI/Flowise#5085; Responses: `Invalid 'input[0].content': string too "
+    "long. Expected a string with maximum length 10485760 …`, VectorlyApp/bluebox#31)"
+)
+OPENAI_IMAGES = (
+    f"PNG, JPEG, WEBP and non-animated GIF only ({OPENAI_VISION}, Image input requirements)"
+)
+OPENAI_TOOL_IMAGES = (
+    "OpenAI 400: `Invalid 'messages[234]'. Image URLs are only allowed for messages with role "
+    "'user', but this message with role 'tool' contains an image URL.` "
+    "(OpenHands/OpenHands#7700); `… but this message with role 'assistant' contains an image "
+    "URL.` (openai/openai-node#1030)"
+)
+ANTHROPIC_VISION = "https://docs.anthropic.com/en/docs/build-with-claude/vision"
+ANTHROPIC_IMAGE_SIZE = (
+    "Anthropic 400: `messages.0.content.2.image.source.base64: image exceeds 5 MB maximum: "
+    "15908784 bytes > 5242880 bytes` (anthropics/claude-code#10612), measured on the base64 "
+    "text (lobehub/lobehub#14711)"
+)
+ANTHROPIC_IMAGE_SIDE = (
+    "Anthropic 400: `messages.7.content.3.image.source.base64.data: At least one of the image "
+    "dimensions exceed max allowed size: 8000 pixels` (anthropics/claude-code#5147; "
+    f"{ANTHROPIC_VISION})"
+)
+ANTHROPIC_MANY_IMAGES = (
+    "Anthropic 400: `At least one of the image dimensions exceed max allowed size for "
+    "many-image requests: 2000 pixels` (anomalyco/opencode#12068): more than 20 images in "
+    f"one request take at most 2000 px a side ({ANTHROPIC_VISION})"
+)
+BEDROCK_IMAGES = (
+    "Converse: up to 20 images, each no more than 3.75 MB (5 MiB of base64), 8,000 px high and "
+    "wide, in png, jpeg, gif or webp "
+    "(https://docs.aws.amazon.com/bedrock/latest/userguide/conversation-inference-call.html, "
+    "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ImageBlock.html)"
+)
+
 RESPONSES = {
     "reasoning_needs_next": "Responses API 400: `Item 'rs_…' of type 'reasoning' was provided "
     "without its required following item.` (vercel/ai#10638; recorded for a reasoning item "
@@ -66,6 +105,16 @@ ANTHROPIC = {
     "(ericc-ch/copilot-api#261)",
     "final_text_trimmed": "Anthropic 400: `messages: final assistant content cannot end with "
     "trailing whitespace` (tailcallhq/forgecode#1872, anomalyco/opencode#1295)",
+    "max_request_bytes": "`413 request_too_large`: the Messages API takes requests of at most "
+    "32 MB (https://docs.anthropic.com/en/api/overview#request-size-limits); Claude Code: "
+    "`Request too large (max 32MB)` (anthropics/claude-code#56674)",
+    "max_image_base64": ANTHROPIC_IMAGE_SIZE,
+    "max_image_side": ANTHROPIC_IMAGE_SIDE,
+    "many_images": ANTHROPIC_MANY_IMAGES,
+    "max_image_side_many": ANTHROPIC_MANY_IMAGES,
+    "image_types": "Anthropic 400: `messages.36.content.2.image.source.base64.media_type: Input "
+    "should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'` "
+    "(anthropics/claude-code#8184)",
 }
 BEDROCK = {
     "results_first": "Bedrock 400: `Expected toolResult blocks at messages.N.content for the "
@@ -96,6 +145,9 @@ BEDROCK = {
     "(aws-samples/sample-multi-agent-orchestration-chat-on-agentcore#15); an empty "
     "`toolResult` content with status success was answered 200 "
     "(NousResearch/hermes-agent#55092)",
+    "max_image_base64": BEDROCK_IMAGES,
+    "max_image_side": BEDROCK_IMAGES,
+    "image_types": BEDROCK_IMAGES,
 }
 GEMINI = {
     "equal_call_counts": "Gemini 400: `Please ensure that the number of function response parts "
@@ -124,6 +176,10 @@ GEMINI = {
     "supported.` on gemini-3.8-flash (anomalyco/opencode#47034); crewAI appends a user turn "
     "for it (crewAIInc/crewAI#6973); every recorded body Gemini answered 200 ends on a user "
     "content",
+    "image_types": "Gemini 400: `GenerateContentRequest.contents[0].parts[1].inline_data."
+    "mime_type: MIME type must be image/png, image/jpeg, image/webp, image/heic, or "
+    "image/heif.` (EvanZhouDev/gemini-ai#3; no GIF: "
+    "https://ai.google.dev/gemini-api/docs/image-understanding#supported-formats)",
 }
 PORTABLE = "the strictest value any profile takes; see that profile's evidence"
 VLLM = {

@@ -85,6 +85,22 @@ class Profile:
     Bedrock; HN122, tail=close)."""
     error_result_content: bool = False
     """A tool result marked as an error must have content (Bedrock; HN123)."""
+    max_string_length: int | None = None
+    """Characters one string of the request may hold (HN113)."""
+    max_request_bytes: int | None = None
+    """Bytes the whole request body may hold (HN113)."""
+    max_image_base64: int | None = None
+    """Base64 characters one inline image may hold (HN113)."""
+    max_image_side: int | None = None
+    """Pixels an image may have on its longer side (HN113)."""
+    many_images: int | None = None
+    """Above this many images in one request, `max_image_side_many` applies (HN113)."""
+    max_image_side_many: int | None = None
+    image_types: frozenset[str] | None = None
+    """The image media types the target takes; None: any (HN114)."""
+    user_images_only: bool = False
+    """Images may appear only in user messages: not in tool results, assistant or system
+    messages (HN114)."""
     severity: Mapping[str, Severity] = field(default_factory=dict)
     """Severity overrides for core rules under this target."""
     evidence: Mapping[str, str] = field(default_factory=dict)
@@ -114,6 +130,14 @@ RULES_OF: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "final_assistant": ("HN121",),
         "final_text_trimmed": ("HN122",),
         "error_result_content": ("HN123",),
+        "max_string_length": ("HN113",),
+        "max_request_bytes": ("HN113",),
+        "max_image_base64": ("HN113",),
+        "max_image_side": ("HN113",),
+        "many_images": ("HN113",),
+        "max_image_side_many": ("HN113",),
+        "image_types": ("HN114",),
+        "user_images_only": ("HN114",),
     }
 )
 """The rules each constraint drives (severity overrides name their rule themselves)."""
@@ -127,6 +151,13 @@ def is_default(profile: Profile, constraint: str) -> bool:
     return not getattr(profile, constraint)  # severity: an empty mapping
 
 
+_MIB = 1024 * 1024
+_JPEG_PNG_GIF_WEBP = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
+_GEMINI_IMAGES = frozenset({"image/png", "image/jpeg", "image/webp", "image/heic", "image/heif"})
+_OPENAI_SIZES = {
+    "max_string_length": cited.OPENAI_STRING,
+    "image_types": cited.OPENAI_IMAGES,
+}
 _ANTHROPIC_ID = r"[a-zA-Z0-9_-]+"
 _BEDROCK_ID = r"[a-zA-Z0-9_.:-]+"
 PROFILES: Mapping[str, Profile] = MappingProxyType(
@@ -137,7 +168,12 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 "openai-chat",
                 "OpenAI Chat Completions",
                 max_call_id_length=40,
+                max_string_length=10_485_760,
+                image_types=_JPEG_PNG_GIF_WEBP,
+                user_images_only=True,
                 evidence={
+                    **_OPENAI_SIZES,
+                    "user_images_only": cited.OPENAI_TOOL_IMAGES,
                     "max_call_id_length": "OpenAI 400: `Invalid 'messages[36].tool_calls[0].id': "
                     "string too long. Expected a string with maximum length 40, but got a "
                     "string with length 51 instead.` (vercel/ai#8132)",
@@ -154,8 +190,10 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 reasoning_needs_next=True,
                 max_call_id_length=64,
                 unique_call_ids=True,
+                max_string_length=10_485_760,
+                image_types=_JPEG_PNG_GIF_WEBP,
                 severity={"HN008": Severity.WARNING},
-                evidence=cited.RESPONSES,
+                evidence={**cited.RESPONSES, **_OPENAI_SIZES},
             ),
             Profile(
                 "anthropic",
@@ -167,6 +205,12 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 empty_text="rejected",
                 final_assistant="some-models",
                 final_text_trimmed=True,
+                max_request_bytes=32 * _MIB,
+                max_image_base64=5 * _MIB,
+                max_image_side=8000,
+                many_images=20,
+                max_image_side_many=2000,
+                image_types=_JPEG_PNG_GIF_WEBP,
                 evidence=cited.ANTHROPIC,
             ),
             Profile(
@@ -183,6 +227,9 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 final_assistant="some-models",
                 final_text_trimmed=True,
                 error_result_content=True,
+                max_image_base64=5 * _MIB,
+                max_image_side=8000,
+                image_types=_JPEG_PNG_GIF_WEBP,
                 evidence=cited.BEDROCK,
             ),
             Profile(
@@ -194,6 +241,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 empty_text="beside-result",
                 call_after_user=True,
                 final_assistant="some-models",
+                image_types=_GEMINI_IMAGES,
                 evidence=cited.GEMINI,
             ),
             Profile(
@@ -232,6 +280,14 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 final_assistant="rejected",
                 final_text_trimmed=True,
                 error_result_content=True,
+                max_string_length=10_485_760,
+                max_request_bytes=32 * _MIB,
+                max_image_base64=5 * _MIB,
+                max_image_side=8000,
+                many_images=20,
+                max_image_side_many=2000,
+                image_types=_JPEG_PNG_GIF_WEBP & _GEMINI_IMAGES,
+                user_images_only=True,
                 evidence={
                     name: cited.PORTABLE
                     for name in (
@@ -250,6 +306,14 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                         "final_assistant",
                         "final_text_trimmed",
                         "error_result_content",
+                        "max_string_length",
+                        "max_request_bytes",
+                        "max_image_base64",
+                        "max_image_side",
+                        "many_images",
+                        "max_image_side_many",
+                        "image_types",
+                        "user_images_only",
                     )
                 },
             ),

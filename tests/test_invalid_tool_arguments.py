@@ -208,6 +208,7 @@ def test_the_default_profile_keeps_the_fast_path() -> None:
     from histnorm.engine import outline_clean
     from histnorm.formats import outline_of
 
-    transcript = histnorm.load(json.dumps(_chat(TRUNCATED)), format="openai-chat")
-    assert outline_clean(outline_of(transcript), histnorm.Settings())
-    assert not outline_clean(outline_of(transcript), histnorm.Settings(profile="vllm"))
+    native = _chat(TRUNCATED)
+    transcript = histnorm.load(json.dumps(native), format="openai-chat")
+    assert outline_clean(outline_of(transcript), histnorm.Settings(), native)
+    assert not outline_clean(outline_of(transcript), histnorm.Settings(profile="vllm"), native)

@@ -53,7 +53,7 @@ def test_a_plain_request_body_is_plain() -> None:
         Step("user", (), ("toolu_01",), 0, 0),
         Step("assistant", (), (), 1, 0),
     )
-    assert found is not None and outline_clean(found, Settings(profile="anthropic"))
+    assert found is not None and outline_clean(found, Settings(profile="anthropic"), body)
     assert CODEC.read_outline(body["messages"]) == found  # a bare list reads the same
 
 

@@ -47,7 +47,7 @@ def test_a_request_body_with_a_parallel_batch_is_plain() -> None:
         Step("assistant", (), (), 1, 0),
     )
     assert found == outline_of(CODEC.decode(body))
-    assert found is not None and outline_clean(found, Settings(profile="openai-responses"))
+    assert found is not None and outline_clean(found, Settings(profile="openai-responses"), body)
 
 
 @pytest.mark.parametrize(

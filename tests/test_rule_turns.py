@@ -26,7 +26,7 @@ def _outline_clean(body: Any, format: str, **options: Any) -> bool:
     """Whether the fast path (the codec's outline, no decoding) proves `body` clean."""
     outline = get_codec(format).outline(body)
     assert outline is not None
-    return outline_clean(outline, Settings(**options))
+    return outline_clean(outline, Settings(**options), body)
 
 
 def _codes(body: Any, format: str, **options: Any) -> list[str]:

@@ -1,13 +1,15 @@
 """What a rule's check gets: the outline, its pairing, the settings and, when a check
-needs content the outline does not hold, the transcript."""
+needs content the outline does not hold, the transcript (or, on the fast path, the
+parsed native value, for checks that can rule a size or a media type out on its JSON)."""
 
 from __future__ import annotations
 
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+import histnorm.jsonio as jsonio
 from histnorm.analysis.outline import Outline
-from histnorm.model import Transcript
+from histnorm.model import JsonValue, Transcript
 from histnorm.pairing import Pairing, pair_transcript
 from histnorm.settings import Settings
 
@@ -24,11 +26,39 @@ class Context:
     """One transcript as the checks see it: `outline` always, `transcript` on demand."""
 
     def __init__(
-        self, outline: Outline, settings: Settings, transcript: Transcript | None = None
+        self,
+        outline: Outline,
+        settings: Settings,
+        transcript: Transcript | None = None,
+        native: JsonValue = None,
+        raw: bytes | None = None,
     ) -> None:
         self.outline = outline
         self.settings = settings
         self._transcript = transcript
+        self.native = native
+        """The parsed native value on the fast path (`engine.proven_clean`), else None."""
+        self._raw = raw
+
+    @property
+    def decoded(self) -> Transcript | None:
+        """The decoded transcript, or None on the fast path (never raises)."""
+        return self._transcript
+
+    @cached_property
+    def native_json(self) -> bytes | None:
+        """JSON text of `native`: the text it was parsed from when the caller gave it and it
+        holds no `\\u` escape (which could spell a key the checks look for), else its
+        compact JSON, serialised once for every check that asks; None without a native
+        value or when it cannot be written as JSON."""
+        if self.native is None:
+            return None
+        if self._raw is not None and b"\\u" not in self._raw:
+            return self._raw
+        try:
+            return jsonio.dumps(self.native)
+        except (TypeError, ValueError, RecursionError):
+            return None
 
     @property
     def transcript(self) -> Transcript:

@@ -18,10 +18,12 @@ from histnorm.settings import Settings
 Mode = Literal["lint", "fix"]
 
 
-def proven_clean(value: JsonValue, format: str, settings: Settings) -> bool:
+def proven_clean(
+    value: JsonValue, format: str, settings: Settings, raw: bytes | None = None
+) -> bool:
     """Whether the parsed `value` is proven to need nothing (no models built): the one
     place the document layer asks the engine's fast path."""
-    return engine.proven_clean(value, format, settings)
+    return engine.proven_clean(value, format, settings, raw)
 
 
 @dataclass(frozen=True)

@@ -133,7 +133,7 @@ class _State:
             and (self.detect == "per-line" or self.detected is None)
         ):
             self.detected = format  # per line: tried first on the next; else the file's
-        if format is not None and check.proven_clean(value, format, self.settings):
+        if format is not None and check.proven_clean(value, format, self.settings, content):
             return None  # nothing to report or fix: no models built
         if jsonio.has_long_number(content):
             value = parse_line(content, number)

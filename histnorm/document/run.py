@@ -46,7 +46,7 @@ def check_document(
     value = single_value(data, jsonl, "message" if jsonl else jsonl_mode)
     if value is not None:
         chosen = pick_format(value, format)
-        if chosen is not None and check.proven_clean(value, chosen, settings):
+        if chosen is not None and check.proven_clean(value, chosen, settings, data):
             return DocumentResult(layout, transcripts=1)  # no models built
     if jsonl:
         document = read_jsonl(data, format, "message", detect)

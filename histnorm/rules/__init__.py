@@ -27,6 +27,7 @@ from histnorm.rules import (
     open_tool_call_at_end,
     orphan_tool_call,
     orphan_tool_result,
+    oversized_content,
     oversized_session_line,
     pending_approval_request,
     reasoning_without_next,
@@ -40,6 +41,7 @@ from histnorm.rules import (
     trailing_whitespace_at_end,
     unknown_content,
     unreadable_transcript,
+    unsupported_media,
 )
 
 ALL_RULES: tuple[Rule, ...] = (
@@ -71,6 +73,8 @@ ALL_RULES: tuple[Rule, ...] = (
     consecutive_same_role.RULE,
     system_placement.RULE,
     invalid_tool_arguments.RULE,
+    oversized_content.RULE,
+    unsupported_media.RULE,
     call_turn_not_after_user.RULE,
     ends_on_assistant.RULE,
     trailing_whitespace_at_end.RULE,
@@ -99,6 +103,8 @@ FIX_ORDER: tuple[Rule, ...] = (
     split_result_turn.RULE,
     results_not_first.RULE,
     trailing_whitespace_at_end.RULE,
+    unsupported_media.RULE,
+    oversized_content.RULE,
 )
 """The order fixes run in (behaviours.md §0.4): merge repeated requests (B), re-slot
 displaced results (C), then remove what cannot be replayed (A), then empty text and
