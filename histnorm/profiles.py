@@ -29,6 +29,12 @@ EmptyText = Literal["accepted", "beside-result", "rejected"]
 """Which empty or whitespace-only text parts the target rejects: none; only those in a
 message that also holds a tool result (Gemini); all of them."""
 
+ReasoningCarry = Literal["optional", "call-turns", "opens-tool-loop", "signed-calls"]
+"""Which reasoning the target needs back with the tool calls it made (HN116): none; on
+every assistant message that makes a tool call (DeepSeek thinking mode); a reasoning
+block opening the assistant turn of an open tool loop (Anthropic with thinking); a
+signature on the first call of each model step of the current turn (Gemini 3)."""
+
 
 @dataclass(frozen=True)
 class Profile:
@@ -63,6 +69,12 @@ class Profile:
     system_placement: SystemPlacement = "anywhere"
     empty_text: EmptyText = "accepted"
     """Which empty or whitespace-only text parts the target rejects (HN004)."""
+    reasoning_carry: ReasoningCarry = "optional"
+    """Which reasoning the target needs back with its tool calls (HN116)."""
+    rejects_reasoning: bool = False
+    """Reasoning fields in messages are rejected (Groq, HN117)."""
+    model_bound_thinking: bool = False
+    """A thinking signature is valid only for the model that made it (HN118)."""
     severity: Mapping[str, Severity] = field(default_factory=dict)
     """Severity overrides for core rules under this target."""
     evidence: Mapping[str, str] = field(default_factory=dict)
@@ -87,6 +99,9 @@ RULES_OF: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "merges_same_role": ("HN008",),
         "system_placement": ("HN108",),
         "empty_text": ("HN004",),
+        "reasoning_carry": ("HN116",),
+        "rejects_reasoning": ("HN117",),
+        "model_bound_thinking": ("HN118",),
     }
 )
 """The rules each constraint drives (severity overrides name their rule themselves)."""
@@ -173,6 +188,40 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 },
             ),
             Profile(
+                "anthropic-thinking",
+                "Anthropic Messages API with extended thinking enabled",
+                results_first=True,
+                call_id_pattern=_ANTHROPIC_ID,
+                merges_same_role=True,
+                system_placement="inline",
+                empty_text="rejected",
+                reasoning_carry="opens-tool-loop",
+                model_bound_thinking=True,
+                evidence={**cited.ANTHROPIC, **cited.ANTHROPIC_THINKING},
+            ),
+            Profile(
+                "gemini-3",
+                "Google Gemini 3 generateContent (thought signatures enforced)",
+                equal_call_counts=True,
+                merges_same_role=True,
+                system_placement="top-level",
+                empty_text="beside-result",
+                reasoning_carry="signed-calls",
+                evidence={**cited.GEMINI, **cited.GEMINI_3},
+            ),
+            Profile(
+                "deepseek",
+                "DeepSeek Chat Completions in thinking mode (the default)",
+                reasoning_carry="call-turns",
+                evidence=cited.DEEPSEEK,
+            ),
+            Profile(
+                "groq",
+                "Groq Chat Completions (OpenAI-compatible)",
+                rejects_reasoning=True,
+                evidence=cited.GROQ,
+            ),
+            Profile(
                 "portable",
                 "every target at once: the strictest value of each constraint",
                 results_first=True,
@@ -185,6 +234,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 alternating_roles=True,
                 system_placement="leading",
                 empty_text="rejected",
+                rejects_reasoning=True,
+                model_bound_thinking=True,
                 evidence={
                     name: cited.PORTABLE
                     for name in (
@@ -198,8 +249,11 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                         "alternating_roles",
                         "system_placement",
                         "empty_text",
+                        "rejects_reasoning",
+                        "model_bound_thinking",
                     )
-                },
+                }
+                | {"reasoning_carry": cited.PORTABLE_CARRY},
             ),
         )
     }

@@ -57,6 +57,9 @@ def test_public_contract_codes_and_names():
         "HN106": "first-message-not-user",
         "HN107": "consecutive-same-role",
         "HN108": "system-placement",
+        "HN116": "reasoning-not-carried",
+        "HN117": "reasoning-rejected",
+        "HN118": "foreign-thinking-signature",
     }
 
 

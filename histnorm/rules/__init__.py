@@ -17,12 +17,15 @@ from histnorm.rules import (
     empty_message,
     empty_text,
     first_message_not_user,
+    foreign_thinking_signature,
     invalid_call_id,
     missing_parent,
     open_tool_call_at_end,
     orphan_tool_call,
     orphan_tool_result,
     pending_approval_request,
+    reasoning_not_carried,
+    reasoning_rejected,
     reasoning_without_next,
     repeated_partial_turn,
     repeated_request_id,
@@ -61,6 +64,9 @@ ALL_RULES: tuple[Rule, ...] = (
     first_message_not_user.RULE,
     consecutive_same_role.RULE,
     system_placement.RULE,
+    reasoning_not_carried.RULE,
+    reasoning_rejected.RULE,
+    foreign_thinking_signature.RULE,
 )
 """Every rule, in code order: HN0xx core rules, HN1xx provider-profile rules."""
 
@@ -83,6 +89,8 @@ FIX_ORDER: tuple[Rule, ...] = (
     consecutive_same_role.RULE,
     split_result_turn.RULE,
     results_not_first.RULE,
+    reasoning_rejected.RULE,
+    foreign_thinking_signature.RULE,
 )
 """The order fixes run in (behaviours.md §0.4): merge repeated requests (B), re-slot
 displaced results (C), then remove what cannot be replayed (A), then empty text and
