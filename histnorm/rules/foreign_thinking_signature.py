@@ -1,14 +1,15 @@
 """A signed thinking block made by another model than the one the session continues with.
 
 ## What it does
-Under profiles whose target binds thinking signatures to the model that made them (the
-`model_bound_thinking` constraint: `anthropic-thinking`, `portable`), finds, in Claude
+Under profiles whose target binds thinking signatures to the model that made them
+(`anthropic-thinking`, `portable`), finds, in Claude
 Code sessions (whose lines record `message.model`), the signed thinking and
 redacted-thinking blocks of assistant turns by a model other than the session's latest
 one (the model of its last assistant line; `<synthetic>` lines are not a model). A
 `/model` switch mid-session leaves such blocks behind, and so does a session resumed
 through a proxy to another provider. Under `portable`, HN117 already reports every
-reasoning block, so this rule stays silent there.
+reasoning block, so this rule stays silent there. The profile constraint is
+`model_bound_thinking`.
 
 ## Why it breaks a replay
 Anthropic: `messages.19.content.0: Invalid `signature` in `thinking` block`. The new
@@ -114,7 +115,7 @@ RULE = Rule(
     code="HN118",
     name="foreign-thinking-signature",
     summary="a signed thinking block made by another model than the session's latest "
-    "(profiles: anthropic-thinking)",
+    "(profiles: anthropic-thinking, portable)",
     severity=Severity.ERROR,
     applicability=Applicability.UNSAFE,
     doc=__doc__ or "",
@@ -123,9 +124,9 @@ RULE = Rule(
     examples=(
         Example(
             bad=_BAD,
-            good=None,
+            good=[_BAD[0], {**_BAD[2], "parentUuid": "u1"}, *_BAD[3:]],
             format="claude-code",
-            settings=Settings(profile="anthropic-thinking"),
+            settings=Settings(profile="anthropic-thinking", unsafe_fixes=True),
             title="thinking from before a /model switch",
         ),
     ),

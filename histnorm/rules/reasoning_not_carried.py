@@ -1,8 +1,9 @@
 """A tool-call turn without the reasoning its target needs back.
 
 ## What it does
-Under profiles whose target needs a model's reasoning replayed with its tool calls (the
-`reasoning_carry` constraint), finds the turns that lack it:
+Under profiles whose target needs a model's reasoning replayed with its tool calls
+(`deepseek`, `anthropic-thinking`, `gemini-3`), finds the turns that lack it (the
+profile's `reasoning_carry` says which):
 - `deepseek` (`call-turns`): every assistant message that makes a tool call must carry
   its reasoning (`reasoning_content` in OpenAI Chat, a reasoning part in other formats,
   or one in the assistant messages just before it).

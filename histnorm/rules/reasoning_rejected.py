@@ -1,8 +1,8 @@
 """Reasoning replayed to a target that rejects reasoning fields.
 
 ## What it does
-Under profiles whose target rejects reasoning in the messages it is sent (the
-`rejects_reasoning` constraint: `groq`, `portable`), finds every reasoning part, and in
+Under profiles whose target rejects reasoning in the messages it is sent (`groq`,
+`portable`), finds every reasoning part (the `rejects_reasoning` constraint), and in
 OpenAI Chat messages the `reasoning_content` and `reasoning` keys (which the
 `openai-chat` codec keeps on the message). Clients that echo reasoning for DeepSeek or
 OpenRouter store it this way, then replay the same history to Groq. `reasoning_content`

@@ -2,7 +2,7 @@
 
 ## What it does
 Under profiles whose target needs tool results at the start of the message that carries
-them (`anthropic`, `bedrock-converse`, `portable`), finds a user (or tool) message where
+them (`anthropic`, `anthropic-thinking`, `bedrock-converse`, `portable`), finds a user (or tool) message where
 other content (text, images) comes before a tool result. Server-tool and MCP results,
 which follow their call inside the assistant message, are not concerned.
 
@@ -100,8 +100,8 @@ _BAD: Any = [
 RULE = Rule(
     code="HN101",
     name="results-not-first",
-    summary="tool results do not open their message (profiles: anthropic, bedrock-converse, "
-    "portable)",
+    summary="tool results do not open their message (profiles: anthropic, anthropic-thinking, "
+    "bedrock-converse, portable)",
     severity=Severity.ERROR,
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
