@@ -76,7 +76,8 @@ def check(context: Context) -> Iterable[Diagnostic]:
 def _without_keys(message: Message, keys: set[str]) -> Message:
     native: Any = message.native
     kept = {k: v for k, v in native.items() if k not in keys}
-    return message.evolve(native=kept)
+    evolved: Message = message.evolve(native=kept)
+    return evolved
 
 
 def fix(
