@@ -117,7 +117,10 @@ DEEPSEEK = {
     "passed back to the API` (anomalyco/opencode#25356); for turns that made tool calls "
     "the reasoning_content must be passed back in all later requests, and thinking mode is "
     "on by default (https://api-docs.deepseek.com/guides/thinking_mode, quoted in "
-    "anomalyco/opencode#24722)",
+    "anomalyco/opencode#24722); Chat wire only: DeepSeek's Responses endpoint answered 200 "
+    "to function calls without reasoning items "
+    f"({CASSETTES}test_deepseek_responses/test_deepseek_responses%5Bfunction_tool%5D.yaml, "
+    "interaction 1)",
 }
 GROQ = {
     "rejects_reasoning": "Groq 400: `'messages.1' : for 'role:assistant' the following must "

@@ -6,7 +6,9 @@ Under profiles whose target needs a model's reasoning replayed with its tool cal
 profile's `reasoning_carry` says which):
 - `deepseek` (`call-turns`): every assistant message that makes a tool call must carry
   its reasoning (`reasoning_content` in OpenAI Chat, a reasoning part in other formats,
-  or one in the assistant messages just before it).
+  or one in the assistant messages just before it). Responses-item histories are not
+  concerned: DeepSeek's Responses endpoint answered 200 to function calls without
+  reasoning items (recorded verdicts).
 - `anthropic-thinking` (`opens-tool-loop`): when the history ends inside a tool loop (on
   tool calls or results), the first assistant message of the current turn (after the
   last user message with more than tool results) must open with a thinking or
@@ -68,6 +70,9 @@ from histnorm.rules._reasoning import (
 from histnorm.settings import Settings
 
 _SIGNATURE_KEYS = ("thoughtSignature", "thought_signature")
+_ITEM_WIRES = frozenset({"openai-responses", "codex"})
+"""Responses-item histories: DeepSeek's Responses endpoint answered 200 to function calls
+without reasoning items, so `call-turns` holds for the Chat wire only."""
 
 
 def _first_call(outline: Outline, index: int) -> int:
@@ -86,6 +91,8 @@ def _carried_before(outline: Outline, index: int) -> bool:
 
 def _call_turns(context: Context) -> Iterator[Diagnostic]:
     outline = context.outline
+    if outline.format in _ITEM_WIRES:
+        return
     for mi, step in enumerate(outline.messages):
         if not step.role_is(*ASSISTANT) or not has_call(step) or _carried_before(outline, mi):
             continue
