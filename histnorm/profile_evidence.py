@@ -204,3 +204,46 @@ OPENAI_ARGUMENTS = (
     "instead.`, aaif-goose/goose-mobile#20), but such a file reads as chat-template, and "
     "checking it would decode every record"
 )
+ANTHROPIC_THINKING = {
+    "reasoning_carry": "Anthropic 400: `messages.1.content.0.type: Expected `thinking` or "
+    "`redacted_thinking`, but found `tool_use`. When `thinking` is enabled, a final "
+    "`assistant` message must start with a thinking block (preceeding the lastmost set of "
+    "`tool_use` and `tool_result` blocks).` (Kilo-Org/kilocode#5219, anomalyco/opencode#3077)",
+    "model_bound_thinking": "Anthropic 400: `messages.19.content.0: Invalid `signature` in "
+    "`thinking` block` after the model was switched mid-session (anomalyco/opencode#6418); "
+    "thinking-block signatures are model-specific (vybestack/llxprt-code#2335)",
+}
+GEMINI_3 = {
+    "reasoning_carry": "Gemini 3 400: `Function call is missing a thought_signature in "
+    "functionCall parts. This is required for tools to work correctly, and missing "
+    "thought_signature may lead to degraded model performance.` (nanbingxyz/5ire#405: "
+    "gemini-3-pro-preview, not gemini-2.5); the first functionCall part of each step of "
+    "the current turn must carry its signature, earlier turns are not validated "
+    "(https://ai.google.dev/gemini-api/docs/thought-signatures)",
+}
+DEEPSEEK = {
+    "reasoning_carry": "DeepSeek 400: `The reasoning_content in the thinking mode must be "
+    "passed back to the API` (anomalyco/opencode#25356); for turns that made tool calls "
+    "the reasoning_content must be passed back in all later requests, and thinking mode is "
+    "on by default (https://api-docs.deepseek.com/guides/thinking_mode, quoted in "
+    "anomalyco/opencode#24722); Chat wire only: DeepSeek's Responses endpoint answered 200 "
+    "to function calls without reasoning items "
+    f"({CASSETTES}test_deepseek_responses/test_deepseek_responses%5Bfunction_tool%5D.yaml, "
+    "interaction 1)",
+}
+GROQ = {
+    "rejects_reasoning": "Groq 400: `'messages.1' : for 'role:assistant' the following must "
+    "be satisfied[('messages.1' : property 'reasoning_content' is unsupported)]` "
+    "(janhq/jan#8136), and `property 'reasoning' is unsupported` on models without "
+    "reasoning (musistudio/claude-code-router#1204); Groq answered 200 to reasoning kept as "
+    f"`<think>` text in content ({CASSETTES}test_groq/test_tool_use_failed_error.yaml, "
+    "interaction 2)",
+}
+PORTABLE_CARRY = (
+    "optional: DeepSeek needs reasoning on every tool-call turn and Groq rejects it, so no "
+    "history with tool calls meets both; each carry requirement holds only in a mode the "
+    "request chooses (DeepSeek and Anthropic thinking can be disabled, and Anthropic's own "
+    "error says `To avoid this requirement, disable `thinking``), so portable takes the "
+    "history every target accepts in some mode: one without reasoning (rejects_reasoning); "
+    "Gemini 3's signatures are its own, so that need stays with the `gemini-3` profile"
+)

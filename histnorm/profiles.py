@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields, replace
 from functools import cache
 from types import MappingProxyType
 from typing import Literal
@@ -37,6 +37,11 @@ elsewhere (chat templates, Anthropic, Gemini)."""
 FinalAssistant = Literal["accepted", "some-models", "rejected"]
 """Whether a request may end on an assistant message: yes (a prefill, or a new answer
 after it); only on some models of the target, newer ones reject it; never."""
+ReasoningCarry = Literal["optional", "call-turns", "opens-tool-loop", "signed-calls"]
+"""Which reasoning the target needs back with the tool calls it made (HN116): none; on
+every assistant message that makes a tool call (DeepSeek thinking mode); a reasoning
+block opening the assistant turn of an open tool loop (Anthropic with thinking); a
+signature on the first call of each model step of the current turn (Gemini 3)."""
 
 
 @dataclass(frozen=True)
@@ -101,6 +106,12 @@ class Profile:
     user_images_only: bool = False
     """Images may appear only in user messages: not in tool results, assistant or system
     messages (HN114)."""
+    reasoning_carry: ReasoningCarry = "optional"
+    """Which reasoning the target needs back with its tool calls (HN116)."""
+    rejects_reasoning: bool = False
+    """Reasoning fields in messages are rejected (Groq, HN117)."""
+    model_bound_thinking: bool = False
+    """A thinking signature is valid only for the model that made it (HN118)."""
     severity: Mapping[str, Severity] = field(default_factory=dict)
     """Severity overrides for core rules under this target."""
     evidence: Mapping[str, str] = field(default_factory=dict)
@@ -138,6 +149,9 @@ RULES_OF: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "max_image_side_many": ("HN113",),
         "image_types": ("HN114",),
         "user_images_only": ("HN114",),
+        "reasoning_carry": ("HN116",),
+        "rejects_reasoning": ("HN117",),
+        "model_bound_thinking": ("HN118",),
     }
 )
 """The rules each constraint drives (severity overrides name their rule themselves)."""
@@ -160,6 +174,40 @@ _OPENAI_SIZES = {
 }
 _ANTHROPIC_ID = r"[a-zA-Z0-9_-]+"
 _BEDROCK_ID = r"[a-zA-Z0-9_.:-]+"
+_ANTHROPIC = Profile(
+    "anthropic",
+    "Anthropic Messages API",
+    results_first=True,
+    call_id_pattern=_ANTHROPIC_ID,
+    merges_same_role=True,
+    system_placement="inline",
+    empty_text="rejected",
+    final_assistant="some-models",
+    final_text_trimmed=True,
+    max_request_bytes=32 * _MIB,
+    max_image_base64=5 * _MIB,
+    max_image_side=8000,
+    many_images=20,
+    max_image_side_many=2000,
+    image_types=_JPEG_PNG_GIF_WEBP,
+    evidence=cited.ANTHROPIC,
+)
+"""Anthropic's profile; `anthropic-thinking` adds what thinking mode needs."""
+
+_GEMINI = Profile(
+    "gemini",
+    "Google Gemini generateContent",
+    equal_call_counts=True,
+    merges_same_role=True,
+    system_placement="top-level",
+    empty_text="beside-result",
+    call_after_user=True,
+    final_assistant="some-models",
+    image_types=_GEMINI_IMAGES,
+    evidence=cited.GEMINI,
+)
+"""Gemini's profile; `gemini-3` adds the thought signatures Gemini 3 checks."""
+
 PROFILES: Mapping[str, Profile] = MappingProxyType(
     {
         p.name: p
@@ -195,23 +243,14 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 severity={"HN008": Severity.WARNING},
                 evidence={**cited.RESPONSES, **_OPENAI_SIZES},
             ),
-            Profile(
-                "anthropic",
-                "Anthropic Messages API",
-                results_first=True,
-                call_id_pattern=_ANTHROPIC_ID,
-                merges_same_role=True,
-                system_placement="inline",
-                empty_text="rejected",
-                final_assistant="some-models",
-                final_text_trimmed=True,
-                max_request_bytes=32 * _MIB,
-                max_image_base64=5 * _MIB,
-                max_image_side=8000,
-                many_images=20,
-                max_image_side_many=2000,
-                image_types=_JPEG_PNG_GIF_WEBP,
-                evidence=cited.ANTHROPIC,
+            _ANTHROPIC,
+            replace(
+                _ANTHROPIC,
+                name="anthropic-thinking",
+                summary="Anthropic Messages API with extended thinking enabled",
+                reasoning_carry="opens-tool-loop",
+                model_bound_thinking=True,
+                evidence={**cited.ANTHROPIC, **cited.ANTHROPIC_THINKING},
             ),
             Profile(
                 "bedrock-converse",
@@ -232,17 +271,13 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 image_types=_JPEG_PNG_GIF_WEBP,
                 evidence=cited.BEDROCK,
             ),
-            Profile(
-                "gemini",
-                "Google Gemini generateContent",
-                equal_call_counts=True,
-                merges_same_role=True,
-                system_placement="top-level",
-                empty_text="beside-result",
-                call_after_user=True,
-                final_assistant="some-models",
-                image_types=_GEMINI_IMAGES,
-                evidence=cited.GEMINI,
+            _GEMINI,
+            replace(
+                _GEMINI,
+                name="gemini-3",
+                summary="Google Gemini 3 generateContent (thought signatures enforced)",
+                reasoning_carry="signed-calls",
+                evidence={**cited.GEMINI, **cited.GEMINI_3},
             ),
             Profile(
                 "meai",
@@ -261,6 +296,18 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 alternating_roles=True,
                 tool_arguments="json-object",
                 evidence=cited.VLLM,
+            ),
+            Profile(
+                "deepseek",
+                "DeepSeek Chat Completions in thinking mode (the default)",
+                reasoning_carry="call-turns",
+                evidence=cited.DEEPSEEK,
+            ),
+            Profile(
+                "groq",
+                "Groq Chat Completions (OpenAI-compatible)",
+                rejects_reasoning=True,
+                evidence=cited.GROQ,
             ),
             Profile(
                 "portable",
@@ -288,6 +335,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 max_image_side_many=2000,
                 image_types=_JPEG_PNG_GIF_WEBP & _GEMINI_IMAGES,
                 user_images_only=True,
+                rejects_reasoning=True,
+                model_bound_thinking=True,
                 evidence={
                     name: cited.PORTABLE
                     for name in (
@@ -314,8 +363,11 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                         "max_image_side_many",
                         "image_types",
                         "user_images_only",
+                        "rejects_reasoning",
+                        "model_bound_thinking",
                     )
-                },
+                }
+                | {"reasoning_carry": cited.PORTABLE_CARRY},
             ),
         )
     }

@@ -51,7 +51,7 @@ def test_rules_name_profiles_as_profile_accepts_them():
         found = PROFILE_LIST.search(row["summary"])
         if found is None:
             continue
-        named = [w for w in re.findall(r"[a-z][a-z-]*", found.group(1)) if w not in NOT_A_NAME]
+        named = [w for w in re.findall(r"[a-z][a-z0-9-]*", found.group(1)) if w not in NOT_A_NAME]
         assert set(named) <= set(PROFILES), f"{row['code']} names {set(named) - set(PROFILES)}"
         assert set(named) == _driving(row["code"]), row["code"]
 
@@ -194,9 +194,9 @@ def test_pages_name_profiles_as_profile_accepts_them(rule):
     """No page names a profile by an alias; "Under profiles whose target ..." lists, in
     its parentheses, exactly the profiles that drive the rule."""
     prose = _prose((PAGES / f"{rule.code}.md").read_text())
-    assert not set(re.findall(r"`([a-z-]+)`", prose)) & set(ALIASES), rule.code
+    assert not set(re.findall(r"`([a-z0-9-]+)`", prose)) & set(ALIASES), rule.code
     start = prose.find("Under profiles whose target")
     if start >= 0:
         paragraph = prose[start:].split("\n\n", 1)[0]
         listed = next(g for g in re.findall(r"\(([^)]*)\)", paragraph) if "`" in g)
-        assert set(re.findall(r"`([a-z-]+)`", listed)) == _driving(rule.code), listed
+        assert set(re.findall(r"`([a-z0-9-]+)`", listed)) == _driving(rule.code), listed

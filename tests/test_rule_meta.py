@@ -66,6 +66,9 @@ def test_public_contract_codes_and_names():
         "HN123": "empty-error-result",
         "HN113": "oversized-content",
         "HN114": "unsupported-media",
+        "HN116": "reasoning-not-carried",
+        "HN117": "reasoning-rejected",
+        "HN118": "foreign-thinking-signature",
     }
 
 

@@ -72,7 +72,7 @@ def folder(tmp_path: Path) -> Path:
             "openai-chat/long-id.json": (_OPENAI, 200, _FLAGGED),
             "openai-chat/orphan.json": (_OPENAI, 400, _ORPHAN),
             "openai-chat/audio.json": (_OPENAI, 400, _CLEAN),
-            "openai-chat/other-host.json": ("api.groq.com", 200, _FLAGGED),
+            "openai-chat/other-host.json": ("openrouter.ai", 200, _FLAGGED),
         },
     )
 
@@ -99,7 +99,7 @@ def test_a_history_caused_400_without_an_error_is_a_miss(tmp_path: Path) -> None
 
 def test_other_hosts_are_not_evidence(folder: Path) -> None:
     report = check(folder, _CAUSES)
-    assert report.not_evidence == {"api.groq.com": 1}
+    assert report.not_evidence == {"openrouter.ai": 1}
     assert set(report.profiles) == {"openai-chat"}
 
 
@@ -130,7 +130,7 @@ def test_main_prints_a_table_and_json(
     text = capsys.readouterr().out
     assert text.splitlines()[0].split()[:3] == ["profile", "bodies", "200"]
     assert "false positive [openai-chat] openai-chat/long-id.json: HN104" in text
-    assert "not evidence: 1 bodies (api.groq.com 1)" in text
+    assert "not evidence: 1 bodies (openrouter.ai 1)" in text
     assert main([str(folder), "--json"]) == 1
     value = json.loads(capsys.readouterr().out)
     assert value["profiles"]["openai-chat"]["by_rule"] == {"HN104": 1}

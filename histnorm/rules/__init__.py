@@ -20,6 +20,7 @@ from histnorm.rules import (
     empty_text,
     ends_on_assistant,
     first_message_not_user,
+    foreign_thinking_signature,
     invalid_call_id,
     invalid_tool_arguments,
     missing_logical_parent,
@@ -30,6 +31,8 @@ from histnorm.rules import (
     oversized_content,
     oversized_session_line,
     pending_approval_request,
+    reasoning_not_carried,
+    reasoning_rejected,
     reasoning_without_next,
     repeated_partial_turn,
     repeated_request_id,
@@ -75,6 +78,9 @@ ALL_RULES: tuple[Rule, ...] = (
     invalid_tool_arguments.RULE,
     oversized_content.RULE,
     unsupported_media.RULE,
+    reasoning_not_carried.RULE,
+    reasoning_rejected.RULE,
+    foreign_thinking_signature.RULE,
     call_turn_not_after_user.RULE,
     ends_on_assistant.RULE,
     trailing_whitespace_at_end.RULE,
@@ -105,6 +111,8 @@ FIX_ORDER: tuple[Rule, ...] = (
     trailing_whitespace_at_end.RULE,
     unsupported_media.RULE,
     oversized_content.RULE,
+    reasoning_rejected.RULE,
+    foreign_thinking_signature.RULE,
 )
 """The order fixes run in (behaviours.md §0.4): merge repeated requests (B), re-slot
 displaced results (C), then remove what cannot be replayed (A), then empty text and

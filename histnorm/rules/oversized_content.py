@@ -281,7 +281,8 @@ RULE = Rule(
     code="HN113",
     name="oversized-content",
     summary="a string, an image or the request is over the target's size limits (profiles: "
-    "openai-chat, openai-responses, anthropic, bedrock-converse, portable)",
+    "openai-chat, openai-responses, anthropic, anthropic-thinking, bedrock-converse, "
+    "portable)",
     severity=Severity.ERROR,
     applicability=Applicability.UNSAFE,
     doc=__doc__ or "",

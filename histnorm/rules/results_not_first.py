@@ -2,9 +2,10 @@
 
 ## What it does
 Under profiles whose target needs tool results at the start of the message that carries
-them (`anthropic`, `bedrock-converse`, `portable`), finds a user (or tool) message where
-other content (text, images) comes before a tool result. Server-tool and MCP results,
-which follow their call inside the assistant message, are not concerned.
+them (`anthropic`, `anthropic-thinking`, `bedrock-converse`, `portable`), finds a user
+(or tool) message where other content (text, images) comes before a tool result.
+Server-tool and MCP results, which follow their call inside the assistant message, are
+not concerned.
 
 ## Why it breaks a replay
 Anthropic: `messages.N: Did not find 1 tool_result block(s) at the beginning of this
@@ -100,8 +101,8 @@ _BAD: Any = [
 RULE = Rule(
     code="HN101",
     name="results-not-first",
-    summary="tool results do not open their message (profiles: anthropic, bedrock-converse, "
-    "portable)",
+    summary="tool results do not open their message (profiles: anthropic, anthropic-thinking, "
+    "bedrock-converse, portable)",
     severity=Severity.ERROR,
     applicability=Applicability.SAFE,
     doc=__doc__ or "",

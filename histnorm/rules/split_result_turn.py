@@ -1,7 +1,7 @@
 """The results of one call turn spread over several messages.
 
 ## What it does
-Under profiles whose target counts calls and responses per turn (`gemini`, `portable`),
+Under profiles whose target counts calls and responses per turn (`gemini`, `gemini-3`, `portable`),
 finds results that answer one message's calls but sit in more than one message.
 
 ## Why it breaks a replay
@@ -105,7 +105,8 @@ _BAD: Any = [
 RULE = Rule(
     code="HN102",
     name="split-result-turn",
-    summary="one turn's tool results are spread over several messages (profiles: gemini, portable)",
+    summary="one turn's tool results are spread over several messages (profiles: gemini, "
+    "gemini-3, portable)",
     severity=Severity.ERROR,
     applicability=Applicability.SAFE,
     doc=__doc__ or "",

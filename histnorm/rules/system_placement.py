@@ -85,7 +85,7 @@ RULE = Rule(
     code="HN108",
     name="system-placement",
     summary="system text sits where the target does not accept it (profiles: gemini, "
-    "bedrock-converse, portable; information under anthropic)",
+    "gemini-3, bedrock-converse, portable; information under anthropic, anthropic-thinking)",
     severity=Severity.WARNING,
     applicability=None,
     doc=__doc__ or "",

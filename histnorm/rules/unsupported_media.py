@@ -102,7 +102,8 @@ RULE = Rule(
     code="HN114",
     name="unsupported-media",
     summary="an image has a media type the target rejects, or sits where it takes none "
-    "(profiles: openai-chat, openai-responses, anthropic, bedrock-converse, gemini, portable)",
+    "(profiles: openai-chat, openai-responses, anthropic, anthropic-thinking, "
+    "bedrock-converse, gemini, gemini-3, portable)",
     severity=Severity.ERROR,
     applicability=Applicability.UNSAFE,
     doc=__doc__ or "",
