@@ -29,6 +29,12 @@ EmptyText = Literal["accepted", "beside-result", "rejected"]
 """Which empty or whitespace-only text parts the target rejects: none; only those in a
 message that also holds a tool result (Gemini); all of them."""
 
+ResultNames = Literal["free", "checked", "paired"]
+"""What the target does with the name a tool result carries: nothing (`free`: a name
+other than its call's is reported as information); rejects one that is not its call's
+(`checked`, Gemini); pairs results with calls by it (`paired`, Ollama: a result without a
+name is an error too)."""
+
 
 @dataclass(frozen=True)
 class Profile:
@@ -63,6 +69,11 @@ class Profile:
     system_placement: SystemPlacement = "anywhere"
     empty_text: EmptyText = "accepted"
     """Which empty or whitespace-only text parts the target rejects (HN004)."""
+    tool_name_pattern: str | None = None
+    """A regular expression every tool call's name must match in full (HN111)."""
+    max_tool_name_length: int | None = None
+    result_names: ResultNames = "free"
+    """What the target does with a tool result's name (HN112)."""
     severity: Mapping[str, Severity] = field(default_factory=dict)
     """Severity overrides for core rules under this target."""
     evidence: Mapping[str, str] = field(default_factory=dict)
@@ -87,6 +98,9 @@ RULES_OF: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "merges_same_role": ("HN008",),
         "system_placement": ("HN108",),
         "empty_text": ("HN004",),
+        "tool_name_pattern": ("HN111",),
+        "max_tool_name_length": ("HN111",),
+        "result_names": ("HN112",),
     }
 )
 """The rules each constraint drives (severity overrides name their rule themselves)."""
@@ -102,6 +116,8 @@ def is_default(profile: Profile, constraint: str) -> bool:
 
 _ANTHROPIC_ID = r"[a-zA-Z0-9_-]+"
 _BEDROCK_ID = r"[a-zA-Z0-9_.:-]+"
+_MISTRAL_ID = r"[a-zA-Z0-9]{9}"
+_TOOL_NAME = r"[a-zA-Z0-9_-]+"
 PROFILES: Mapping[str, Profile] = MappingProxyType(
     {
         p.name: p
@@ -110,10 +126,13 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 "openai-chat",
                 "OpenAI Chat Completions",
                 max_call_id_length=40,
+                tool_name_pattern=_TOOL_NAME,
+                max_tool_name_length=64,
                 evidence={
                     "max_call_id_length": "OpenAI 400: `Invalid 'messages[36].tool_calls[0].id': "
                     "string too long. Expected a string with maximum length 40, but got a "
                     "string with length 51 instead.` (vercel/ai#8132)",
+                    **cited.OPENAI_CHAT_TOOL_NAMES,
                     "empty_text": "accepted: no OpenAI error text rejects empty or "
                     "whitespace-only content; the one reported "
                     '400 on content "" beside tool_calls (continuedev/continue#5091) named '
@@ -126,8 +145,10 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 reasoning_needs_next=True,
                 max_call_id_length=64,
                 unique_call_ids=True,
+                tool_name_pattern=_TOOL_NAME,
+                max_tool_name_length=64,
                 severity={"HN008": Severity.WARNING},
-                evidence=cited.RESPONSES,
+                evidence={**cited.RESPONSES, **cited.RESPONSES_TOOL_NAMES},
             ),
             Profile(
                 "anthropic",
@@ -150,6 +171,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 alternating_roles=True,
                 system_placement="top-level",
                 empty_text="rejected",
+                tool_name_pattern=_TOOL_NAME,
+                max_tool_name_length=64,
                 evidence=cited.BEDROCK,
             ),
             Profile(
@@ -159,7 +182,20 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 merges_same_role=True,
                 system_placement="top-level",
                 empty_text="beside-result",
+                result_names="checked",
                 evidence=cited.GEMINI,
+            ),
+            Profile(
+                "mistral",
+                "Mistral AI chat completions (La Plateforme)",
+                call_id_pattern=_MISTRAL_ID,
+                evidence=cited.MISTRAL,
+            ),
+            Profile(
+                "ollama",
+                "Ollama /api/chat (results carry `tool_name`, no call id)",
+                result_names="paired",
+                evidence=cited.OLLAMA,
             ),
             Profile(
                 "meai",
@@ -179,12 +215,15 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 equal_call_counts=True,
                 reasoning_needs_next=True,
                 max_call_id_length=40,
-                call_id_pattern=_ANTHROPIC_ID,
+                call_id_pattern=_MISTRAL_ID,
                 unique_call_ids=True,
                 first_message_user=True,
                 alternating_roles=True,
                 system_placement="leading",
                 empty_text="rejected",
+                tool_name_pattern=_TOOL_NAME,
+                max_tool_name_length=64,
+                result_names="paired",
                 evidence={
                     name: cited.PORTABLE
                     for name in (
@@ -198,6 +237,9 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                         "alternating_roles",
                         "system_placement",
                         "empty_text",
+                        "tool_name_pattern",
+                        "max_tool_name_length",
+                        "result_names",
                     )
                 },
             ),

@@ -57,6 +57,8 @@ def test_public_contract_codes_and_names():
         "HN106": "first-message-not-user",
         "HN107": "consecutive-same-role",
         "HN108": "system-placement",
+        "HN111": "invalid-tool-name",
+        "HN112": "tool-result-name-mismatch",
     }
 
 

@@ -18,6 +18,7 @@ from histnorm.rules import (
     empty_text,
     first_message_not_user,
     invalid_call_id,
+    invalid_tool_name,
     missing_parent,
     open_tool_call_at_end,
     orphan_tool_call,
@@ -31,6 +32,7 @@ from histnorm.rules import (
     split_result_turn,
     system_placement,
     tool_part_in_wrong_role,
+    tool_result_name_mismatch,
     unknown_content,
     unreadable_transcript,
 )
@@ -61,6 +63,8 @@ ALL_RULES: tuple[Rule, ...] = (
     first_message_not_user.RULE,
     consecutive_same_role.RULE,
     system_placement.RULE,
+    invalid_tool_name.RULE,
+    tool_result_name_mismatch.RULE,
 )
 """Every rule, in code order: HN0xx core rules, HN1xx provider-profile rules."""
 
@@ -80,6 +84,8 @@ FIX_ORDER: tuple[Rule, ...] = (
     reasoning_without_next.RULE,
     invalid_call_id.RULE,
     duplicate_call_id.RULE,
+    invalid_tool_name.RULE,
+    tool_result_name_mismatch.RULE,
     consecutive_same_role.RULE,
     split_result_turn.RULE,
     results_not_first.RULE,
