@@ -21,6 +21,7 @@ FIXTURES = sorted(
     and "detection" not in p.parts
     and "bad" not in p.stem
     and not p.name.endswith(".settings.json")
+    and p.name != "expect.json"  # the issue corpus's expectations: tests/test_issue_corpus.py
 )
 
 

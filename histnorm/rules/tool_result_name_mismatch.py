@@ -30,7 +30,8 @@ and the order wrong.
 Safe with a call id: the call names the tool that ran and the id ties the result to it,
 so the result's name is a copy of the call's; nothing else changes, and fixing twice
 gives the same result. Without ids the pairing itself is a guess, hence unsafe. A result
-with no name and no id under `paired` gets its positional call's name (unsafe).
+with no name and no id under `paired` has no fix: where the name would go (`tool_name` for
+Ollama, `name` for chat templates) depends on the target, not on the history.
 
 ## References
 - `histnorm/profile_evidence.py`: the evidence of each profile's `result_names`,
@@ -84,8 +85,6 @@ def check(context: Context) -> Iterable[Diagnostic]:
                 "pairs results with calls by name",
                 message_index=result_at[0],
                 part_index=result_at[1],
-                fix_title=title,
-                applicability=applicability,
                 severity=severity,
             )
 
