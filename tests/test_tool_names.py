@@ -257,3 +257,26 @@ def test_portable_rejects_every_id_and_name_any_profile_rejects(profile: Any) ->
             assert name_problem(name, portable) is not None, (profile.name, name)
     order = ("free", "checked", "paired")
     assert order.index(portable.result_names) >= order.index(profile.result_names)
+
+
+def test_a_client_run_tool_search_call_has_no_name_by_design() -> None:
+    body = {  # the shape OpenAI answered 200 to (pydantic-ai's tool_search cassettes)
+        "input": [
+            {"role": "user", "content": "What is the USD to EUR rate?"},
+            {
+                "type": "tool_search_call",
+                "call_id": "call_dAz2",
+                "execution": "client",
+                "status": "completed",
+                "arguments": {"queries": ["exchange rate USD EUR"]},
+            },
+            {
+                "type": "tool_search_output",
+                "call_id": "call_dAz2",
+                "execution": "client",
+                "status": "completed",
+                "tools": [],
+            },
+        ]
+    }
+    assert "HN111" not in _codes(body, "openai-responses")

@@ -2,10 +2,11 @@
 
 ## What it does
 Under every profile, finds function calls (and custom and handoff calls) with an empty
-or missing name: no target takes one. Under profiles with name limits (`openai-chat`,
-`openai-responses`, `bedrock-converse`, `portable`: `[a-zA-Z0-9_-]+`, at most 64
-characters), also finds names the target rejects: a model-invented `browser.tabs.open`,
-a namespaced `functions.exec_command`, a name holding NUL bytes after a corrupted write.
+name, or none where their native kind requires one: no target takes one. Under profiles
+with name limits (`openai-chat`, `openai-responses`, `bedrock-converse`, `portable`:
+`[a-zA-Z0-9_-]+`, at most 64 characters), also finds names the target rejects: a
+model-invented `browser.tabs.open`, a namespaced `functions.exec_command`, a name holding
+NUL bytes after a corrupted write.
 Hosted and MCP calls are not checked. It reads only the call names the outline holds.
 
 ## Why it breaks a replay
@@ -60,6 +61,9 @@ from histnorm.settings import Settings
 
 CHECKED = frozenset({ToolFamily.FUNCTION, ToolFamily.CUSTOM, ToolFamily.HANDOFF})
 """The families whose calls name a tool the request declares."""
+NAMED_KINDS = frozenset({"function", "function_call", "custom", "custom_tool_call"})
+"""Native call kinds whose name is required, so a missing one is reported (others, such as
+the Responses API's client-run `tool_search_call`, carry no name by design)."""
 
 
 @cache
@@ -96,6 +100,8 @@ def check(context: Context) -> Iterable[Diagnostic]:
     for mi, message in enumerate(context.outline.messages):
         for pi, part in enumerate(message.parts):
             if not isinstance(part, Call) or part.family not in CHECKED:
+                continue
+            if part.name is None and part.tool_type not in NAMED_KINDS:
                 continue
             if not part.name:
                 what = "no name" if part.name is None else "an empty name"

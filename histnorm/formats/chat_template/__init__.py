@@ -5,8 +5,9 @@ keys are kept. Messages are `{role, content, tool_calls?, tool_call_id?, name?}`
 OpenAI Chat, but a tool call is `{"type": "function", "function": {"name", "arguments"},
 "id"?}` with `arguments` usually an object, and ids are optional: a call without `id` has
 `call_id` None, and a `tool` message without `tool_call_id` pairs by position (with its
-`name`, or Ollama's `tool_name`, when it has one). The flat form `{"name", "arguments"}` some templates accept is
-read too; a call of another `type` is an UnknownPart.
+`name`, or Ollama's `tool_name`, when it has one; a fixed name is written back under the
+key it was read from). The flat form `{"name", "arguments"}` some templates accept is read
+too; a call of another `type` is an UnknownPart.
 
 Slots: `content` (string content), `content[]` (an item of array content; `image`, `video`
 and `audio` items are MediaParts, other items are read as OpenAI Chat content items),
