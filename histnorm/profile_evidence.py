@@ -116,6 +116,25 @@ ANTHROPIC = {
     "should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'` "
     "(anthropics/claude-code#8184)",
 }
+_OPENAI_NAME_DOC = (
+    "OpenAI API reference, function `name`: `Must be a-z, A-Z, 0-9, or contain underscores "
+    "and dashes, with a maximum length of 64.` "
+    "(https://platform.openai.com/docs/api-reference/chat/create); a call names a declared "
+    "function, so its name is held to the same limit"
+)
+OPENAI_CHAT_TOOL_NAMES = {
+    "tool_name_pattern": "OpenAI 400 on a replayed call: `Invalid "
+    "'messages[9].tool_calls[0].function.name': string does not match pattern. Expected a "
+    "string that matches the pattern '^[a-zA-Z0-9_-]+$'.` (mcp-use/mcp-use#90)",
+    "max_tool_name_length": _OPENAI_NAME_DOC,
+}
+RESPONSES_TOOL_NAMES = {
+    "tool_name_pattern": "Responses API 400 on a resumed Codex session whose stored "
+    "function_call name held NUL bytes: `Invalid 'input[646].name': string does not match "
+    "pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.` "
+    "(openai/codex#24369)",
+    "max_tool_name_length": _OPENAI_NAME_DOC,
+}
 BEDROCK = {
     "results_first": "Bedrock 400: `Expected toolResult blocks at messages.N.content for the "
     "following Ids: …` (zeroclaw-labs/zeroclaw#1476)",
@@ -148,6 +167,12 @@ BEDROCK = {
     "max_image_base64": BEDROCK_IMAGES,
     "max_image_side": BEDROCK_IMAGES,
     "image_types": BEDROCK_IMAGES,
+    "tool_name_pattern": "Bedrock ValidationException on a replayed call: `Value at "
+    "'...toolUse.name' failed to satisfy constraint: Member must satisfy regular expression "
+    "pattern: [a-zA-Z0-9_-]+` (openclaw/openclaw#12949; a hallucinated `$READFILE` in "
+    "history, vercel/ai#17769)",
+    "max_tool_name_length": "Bedrock validates `toolSpec.name` / `toolUse.name` against "
+    "`^[a-zA-Z0-9_-]{1,64}$`, in replayed history too (NousResearch/hermes-agent#90016)",
 }
 GEMINI = {
     "equal_call_counts": "Gemini 400: `Please ensure that the number of function response parts "
@@ -161,6 +186,10 @@ GEMINI = {
     "system` (google-genai, "
     "https://github.com/googleapis/python-genai/blob/main/google/genai/chats.py); system text "
     "goes in `systemInstruction`",
+    "result_names": "checked: Vertex Gemini 3 answered a bare 400 `INVALID_ARGUMENT` to a "
+    "functionResponse whose name was not its call's, and 200 to the same request with the "
+    "call's name (archestra-ai/archestra#7583); an empty one: "
+    "`…function_response.name: Name cannot be empty.` (langflow-ai/langflow#9437)",
     "empty_text": "beside-result: Gemini 400 `…contents[2].parts[1].data: required oneof field "
     "'data' must have one initialized field` for a blank text part beside a functionResponse "
     '(54xzh/FLIT#69); Gemini answered 200 to {"text": ""} parts in user and model '
@@ -180,6 +209,18 @@ GEMINI = {
     "mime_type: MIME type must be image/png, image/jpeg, image/webp, image/heic, or "
     "image/heif.` (EvanZhouDev/gemini-ai#3; no GIF: "
     "https://ai.google.dev/gemini-api/docs/image-understanding#supported-formats)",
+}
+MISTRAL = {
+    "call_id_pattern": "Mistral 400: `Tool call id was call_PTLP8xhu3uwZk4l3nlnrrJha but must "
+    "be a-z, A-Z, 0-9, with a length of 9.` (anomalyco/opencode#1680; code 3280 for `turn1_0`, "
+    "nearai/ironclaw#1241); Mistral answered 200 to ids such as `FI5qQGzDE` "
+    f"({CASSETTES}test_mistral/test_image_as_binary_content_tool_response.yaml)",
+}
+OLLAMA = {
+    "result_names": "paired: Ollama tool calls carry no id and a result names its tool: "
+    '`{"role": "tool", "tool_name": "get_temperature", "content": "22°C"}` '
+    "(https://docs.ollama.com/capabilities/tool-calling); without `tool_name` parallel "
+    "results cannot be matched to their calls (agentscope-ai/agentscope#2006)",
 }
 PORTABLE = "the strictest value any profile takes; see that profile's evidence"
 VLLM = {

@@ -42,6 +42,11 @@ ReasoningCarry = Literal["optional", "call-turns", "opens-tool-loop", "signed-ca
 every assistant message that makes a tool call (DeepSeek thinking mode); a reasoning
 block opening the assistant turn of an open tool loop (Anthropic with thinking); a
 signature on the first call of each model step of the current turn (Gemini 3)."""
+ResultNames = Literal["free", "checked", "paired"]
+"""What the target does with the name a tool result carries: nothing (`free`: a name
+other than its call's is reported as information); rejects one that is not its call's
+(`checked`, Gemini); pairs results with calls by it (`paired`, Ollama: a result without a
+name is an error too)."""
 
 
 @dataclass(frozen=True)
@@ -112,6 +117,11 @@ class Profile:
     """Reasoning fields in messages are rejected (Groq, HN117)."""
     model_bound_thinking: bool = False
     """A thinking signature is valid only for the model that made it (HN118)."""
+    tool_name_pattern: str | None = None
+    """A regular expression every tool call's name must match in full (HN111)."""
+    max_tool_name_length: int | None = None
+    result_names: ResultNames = "free"
+    """What the target does with a tool result's name (HN112)."""
     severity: Mapping[str, Severity] = field(default_factory=dict)
     """Severity overrides for core rules under this target."""
     evidence: Mapping[str, str] = field(default_factory=dict)
@@ -152,6 +162,9 @@ RULES_OF: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "reasoning_carry": ("HN116",),
         "rejects_reasoning": ("HN117",),
         "model_bound_thinking": ("HN118",),
+        "tool_name_pattern": ("HN111",),
+        "max_tool_name_length": ("HN111",),
+        "result_names": ("HN112",),
     }
 )
 """The rules each constraint drives (severity overrides name their rule themselves)."""
@@ -204,10 +217,13 @@ _GEMINI = Profile(
     call_after_user=True,
     final_assistant="some-models",
     image_types=_GEMINI_IMAGES,
+    result_names="checked",
     evidence=cited.GEMINI,
 )
 """Gemini's profile; `gemini-3` adds the thought signatures Gemini 3 checks."""
 
+_MISTRAL_ID = r"[a-zA-Z0-9]{9}"
+_TOOL_NAME = r"[a-zA-Z0-9_-]+"
 PROFILES: Mapping[str, Profile] = MappingProxyType(
     {
         p.name: p
@@ -219,6 +235,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 max_string_length=10_485_760,
                 image_types=_JPEG_PNG_GIF_WEBP,
                 user_images_only=True,
+                tool_name_pattern=_TOOL_NAME,
+                max_tool_name_length=64,
                 evidence={
                     **_OPENAI_SIZES,
                     "user_images_only": cited.OPENAI_TOOL_IMAGES,
@@ -226,6 +244,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                     "string too long. Expected a string with maximum length 40, but got a "
                     "string with length 51 instead.` (vercel/ai#8132)",
                     "tool_arguments": cited.OPENAI_ARGUMENTS,
+                    **cited.OPENAI_CHAT_TOOL_NAMES,
                     "empty_text": "accepted: no OpenAI error text rejects empty or "
                     "whitespace-only content; the one reported "
                     '400 on content "" beside tool_calls (continuedev/continue#5091) named '
@@ -240,8 +259,10 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 unique_call_ids=True,
                 max_string_length=10_485_760,
                 image_types=_JPEG_PNG_GIF_WEBP,
+                tool_name_pattern=_TOOL_NAME,
+                max_tool_name_length=64,
                 severity={"HN008": Severity.WARNING},
-                evidence={**cited.RESPONSES, **_OPENAI_SIZES},
+                evidence={**cited.RESPONSES, **_OPENAI_SIZES, **cited.RESPONSES_TOOL_NAMES},
             ),
             _ANTHROPIC,
             replace(
@@ -269,6 +290,8 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 max_image_base64=5 * _MIB,
                 max_image_side=8000,
                 image_types=_JPEG_PNG_GIF_WEBP,
+                tool_name_pattern=_TOOL_NAME,
+                max_tool_name_length=64,
                 evidence=cited.BEDROCK,
             ),
             _GEMINI,
@@ -278,6 +301,18 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 summary="Google Gemini 3 generateContent (thought signatures enforced)",
                 reasoning_carry="signed-calls",
                 evidence={**cited.GEMINI, **cited.GEMINI_3},
+            ),
+            Profile(
+                "mistral",
+                "Mistral AI chat completions (La Plateforme)",
+                call_id_pattern=_MISTRAL_ID,
+                evidence=cited.MISTRAL,
+            ),
+            Profile(
+                "ollama",
+                "Ollama /api/chat (results carry `tool_name`, no call id)",
+                result_names="paired",
+                evidence=cited.OLLAMA,
             ),
             Profile(
                 "meai",
@@ -316,7 +351,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 equal_call_counts=True,
                 reasoning_needs_next=True,
                 max_call_id_length=40,
-                call_id_pattern=_ANTHROPIC_ID,
+                call_id_pattern=_MISTRAL_ID,
                 unique_call_ids=True,
                 first_message_user=True,
                 alternating_roles=True,
@@ -337,6 +372,9 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 user_images_only=True,
                 rejects_reasoning=True,
                 model_bound_thinking=True,
+                tool_name_pattern=_TOOL_NAME,
+                max_tool_name_length=64,
+                result_names="paired",
                 evidence={
                     name: cited.PORTABLE
                     for name in (
@@ -365,6 +403,9 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                         "user_images_only",
                         "rejects_reasoning",
                         "model_bound_thinking",
+                        "tool_name_pattern",
+                        "max_tool_name_length",
+                        "result_names",
                     )
                 }
                 | {"reasoning_carry": cited.PORTABLE_CARRY},

@@ -69,6 +69,8 @@ def test_public_contract_codes_and_names():
         "HN116": "reasoning-not-carried",
         "HN117": "reasoning-rejected",
         "HN118": "foreign-thinking-signature",
+        "HN111": "invalid-tool-name",
+        "HN112": "tool-result-name-mismatch",
     }
 
 

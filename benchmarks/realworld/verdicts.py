@@ -8,9 +8,9 @@ The folder holds one request body per file, in a subfolder named after its forma
 profile models was accepted: any error or warning histnorm reports on it under that
 profile is a false positive, and `fix` must leave it byte-identical. A 400 is a miss
 when its cause lies in the history (`KNOWN_CAUSES` says which do, from the error text
-the provider sent) and histnorm reports no error. Groq's bodies are evidence for
-`groq`; bodies sent to other hosts (Mistral, DeepSeek, OpenRouter...) say nothing about
-any profile and are only counted.
+the provider sent) and histnorm reports no error. Groq's and Mistral's bodies are
+evidence for `groq` and `mistral`; bodies sent to other hosts (DeepSeek's Responses
+endpoint, OpenRouter...) say nothing about any profile and are only counted.
 Exit status: 0 when there is no false positive, no miss and no changed body; 1 otherwise.
 """
 
@@ -37,6 +37,7 @@ PROFILE_OF_HOST: Mapping[str, str] = {
     "generativelanguage.googleapis.com": "gemini",
     "aiplatform.googleapis.com": "gemini",
     "api.groq.com": "groq",
+    "api.mistral.ai": "mistral",
 }
 """Hosts whose verdicts are evidence for one profile, whatever the endpoint."""
 

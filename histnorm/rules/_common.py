@@ -10,7 +10,7 @@ from histnorm.diagnostic import Applicability, Diagnostic
 from histnorm.edit import AnyTranscript, rewrite, turn_is_last
 from histnorm.model import Part, ToolCallPart, Transcript
 from histnorm.pairing import Position, pair_transcript
-from histnorm.profiles import Profile, profile_for
+from histnorm.profiles import Profile, call_id_problem, profile_for
 from histnorm.rule import Rule
 from histnorm.settings import Settings, TailMode
 
@@ -108,14 +108,38 @@ def profile(transcript: AnyTranscript, settings: Settings) -> Profile:
     return profile_for(settings.profile, transcript.format)
 
 
-def new_call_id(old: str | None, position: Position) -> str:
-    """A deterministic replacement id: short, and valid for every provider's pattern."""
-    digest = hashlib.sha256(f"{old}\x00{position[0]}\x00{position[1]}".encode()).hexdigest()
-    return "call_" + digest[:24]
+_ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 
-def rename_calls(transcript: Transcript, diagnostics: Sequence[Diagnostic]) -> Transcript:
-    """Give each reported call a new id (`new_call_id`) and carry it to its results."""
+def _alphanumeric(digest: bytes, length: int) -> str:
+    """`length` letters and digits read off `digest` (base 62)."""
+    number = int.from_bytes(digest, "big")
+    out = []
+    for _ in range(length):
+        number, digit = divmod(number, len(_ALNUM))
+        out.append(_ALNUM[digit])
+    return "".join(out)
+
+
+def new_call_id(old: str | None, position: Position, limits: Profile | None = None) -> str:
+    """A deterministic replacement id, derived from the old id and its position: `call_`
+    and 24 hex digits, or, when `limits` rejects that, the first of 24 or 9 letters and
+    digits that `limits` accepts (Mistral: exactly 9)."""
+    digest = hashlib.sha256(f"{old}\x00{position[0]}\x00{position[1]}".encode()).digest()
+    first = "call_" + digest.hex()[:24]
+    if limits is None:
+        return first
+    for candidate in (first, _alphanumeric(digest, 24), _alphanumeric(digest, 9)):
+        if call_id_problem(candidate, limits) is None:
+            return candidate
+    return first
+
+
+def rename_calls(
+    transcript: Transcript, diagnostics: Sequence[Diagnostic], limits: Profile | None = None
+) -> Transcript:
+    """Give each reported call a new id (`new_call_id`, valid under `limits`) and carry it
+    to its results."""
     pairing = pair_transcript(transcript)
     answers: dict[Position, list[Position]] = {}
     for result, call in pairing.result_calls.items():
@@ -128,7 +152,7 @@ def rename_calls(transcript: Transcript, diagnostics: Sequence[Diagnostic]) -> T
     for position in reported(diagnostics):
         renamed = part_at(transcript, position)
         assert isinstance(renamed, ToolCallPart)
-        new = new_call_id(renamed.call_id, position)
+        new = new_call_id(renamed.call_id, position, limits)
         replace[position] = (renamed.evolve(call_id=new),)
         for result in answers.get(position, ()):
             part = part_at(transcript, result)

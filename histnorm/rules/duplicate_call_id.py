@@ -39,7 +39,7 @@ from histnorm.analysis.outline import Call
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.model import Transcript
 from histnorm.rule import Example, Rule
-from histnorm.rules._common import new_call_id, nth, rename_calls, show_id
+from histnorm.rules._common import new_call_id, nth, profile, rename_calls, show_id
 from histnorm.settings import Settings
 
 
@@ -72,7 +72,7 @@ def fix(
     transcript: Transcript, diagnostics: Sequence[Diagnostic], settings: Settings
 ) -> Transcript:
     """Rename the later calls and their results."""
-    return rename_calls(transcript, diagnostics)
+    return rename_calls(transcript, diagnostics, profile(transcript, settings))
 
 
 _NEW = new_call_id("call_0", (2, 0))

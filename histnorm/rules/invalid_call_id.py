@@ -4,23 +4,26 @@
 Under profiles with id limits, finds tool call ids longer than the target accepts
 (`openai-chat` 40, `openai-responses` and `bedrock-converse` 64) or not matching its
 pattern (`anthropic` `[a-zA-Z0-9_-]+`, which also rejects the empty id; Bedrock
-`[a-zA-Z0-9_.:-]+`). Ids from another provider break these limits when a history is
-replayed elsewhere: Responses ids of 50+ characters into Chat Completions, `:` and `.`
-in Kimi-style ids into Anthropic.
+`[a-zA-Z0-9_.:-]+`; `mistral` exactly 9 letters and digits). Ids from another provider
+break these limits when a history is replayed elsewhere: Responses ids of 50+ characters
+into Chat Completions, `:` and `.` in Kimi-style ids into Anthropic, any `call_…` id into
+Mistral.
 
 ## Why it breaks a replay
 OpenAI Chat Completions: `Invalid 'messages[36].tool_calls[0].id': string too long.
 Expected a string with maximum length 40, but got a string with length 51 instead.`;
 Responses API: `Invalid 'input[95].call_id': string too long. Expected a string with
 maximum length 64 …`; Anthropic: `messages.1.content.1.tool_use.id: String should match
-pattern '^[a-zA-Z0-9_-]+$'`.
+pattern '^[a-zA-Z0-9_-]+$'`; Mistral: `Tool call id was call_PTLP8xhu3uwZk4l3nlnrrJha but
+must be a-z, A-Z, 0-9, with a length of 9.` (anomalyco/opencode#1680).
 
 ## Example
 A Responses-style call id replayed into Chat Completions.
 
 ## Fix
-Rewrite the id deterministically (`call_` and 24 hex digits of a hash of the old id and
-its position) in the call and in every result paired with it.
+Rewrite the id deterministically from a hash of the old id and its position, in the call
+and in every result paired with it: `call_` and 24 hex digits, or, where the profile
+rejects that, 24 or 9 letters and digits (`mistral`, `portable`: 9).
 
 ## Fix safety
 Safe: the pairing is kept, nothing is added or removed; the new id depends only on the
@@ -42,7 +45,7 @@ from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.model import Transcript
 from histnorm.profiles import call_id_problem
 from histnorm.rule import Example, Rule
-from histnorm.rules._common import rename_calls, show_id
+from histnorm.rules._common import profile, rename_calls, show_id
 from histnorm.settings import Settings
 
 
@@ -68,8 +71,8 @@ def check(context: Context) -> Iterable[Diagnostic]:
 def fix(
     transcript: Transcript, diagnostics: Sequence[Diagnostic], settings: Settings
 ) -> Transcript:
-    """Give each reported call (and its results) a short, safe, deterministic id."""
-    return rename_calls(transcript, diagnostics)
+    """Give each reported call (and its results) a deterministic id the target accepts."""
+    return rename_calls(transcript, diagnostics, profile(transcript, settings))
 
 
 _LONG = "fc_68a1f2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6b"

@@ -5,8 +5,9 @@ keys are kept. Messages are `{role, content, tool_calls?, tool_call_id?, name?}`
 OpenAI Chat, but a tool call is `{"type": "function", "function": {"name", "arguments"},
 "id"?}` with `arguments` usually an object, and ids are optional: a call without `id` has
 `call_id` None, and a `tool` message without `tool_call_id` pairs by position (with its
-`name`, when it has one). The flat form `{"name", "arguments"}` some templates accept is
-read too; a call of another `type` is an UnknownPart.
+`name`, or Ollama's `tool_name`, when it has one; a fixed name is written back under the
+key it was read from). The flat form `{"name", "arguments"}` some templates accept is read
+too; a call of another `type` is an UnknownPart.
 
 Slots: `content` (string content), `content[]` (an item of array content; `image`, `video`
 and `audio` items are MediaParts, other items are read as OpenAI Chat content items),
@@ -89,7 +90,8 @@ def _result(msg: dict[str, Any], pointer: str) -> ToolResultPart:
     call_id = optional_str(
         msg.get("tool_call_id"), join_pointer(pointer, "tool_call_id"), "tool_call_id"
     )
-    name = optional_str(msg.get("name"), join_pointer(pointer, "name"), "the tool name")
+    key = "tool_name" if "name" not in msg and "tool_name" in msg else "name"
+    name = optional_str(msg.get(key), join_pointer(pointer, key), "the tool name")
     content = msg.get("content")
     text = result_text(content)
     return ToolResultPart(
@@ -171,8 +173,9 @@ def _encode_result(message: Message, part: ToolResultPart, dialect: Dialect) -> 
         "tool_call_id": (
             part.call_id if part.call_id is not None else null_or_missing(base, "tool_call_id")
         ),
-        "name": part.name if part.name is not None else null_or_missing(base, "name"),
     }
+    key = "tool_name" if "name" not in base and "tool_name" in base else "name"
+    updates[key] = part.name if part.name is not None else null_or_missing(base, key)
     return with_weight(rebuild(base, updates), message, dialect)
 
 

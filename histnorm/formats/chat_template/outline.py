@@ -81,7 +81,8 @@ def _step(message: Any) -> Step | None:
     if content is not None and type(content) is not str:
         return None
     if role == "tool":
-        call_id, name = message.get("tool_call_id"), message.get("name")
+        key = "tool_name" if "name" not in message and "tool_name" in message else "name"
+        call_id, name = message.get("tool_call_id"), message.get(key)
         if not _optional_str(call_id) or not _plain_name(name):
             return None
         return _new(Step, ("tool", (function_result(call_id, name, "tool"),), 0, None))
