@@ -113,7 +113,8 @@ def test_openai_verdicts_evidence_the_endpoint_of_the_folder() -> None:
     assert verdicts.profile_for("api.openai.com", "openai-responses") == "openai-responses"
     assert verdicts.profile_for("api.openai.com", "anthropic") is None
     assert verdicts.profile_for("aiplatform.googleapis.com", "gemini") == "gemini"
-    assert verdicts.profile_for("api.mistral.ai", "openai-chat") is None
+    assert verdicts.profile_for("api.mistral.ai", "openai-chat") == "mistral"
+    assert verdicts.profile_for("openrouter.ai", "openai-chat") is None
 
 
 def test_causes_are_keyed_by_cassette_and_interaction() -> None:
