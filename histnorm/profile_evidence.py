@@ -232,6 +232,11 @@ VLLM = {
     "get item pairs from a mapping.` (QwenLM/Qwen3#1894); an object where the OpenAI form "
     "needs a string: `Input should be a valid string` (bytedance/deer-flow#4445); SGLang "
     "rejects history arguments that parse to no object (sgl-project/sglang#28035)",
+    "no_empty_tool_calls": "the Llama 3.1 and 3.2 tool templates assert one call in a message "
+    "that has `tool_calls`, so `tool_calls: []` in a history message makes vLLM reject the "
+    "request (vllm-project/vllm#13978, vllm-project/vllm#12937); vLLM strips empty arrays "
+    "from incoming messages since vllm-project/vllm#14054 and vllm-project/vllm#30648, so "
+    "HN110 is a warning",
     "alternating_roles": "vLLM 400 from the model's chat template: `Error in applying chat "
     "template from request: Conversation roles must alternate "
     "user/assistant/user/assistant/...` (microsoft/graphrag#564)",

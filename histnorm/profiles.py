@@ -84,6 +84,9 @@ class Profile:
     """Which empty or whitespace-only text parts the target rejects (HN004)."""
     tool_arguments: ToolArguments = "any"
     """What the target needs of a function call's arguments (HN109)."""
+    no_empty_tool_calls: bool = False
+    """An assistant message may not carry an empty `tool_calls` array (chat templates;
+    HN110)."""
     call_after_user: bool = False
     """A turn holding a function call must come right after a user turn or a function
     response turn, so a history cannot open with one (Gemini; HN120)."""
@@ -147,6 +150,7 @@ RULES_OF: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "system_placement": ("HN108",),
         "empty_text": ("HN004",),
         "tool_arguments": ("HN109",),
+        "no_empty_tool_calls": ("HN110",),
         "call_after_user": ("HN120",),
         "final_assistant": ("HN121",),
         "final_text_trimmed": ("HN122",),
@@ -330,6 +334,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 "vLLM, SGLang and other servers that render a chat template",
                 alternating_roles=True,
                 tool_arguments="json-object",
+                no_empty_tool_calls=True,
                 evidence=cited.VLLM,
             ),
             Profile(
@@ -358,6 +363,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 system_placement="leading",
                 empty_text="rejected",
                 tool_arguments="json-object",
+                no_empty_tool_calls=True,
                 call_after_user=True,
                 final_assistant="rejected",
                 final_text_trimmed=True,
@@ -389,6 +395,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                         "system_placement",
                         "empty_text",
                         "tool_arguments",
+                        "no_empty_tool_calls",
                         "call_after_user",
                         "final_assistant",
                         "final_text_trimmed",

@@ -60,6 +60,7 @@ def test_public_contract_codes_and_names():
         "HN107": "consecutive-same-role",
         "HN108": "system-placement",
         "HN109": "invalid-tool-arguments",
+        "HN110": "empty-tool-calls",
         "HN120": "call-turn-not-after-user",
         "HN121": "ends-on-assistant",
         "HN122": "trailing-whitespace-at-end",
