@@ -178,9 +178,10 @@ def with_content(part: ToolResultPart, content: object) -> ToolResultPart:
 
 def dropped_answers(before: Transcript, after: Transcript) -> int:
     """How many results that answer an earlier call in `before` are missing from `after`
-    while that call is still there (compared by `result_key`, so moved and renamed results
-    count as kept, and so do a result whose content only gained text at its end and one
-    whose content a fix replaced with `with_content`)."""
+    (compared by `result_key`, so moved and renamed results count as kept, and so do a
+    result whose content only gained text at its end and one whose content a fix replaced
+    with `with_content`). A result removed with its call counts as kept only when that call
+    is `unreplayable`: a call that is merely misplaced keeps its result."""
     from histnorm.pairing import pair_transcript
 
     wanted: dict[str, list[tuple[ToolResultPart, Part]]] = {}
@@ -203,11 +204,29 @@ def dropped_answers(before: Transcript, after: Transcript) -> int:
                 calls.add((part.call_id, part.name, part.family))
     lost = 0
     for part, call in (pair for pairs in wanted.values() for pair in pairs):
-        if isinstance(call, ToolCallPart) and (call.call_id, call.name, call.family) not in calls:
-            continue  # its call went with it
+        if (
+            isinstance(call, ToolCallPart)
+            and (call.call_id, call.name, call.family) not in calls
+            and unreplayable(call)
+        ):
+            continue  # its call, which no target can replay, went with it (HN109's drop)
         if not any(_extends(kept.content, part.content) for kept in results):
             lost += 1
     return lost
+
+
+def unreplayable(call: ToolCallPart) -> bool:
+    """Whether the arguments of `call` are JSON text that holds no object (cut off, or not
+    an object): a call whose removal may take its results with it."""
+    import json
+
+    arguments = call.arguments
+    if not isinstance(arguments, str) or not arguments.strip():
+        return False
+    try:
+        return not isinstance(json.loads(arguments), dict)
+    except ValueError:
+        return True
 
 
 def _extends(content: object, original: object) -> bool:

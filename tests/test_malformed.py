@@ -706,12 +706,13 @@ _BIG_STRING_CHILD = textwrap.dedent(
     data = (folder / "big.json").read_bytes()
     document = read_json(data)
     transcript = document.records[0].transcript
-    assert [d.code for d in histnorm.lint(transcript)] == ["HN001"]
-    fixed = histnorm.fix(transcript).transcript
+    assert sorted(d.code for d in histnorm.lint(transcript)) == ["HN001", "HN113"]
+    fixed = histnorm.fix(transcript, ignore=("HN113",)).transcript  # OpenAI's 10 MB limit
     (folder / "big.lib.json").write_bytes(write(document, [fixed]))
     del data, document, transcript, fixed
     library = time.perf_counter() - start
-    result = CliRunner().invoke(app, ["fix", str(folder / "big.json"), str(folder / "big.jsonl")])
+    paths = [str(folder / "big.json"), str(folder / "big.jsonl")]
+    result = CliRunner().invoke(app, ["fix", "--ignore", "HN113", *paths])
     sys.stdout.write(result.stdout + result.stderr)
     sys.stdout.write(f"library {library:.1f}s, cli {time.perf_counter() - start - library:.1f}s")
     sys.exit(result.exit_code)

@@ -478,3 +478,13 @@ def test_a_message_emptied_by_a_fix_goes() -> None:
         user("u2", "again"),
     ]
     assert repaired(doc) == [doc[0], doc[2]]
+
+
+def test_a_tool_part_with_a_state_that_is_no_string_is_unknown_content() -> None:
+    """A damaged `state` (a list) is no state the reader knows: reported, never a crash."""
+    doc = [
+        {"id": "m1", "role": "user", "parts": [{"type": "text", "text": "Weather?"}]},
+        {"id": "m2", "role": "assistant", "parts": [
+            {"type": "tool-getWeather", "toolCallId": "c1", "state": []}]},
+    ]  # fmt: skip
+    assert [d.code for d in histnorm.lint(doc, format="vercel-ai")] == ["HN013"]

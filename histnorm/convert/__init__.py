@@ -76,10 +76,16 @@ def _target_roles(to: str) -> dict[str, str]:
     return {old: new for old, new in LEGACY_ROLES.items() if old not in known_folded}
 
 
-def _detach_message(message: Message, roles: dict[str, str]) -> Message:
+NO_MESSAGE_IDS = frozenset({"anthropic"})
+"""Targets whose request messages hold no `id`: Anthropic's take `role` and `content`
+only, so a message id read elsewhere (a Claude Code line's response id) is not carried."""
+
+
+def _detach_message(message: Message, roles: dict[str, str], to: str) -> Message:
     parts = tuple(_detach_part(p) for p in message.parts)
     role = roles.get(message.role.casefold(), message.role)
-    result: Message = message.evolve(role=role, parts=parts, native=None)
+    message_id = None if to in NO_MESSAGE_IDS else message.id
+    result: Message = message.evolve(role=role, parts=parts, native=None, id=message_id)
     return result
 
 
@@ -115,7 +121,7 @@ def conversion(transcript: Transcript, to: str) -> Conversion:
     if to in OBJECT_ARGUMENTS:
         notes.extend(_shapeless_arguments(transcript, to))
     roles = _target_roles(to) | OWN_ROLES.get(transcript.format or "", {})
-    detached = [_detach_message(m, roles) for m in messages]
+    detached = [_detach_message(m, roles, to) for m in messages]
     if request.system:
         detached.insert(0, system_message(request.system))
     source = get_codec(transcript.format) if transcript.format else None

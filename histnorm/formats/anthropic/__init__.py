@@ -155,11 +155,10 @@ def encode_message(message: Message) -> Any:
     if message.role_is("tool") and base.get("role") != role:
         role = "user"
     updates: dict[str, Any] = {"role": role}
-    if "id" in base:  # a request message has no `id`: keep one only where it was read
-        if message.id is not None:
-            updates["id"] = message.id
-        else:
-            updates["id"] = None if base["id"] is None else MISSING
+    if message.id is not None:
+        updates["id"] = message.id
+    elif "id" in base:
+        updates["id"] = None if base["id"] is None else MISSING
     updates["content"] = _encode_content(message, base)
     return rebuild(base, updates)
 

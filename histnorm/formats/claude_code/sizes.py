@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from histnorm import jsonio
+import histnorm.jsonio as jsonio
 from histnorm.settings import CLAUDE_CODE_LINE_LIMIT
 
 _KEPT: list[tuple[object, tuple[int, ...]]] = []

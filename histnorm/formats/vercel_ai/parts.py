@@ -95,7 +95,8 @@ def decode_part(obj: Any, pointer: str) -> tuple[Part, ...]:
         media = optional_str(part.get("mediaType"), join_pointer(pointer, "mediaType"), "mediaType")
         uri = optional_str(part.get("url"), join_pointer(pointer, "url"), "the file url")
         return (MediaPart(media_type=media, uri=uri, native=obj, slot=SLOT),)
-    if is_tool_type(kind) and part.get("state") in TOOL_STATES:
+    state = part.get("state")
+    if is_tool_type(kind) and isinstance(state, str) and state in TOOL_STATES:
         return _tool(part, pointer)
     return (UnknownPart(type=kind if isinstance(kind, str) else None, native=obj, slot=SLOT),)
 
