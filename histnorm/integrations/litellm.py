@@ -41,11 +41,16 @@ PROFILE_FOR_PROVIDER: Mapping[str, str] = MappingProxyType(
         "gemini": "gemini",
         "vertex_ai": "gemini",
         "vertex_ai_beta": "gemini",
+        "mistral": "mistral",
+        "groq": "groq",
+        "hosted_vllm": "vllm",
     }
 )
 """The histnorm profile of each LiteLLM provider (the prefix of `model`, as in
 `anthropic/claude-sonnet-4-5`). Claude on Vertex AI (`vertex_ai/claude-...`) takes the
-Anthropic Messages API and gets `anthropic`."""
+Anthropic Messages API and gets `anthropic`. Mistral, Groq and vLLM servers
+(`hosted_vllm/...`) take LiteLLM's OpenAI Chat messages as they are, so their own
+profiles apply."""
 
 DEFAULT_PROFILE = "openai-chat"
 """The profile of any other provider: LiteLLM sends them the OpenAI Chat format."""
