@@ -216,17 +216,23 @@ def dropped_answers(before: Transcript, after: Transcript) -> int:
 
 
 def unreplayable(call: ToolCallPart) -> bool:
-    """Whether the arguments of `call` are JSON text that holds no object (cut off, or not
-    an object): a call whose removal may take its results with it."""
+    """Whether the arguments of `call` hold no JSON object even once decoded (cut off, or
+    JSON of another kind): a call HN109's drop policy may remove with its results. Absent
+    arguments read as `{}`; arguments encoded twice are decoded, not dropped."""
     import json
 
     arguments = call.arguments
-    if not isinstance(arguments, str) or not arguments.strip():
+    if arguments is None or arguments == "" or isinstance(arguments, dict):
         return False
+    if not isinstance(arguments, str):
+        return True
     try:
-        return not isinstance(json.loads(arguments), dict)
+        value = json.loads(arguments)
+        if isinstance(value, str):
+            value = json.loads(value)
     except ValueError:
         return True
+    return not isinstance(value, dict)
 
 
 def _extends(content: object, original: object) -> bool:

@@ -378,3 +378,28 @@ def test_fix_keeps_answered_results_in_every_format(fmt: str) -> None:
         _check_keeps(*case, chosen)
 
     run()
+
+
+@pytest.mark.parametrize(
+    ("arguments", "dropped"),
+    [
+        ('{"city": "Oslo"', True),
+        ("[]", True),
+        ("42", True),
+        ([1, 2], True),
+        ('{"city": "Oslo"}', False),
+        ({"city": "Oslo"}, False),
+        ('"{\\"city\\": \\"Oslo\\"}"', False),
+        (None, False),
+        ("", False),
+    ],
+)
+def test_only_a_call_no_target_can_replay_may_take_its_results_with_it(
+    arguments: object, dropped: bool
+) -> None:
+    """The keep guard lets a fix remove a result with its call only when the call's
+    arguments hold no JSON object (HN109's drop); a merely misplaced call keeps them."""
+    from histnorm.edit import unreplayable
+    from histnorm.model import ToolCallPart
+
+    assert unreplayable(ToolCallPart(call_id="c1", name="f", arguments=arguments)) is dropped
