@@ -218,8 +218,10 @@ def dropped_answers(before: Transcript, after: Transcript) -> int:
 def unreplayable(call: ToolCallPart) -> bool:
     """Whether the arguments of `call` hold no JSON object even once decoded (cut off, or
     JSON of another kind): a call HN109's drop policy may remove with its results. Absent
-    arguments read as `{}`; arguments encoded twice are decoded, not dropped."""
-    import json
+    arguments read as `{}`; arguments encoded twice are decoded, not dropped. JSON is read
+    as HN109 reads it (`histnorm.jsonio.loads`), so the two agree on every call."""
+    from histnorm.errors import HistnormError
+    from histnorm.jsonio import loads
 
     arguments = call.arguments
     if arguments is None or arguments == "" or isinstance(arguments, dict):
@@ -227,10 +229,10 @@ def unreplayable(call: ToolCallPart) -> bool:
     if not isinstance(arguments, str):
         return True
     try:
-        value = json.loads(arguments)
+        value = loads(arguments)
         if isinstance(value, str):
-            value = json.loads(value)
-    except ValueError:
+            value = loads(value)
+    except HistnormError:
         return True
     return not isinstance(value, dict)
 

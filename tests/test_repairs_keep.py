@@ -386,6 +386,7 @@ def test_fix_keeps_answered_results_in_every_format(fmt: str) -> None:
         ('{"city": "Oslo"', True),
         ("[]", True),
         ("42", True),
+        ('{"city": NaN}', True),
         ([1, 2], True),
         ('{"city": "Oslo"}', False),
         ({"city": "Oslo"}, False),
