@@ -190,7 +190,7 @@ def _run_request(request: Request, sink: TextIO | None) -> int:
     except ConfigError as exc:
         return _fail(str(exc))
     if request.output and len(request.paths) != 1:
-        return _fail("-o/--output needs exactly one input path")
+        return _fail("-o/--output takes one input file, but several paths were named")
     if request.stdin_filename is not None and request.paths != [STDIN]:
         return _fail("--stdin-filename names standard input: give no PATH, or -")
     writes_stdout = (
@@ -211,8 +211,15 @@ def _run_request(request: Request, sink: TextIO | None) -> int:
     summary = Summary(request.mode, check=request.check or request.diff)
     discovery = discovery_for(request, resolver)
     jobs = Jobs(request, show_fixes=request.mode == "fix" and (show_fixes or report.lists_fixes))
+    found = list(expand(request.paths or ["."], discovery))
+    if request.output and sum(error is None for _, error in found) > 1:
+        count = sum(error is None for _, error in found)
+        return _fail(
+            f"-o/--output takes one input file, but {count} were found: "
+            "fix them in place, or name one file"
+        )
     items: list[Item] = []
-    for path, error in expand(request.paths or ["."], discovery):
+    for path, error in found:
         if error is not None:
             if not os.path.lexists(path) and glob.has_magic(path):
                 error = f"no files matched: {shown(path)} (a pattern nothing matched)"
