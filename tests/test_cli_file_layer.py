@@ -3,10 +3,17 @@ what reaches the report when names and data hold bytes a terminal or JSON cannot
 
 from __future__ import annotations
 
+import io
+import json
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from histnorm_cli.reporters import Summary, reporter
 
+import histnorm.document as document
+from histnorm.diagnostic import Diagnostic, Location, Severity
+from histnorm.document import Skip
 from tests.cli_helpers import CLEAN, ORPHAN, invoke, put
 
 pytestmark = pytest.mark.usefixtures("cli_workdir")
@@ -40,3 +47,70 @@ def test_output_with_a_folder_of_one_file_writes_it():
     assert result.exit_code == 0, result.output
     assert Path("out.json").read_bytes() != ORPHAN
     assert Path("dir/a.json").read_bytes() == ORPHAN
+
+
+# lone surrogates in the data never stop a run
+
+SURROGATE = b'{"messages": [{"role": "\\ud800"}, {"role": "user", "content": "hi"}]}\n'
+"""A role that is a lone surrogate escape: valid JSON, but no text UTF-8 can carry."""
+
+
+def _no_crash(result) -> None:
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+
+
+def test_lone_surrogate_messages_are_valid_utf8_at_the_source():
+    found = document.lint_document(SURROGATE, path_hint="a.json").diagnostics
+    assert found
+    for diagnostic in found:
+        diagnostic.message.encode("utf-8")
+        assert "\\ud800" in diagnostic.message or "ud800" not in diagnostic.message
+
+
+def test_lone_surrogate_does_not_stop_fix_of_the_other_files():
+    put("dir/a.json", SURROGATE)
+    put("dir/b.json", ORPHAN)
+    result = invoke("fix", "dir")
+    _no_crash(result)
+    assert Path("dir/b.json").read_bytes() != ORPHAN
+    assert Path("dir/a.json").read_bytes() == SURROGATE
+    assert "\\ud800" in result.output
+
+
+@pytest.mark.parametrize("fmt", ["json", "jsonl", "sarif", "gitlab", "github", "junit", "text"])
+def test_lone_surrogate_every_reporter_writes_its_whole_report(fmt):
+    put("dir/a.json", SURROGATE)
+    put("dir/b.json", ORPHAN)
+    result = invoke("lint", "dir", "--output-format", fmt)
+    _no_crash(result)
+    assert result.exit_code == 1
+    out = result.stdout
+    out.encode("utf-8")
+    if fmt in ("json", "sarif", "gitlab"):
+        text = json.dumps(json.loads(out))
+    elif fmt == "jsonl":
+        text = json.dumps([json.loads(line) for line in out.splitlines()])
+    elif fmt == "junit":
+        text = ET.tostring(ET.fromstring(out), encoding="unicode")
+    else:
+        text = out
+    assert "b.json" in text  # the file after the one with the surrogate is reported
+    assert "HN001" in text
+
+
+@pytest.mark.parametrize("fmt", ["json", "jsonl", "sarif", "gitlab", "github", "junit", "text"])
+def test_reporters_escape_lone_surrogates_they_are_handed(fmt):
+    """The last line of defence: a diagnostic built elsewhere with a lone surrogate in its
+    message, pointer or path still gives a whole report."""
+    where = Location(pointer="/messages/0/\udfff", path="a\ud800.json", line=1)
+    bad = Diagnostic("HN000", "unreadable-transcript", "x", Severity.ERROR, where)
+    object.__setattr__(bad, "message", "role \ud800")  # as if built without escaping
+    out = io.StringIO()
+    report = reporter(fmt)(out)
+    report.report([bad], "a\ud800.json", [], whole=False)
+    report.report([], "b\ud800.json", [Skip("no transcript \ud800")], whole=True)
+    summary = Summary("lint", files=2, transcripts=1)
+    summary.add(bad, False)
+    report.finish(summary)
+    out.getvalue().encode("utf-8")

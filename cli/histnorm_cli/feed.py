@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 
-from histnorm.diagnostic import Diagnostic
+from histnorm.diagnostic import Diagnostic, printable
 from histnorm.document import Skip
 from histnorm.engine import fix_allowed
 from histnorm.settings import Settings
@@ -93,9 +93,8 @@ class Feed:
         summary.files += 1
         summary.transcripts += outcome.transcripts
         if outcome.error is not None:
-            print(
-                f"histnorm: error: {outcome.error.replace(self.path, self.shown)}", file=sys.stderr
-            )
+            error = printable(outcome.error.replace(self.path, self.shown))
+            print(f"histnorm: error: {error}", file=sys.stderr)
             summary.errors += 1
         if outcome.skipped_file:
             summary.skipped_files += 1

@@ -6,9 +6,9 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TextIO
+from typing import Any, TextIO
 
-from histnorm.diagnostic import Diagnostic, Severity
+from histnorm.diagnostic import Diagnostic, Severity, printable
 from histnorm.document import Skip
 
 
@@ -45,6 +45,38 @@ class Summary:
                 self.unsafe_fixable += 1
 
 
+def printable_data(value: Any) -> Any:
+    """JSON data with every string made `printable` (keys too)."""
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, dict):
+        return {printable_data(k): printable_data(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [printable_data(item) for item in value]
+    return value
+
+
+class Printable:
+    """A text stream that writes each lone surrogate as a backslash escape: whatever a
+    diagnostic quotes, the report stays UTF-8 (the last line of defence; messages are
+    made printable where they are built)."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+
+    def write(self, text: str) -> int:
+        """Write `text`, lone surrogates escaped."""
+        return self.out.write(printable(text))
+
+    def flush(self) -> None:
+        """Flush the stream."""
+        self.out.flush()
+
+    def isatty(self) -> bool:
+        """Whether the stream is a terminal."""
+        return self.out.isatty()
+
+
 class Reporter:
     """Receives diagnostics file by file, then the summary."""
 
@@ -60,7 +92,7 @@ class Reporter:
         statistics: bool = False,
         show_fixes: bool = False,
     ) -> None:
-        self.out = out
+        self.out: TextIO = Printable(out)  # type: ignore[assignment]  # what print needs
         self.color = color
         self.quiet = quiet
         self.statistics = statistics
