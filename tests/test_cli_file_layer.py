@@ -114,3 +114,87 @@ def test_reporters_escape_lone_surrogates_they_are_handed(fmt):
     summary.add(bad, False)
     report.finish(summary)
     out.getvalue().encode("utf-8")
+
+
+# JSON with comments or trailing commas is no transcript
+
+TSCONFIG = b'{\n  // the compiler\n  "compilerOptions": {"strict": true,},\n}\n'
+ESLINTRC = b'{\n  "extends": ["eslint:recommended"], /* base */\n  "rules": {},\n}\n'
+SETTINGS = b'{"editor.tabSize": 2, "files.exclude": {"**/.git": true,},}\n'
+"""Configuration files in JSONC: comments and trailing commas."""
+
+
+@pytest.mark.parametrize("data", [TSCONFIG, ESLINTRC, SETTINGS], ids=["ts", "eslint", "settings"])
+def test_jsonc_is_skipped_as_no_transcript_by_the_core(data):
+    result = document.lint_document(data, path_hint="config.json")
+    assert result.diagnostics == ()
+    assert result.skipped_file
+    assert "no transcript" in result.skipped[0].message
+    fixed = document.fix_document(data, path_hint="config.json")
+    assert fixed.output is None
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'{"messages": [{"role": "user", "content": "hi"},]}',
+        b'{"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}, // more\n]}',
+        b'[{"role": "user", "content": "hi"},]',
+        b'[\n  {"messages": [{"role": "user", "content": "hi"}]},\n]\n',
+        b'{"messages": [{"role": "user", "content": "cut short',
+        b'{"contents": [{"role": "user", "parts": [{"text": "hi"}]},]}',
+    ],
+    ids=["envelope", "envelope-after-model", "message-list", "array", "truncated", "gemini"],
+)
+def test_broken_json_that_reads_as_a_transcript_is_still_hn000(data):
+    result = document.lint_document(data, path_hint="t.json")
+    assert [d.code for d in result.diagnostics] == ["HN000"]
+    assert not result.skipped
+
+
+def test_jsonc_with_an_explicit_format_is_hn000():
+    result = document.lint_document(TSCONFIG, path_hint="t.json", format="openai-chat")
+    assert [d.code for d in result.diagnostics] == ["HN000"]
+
+
+def test_jsonc_named_on_the_command_line_is_skipped_not_an_error():
+    put("settings.json", SETTINGS)
+    put("tsconfig.json", TSCONFIG)
+    result = invoke("lint", "settings.json", "tsconfig.json")
+    assert result.exit_code == 0, result.output
+    assert "HN000" not in result.output
+    assert "2 files skipped: not a transcript." in result.output
+    result = invoke("lint", "settings.json", "--output-format", "json")
+    [record] = json.loads(result.stdout)
+    assert record["skipped"] == "not-a-transcript"
+    assert record["filename"] == "settings.json"
+
+
+def test_a_typescript_repository_lints_clean():
+    put("tsconfig.json", TSCONFIG)
+    put("packages/web/tsconfig.build.json", TSCONFIG)
+    put("jsconfig.json", TSCONFIG)
+    put(".eslintrc.json", ESLINTRC)
+    put(".vscode/settings.json", SETTINGS)
+    put("package-lock.json", b'{"lockfileVersion": 3, "packages": {}}\n')
+    put("composer.lock", b"{}\n")
+    put("chats/one.json", CLEAN)
+    result = invoke("lint", ".", "--output-format", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == []  # the configurations were not even read
+    result = invoke("lint", ".", "--include", "*")
+    assert result.exit_code == 0, result.output
+    assert "skipped" not in result.output
+
+
+def test_pre_commit_excludes_known_configuration_files():
+    put("tsconfig.json", TSCONFIG)
+    put("web/tsconfig.app.json", TSCONFIG)
+    put(".eslintrc.json", ESLINTRC)
+    put("package-lock.json", b"{}\n")
+    put("chat.json", ORPHAN)
+    named = ["tsconfig.json", "web/tsconfig.app.json", ".eslintrc.json", "package-lock.json"]
+    result = invoke("fix", "--force-exclude", *named, "chat.json")
+    assert "4 named paths excluded" in result.output
+    assert Path("tsconfig.json").read_bytes() == TSCONFIG
+    assert Path("chat.json").read_bytes() != ORPHAN
