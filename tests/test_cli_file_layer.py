@@ -198,3 +198,98 @@ def test_pre_commit_excludes_known_configuration_files():
     assert "4 named paths excluded" in result.output
     assert Path("tsconfig.json").read_bytes() == TSCONFIG
     assert Path("chat.json").read_bytes() != ORPHAN
+
+
+# smaller ones
+
+PRETTY_BROKEN = (
+    b'{\n  "messages": [\n    {"role": "user", "content": "hi"},\n'
+    b'    {"role": "assistant", "content": "hello"},\n  ]\n}\n'
+)
+"""Pretty-printed JSON with a trailing comma: one document, one precise HN000."""
+
+
+def test_pretty_printed_json_on_stdin_is_read_as_json_not_jsonl():
+    found = document.lint_document(PRETTY_BROKEN).diagnostics
+    assert [(d.code, d.location.line) for d in found] == [("HN000", 4)]
+    result = invoke("lint", "-", input=PRETTY_BROKEN)
+    assert result.output.count("HN000") == 1, result.output
+    assert ":4: HN000" in result.output
+
+
+def test_jsonl_on_stdin_is_still_read_line_by_line():
+    data = ORPHAN + b"not json\n" + CLEAN
+    found = document.lint_document(data).diagnostics
+    assert [(d.code, d.location.line) for d in found] == [("HN001", 1), ("HN000", 2)]
+
+
+def test_a_removed_message_line_takes_no_blank_line_with_it():
+    user = b'{"role":"user","content":"hi"}\n'
+    orphan = b'{"role":"tool","tool_call_id":"nope","content":"x"}\n'
+    reply = b'{"role":"assistant","content":"hello"}\n'
+    data = user + b"\n" + orphan + b"\n\n" + reply
+    result = document.fix_document(data, path_hint="s.jsonl")
+    assert result.applied == {"HN002": 1}
+    assert result.output == user + b"\n\n\n" + reply
+    at_end = document.fix_document(user + reply + b"\n" + orphan, path_hint="s.jsonl")
+    assert at_end.output == user + reply + b"\n"
+
+
+def test_a_file_that_failed_is_not_counted_as_checked(monkeypatch):
+    import histnorm_cli.per_file as per_file
+
+    real = per_file.check_document
+    seen: list[bytes] = []
+
+    def first_fails(data: bytes, *args: object, **kwargs: object) -> object:
+        seen.append(data)
+        if len(seen) == 1:
+            raise RuntimeError("boom")
+        return real(data, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(per_file, "check_document", first_fails)
+    put("a.json", CLEAN)
+    put("b.json", CLEAN)
+    result = invoke("lint", "a.json")
+    assert result.exit_code == 2
+    assert "internal error" in result.stderr
+    assert "checked" not in result.stdout
+    assert "1 path could not be processed." in result.stdout
+    seen.clear()
+    result = invoke("lint", "a.json", "b.json")
+    assert "No diagnostics in the 1 file checked." in result.stdout
+
+
+def test_a_symlink_loop_is_reported_as_one():
+    import os
+
+    os.symlink("loop-b.json", "loop-a.json")
+    os.symlink("loop-a.json", "loop-b.json")
+    os.symlink("gone.json", "dangling.json")
+    result = invoke("lint", "loop-a.json", "dangling.json", "missing.json")
+    assert result.exit_code == 2
+    errors = result.stderr.splitlines()
+    assert "loop-a.json: a symlink loop" in errors[0]
+    assert "no such file" not in errors[0]
+    assert "dangling.json: a broken symlink (it points to gone.json" in errors[1]
+    assert "missing.json: no such file or directory" in errors[2]
+
+
+def test_a_newline_in_a_file_name_stays_on_its_report_line():
+    put("a\nb.json", ORPHAN)
+    put("c\rd.json", b'[{"role": "user", "content": "hi"} not json')
+    result = invoke("lint", ".")
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("a\\nb.json:1: HN001 ")
+    assert lines[1].startswith("c\\rd.json:1: HN000 ")
+    result = invoke("fix", "--check", "--show-fixes", ".")
+    fixes = result.stdout.splitlines()
+    assert any(line.startswith("  HN001 a\\nb.json:1 /1/tool_calls/0") for line in fixes)
+    result = invoke("lint", ".", "--output-format", "github")
+    annotations = [line for line in result.stdout.splitlines() if line.startswith("::")]
+    assert [line.split(",")[0] for line in annotations] == [
+        "::error file=a%0Ab.json",
+        "::error file=c%0Dd.json",
+    ]
+    result = invoke("lint", "gone\nx.json")
+    assert "histnorm: error: gone\\nx.json: no such file or directory" in result.stderr

@@ -13,6 +13,7 @@ tracked).
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -272,7 +273,21 @@ def expand(paths: list[str], discovery: Discovery) -> Iterator[tuple[str, str | 
             if _new(path, seen):
                 yield name, regular_error(name)
         else:
-            yield name, f"{name}: no such file or directory"
+            yield name, f"{name}: {_missing(name)}"
+
+
+def _missing(name: str) -> str:
+    """Why a named path that is no file or folder cannot be read."""
+    try:
+        os.stat(name)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a symlink loop (a symlink that, followed, leads back to itself)"
+        if os.path.islink(name):
+            return f"a broken symlink (it points to {os.readlink(name)}, which does not exist)"
+        if exc.errno not in (errno.ENOENT, None):
+            return exc.strerror or str(exc)
+    return "no such file or directory"
 
 
 def _new(path: Path, seen: set[str]) -> bool:

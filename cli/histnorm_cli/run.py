@@ -25,7 +25,7 @@ from histnorm_cli.job import Job, Outcome
 from histnorm_cli.parallel import Part, merge, parts
 from histnorm_cli.pool import Interrupted, Pool, Task, process, signals_raise, workers
 from histnorm_cli.progress import Progress
-from histnorm_cli.reporters import FORMATS, Reporter, Summary, reporter
+from histnorm_cli.reporters import FORMATS, Reporter, Summary, one_line, reporter
 
 
 @dataclass
@@ -61,7 +61,7 @@ class Request:
 
 
 def _fail(message: str) -> int:
-    print(f"histnorm: error: {message}", file=sys.stderr)
+    print(f"histnorm: error: {one_line(message)}", file=sys.stderr)
     return ExitCode.ERROR
 
 
@@ -223,7 +223,7 @@ def _run_request(request: Request, sink: TextIO | None) -> int:
         if error is not None:
             if not os.path.lexists(path) and glob.has_magic(path):
                 error = f"no files matched: {shown(path)} (a pattern nothing matched)"
-            print(f"histnorm: error: {shown(error)}", file=sys.stderr)
+            print(f"histnorm: error: {one_line(shown(error))}", file=sys.stderr)
             summary.errors += 1
             continue
         named = path
@@ -236,7 +236,7 @@ def _run_request(request: Request, sink: TextIO | None) -> int:
         resolved = resolver.for_path(named)
         if isinstance(resolved, ConfigError):
             if jobs.failed(resolved):
-                print(f"histnorm: error: {shown(str(resolved))}", file=sys.stderr)
+                print(f"histnorm: error: {one_line(shown(str(resolved)))}", file=sys.stderr)
             summary.errors += 1
             continue
         data = sys.stdin.buffer.read() if path == STDIN else None
@@ -249,7 +249,7 @@ def _run_request(request: Request, sink: TextIO | None) -> int:
         )
     if not items and not summary.errors and not discovery.excluded:
         print(
-            f"histnorm: no files matched: {' '.join(map(shown, request.paths or ['.']))}",
+            f"histnorm: no files matched: {one_line(' '.join(map(shown, request.paths or ['.'])))}",
             file=sys.stderr,
         )
         if not request.allow_no_files:

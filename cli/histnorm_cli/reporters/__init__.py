@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ class Summary:
 
     mode: str
     files: int = 0
+    """Files checked (not those that failed: they count in `errors`)."""
     transcripts: int = 0
     counts: Counter[Severity] = field(default_factory=Counter)
     by_code: Counter[str] = field(default_factory=Counter)
@@ -43,6 +45,17 @@ class Summary:
                 self.fixable += 1
             else:
                 self.unsafe_fixable += 1
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def one_line(text: str) -> str:
+    """`text` with each control character (a newline in a file name, say) written as a
+    backslash escape, so that it stays on its line of a line-based report."""
+    if text.isprintable():
+        return text
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 def printable_data(value: Any) -> Any:
