@@ -3,12 +3,17 @@ what reaches the report when names and data hold bytes a terminal or JSON cannot
 
 from __future__ import annotations
 
+import fcntl
 import io
 import json
+import os
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from histnorm_cli.files import AtomicWriter
 from histnorm_cli.reporters import Summary, reporter
 
 import histnorm.document as document
@@ -293,3 +298,63 @@ def test_a_newline_in_a_file_name_stays_on_its_report_line():
     ]
     result = invoke("lint", "gone\nx.json")
     assert "histnorm: error: gone\\nx.json: no such file or directory" in result.stderr
+
+
+# temporary files a killed fix left behind
+
+
+def _dead_pid() -> int:
+    """The pid of a process that has exited (and been waited for)."""
+    done = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        check=True,
+    )
+    return int(done.stdout)
+
+
+def test_a_temporary_file_names_its_run_and_is_locked_while_written():
+    put("x.json", CLEAN)
+    with AtomicWriter(Path("x.json")) as writer:
+        assert writer.temp.name.startswith(f".x.json.p{os.getpid()}.")
+        fd = os.open(writer.temp, os.O_RDONLY)
+        try:
+            with pytest.raises(BlockingIOError):
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        finally:
+            os.close(fd)
+
+
+def test_fix_removes_its_own_stale_temporary_files_and_nothing_else():
+    dead = _dead_pid()
+    put("big.jsonl", ORPHAN + ORPHAN)
+    stale = [f".big.jsonl.p{dead}.abcd_123.histnorm", f".big.jsonl.1.p{dead}.a1b2c3d4.histnorm"]
+    kept = [
+        f".big.jsonl.p{os.getpid()}.abcdefgh.histnorm",  # a live run's
+        ".big.jsonl.abcdefgh.histnorm",  # no owner named: not provably histnorm's
+        f".other.jsonl.p{dead}.abcdefgh.histnorm",  # another file's
+        f".big.jsonl.p{dead}.abcdefgh.histnorm.bak",  # another name
+        f"big.jsonl.p{dead}.abcdefgh.histnorm",  # no leading dot
+        f".big.jsonl.p{dead}.locked00.histnorm",  # someone holds its lock
+    ]
+    for name in stale + kept:
+        put(name, b'{"half": "written')
+    link = Path(f".big.jsonl.p{dead}.symlink0.histnorm")
+    link.symlink_to("elsewhere.json")
+    put("elsewhere.json", CLEAN)
+    assert invoke("lint", "big.jsonl").exit_code == 1
+    assert invoke("fix", "--check", "big.jsonl").exit_code == 1
+    assert all(Path(name).exists() for name in stale)  # only a fix that writes cleans up
+    held = os.open(kept[-1], os.O_RDONLY)
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        result = invoke("fix", "big.jsonl")
+    finally:
+        os.close(held)
+    assert result.exit_code == 0, result.output
+    assert [name for name in stale if Path(name).exists()] == []
+    assert [name for name in kept if not Path(name).exists()] == []
+    assert link.is_symlink()
+    assert Path("elsewhere.json").read_bytes() == CLEAN
+    assert result.stderr.count("a temporary file a stopped run left behind") == 2
+    assert b"tool_calls" not in Path("big.jsonl").read_bytes()

@@ -26,6 +26,7 @@ from histnorm_cli.parallel import Part, merge, parts
 from histnorm_cli.pool import Interrupted, Pool, Task, process, signals_raise, workers
 from histnorm_cli.progress import Progress
 from histnorm_cli.reporters import FORMATS, Reporter, Summary, one_line, reporter
+from histnorm_cli.stale import remove_stale
 
 
 @dataclass
@@ -254,11 +255,25 @@ def _run_request(request: Request, sink: TextIO | None) -> int:
         )
         if not request.allow_no_files:
             return ExitCode.ERROR
+    if request.mode == "fix":
+        _remove_stale(items)
     stopped = _run(_Run(report, summary, items, request.diff), items, request.jobs)
     if stopped is not None:
         return stopped
     report.finish(summary)
     return _exit_code(request, summary)
+
+
+def _remove_stale(items: list[Item]) -> None:
+    """Remove what a stopped fix of these files left behind (see `histnorm_cli.stale`)."""
+    targets = [
+        Path(job.output or path)
+        for path, job, data in items
+        if job.write and data is None and not job.stdin and job.output != STDIN
+    ]
+    for removed in remove_stale(targets):
+        note = f"removed {shown(removed)}, a temporary file a stopped run left behind"
+        print(f"histnorm: {one_line(note)}", file=sys.stderr)
 
 
 def _hand_back(request: Request) -> None:
