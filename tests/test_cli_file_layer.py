@@ -358,3 +358,14 @@ def test_fix_removes_its_own_stale_temporary_files_and_nothing_else():
     assert Path("elsewhere.json").read_bytes() == CLEAN
     assert result.stderr.count("a temporary file a stopped run left behind") == 2
     assert b"tool_calls" not in Path("big.jsonl").read_bytes()
+
+
+def test_quiet_removes_stale_temporary_files_without_a_word():
+    stale = Path(f".one.json.p{_dead_pid()}.abcdefgh.histnorm")
+    put("one.json", CLEAN)
+    put(stale.name, b"[")
+    result = invoke("fix", "--quiet", "one.json")
+    assert result.exit_code == 0, result.output
+    assert not stale.exists()
+    assert result.stderr == ""
+    assert Path("one.json").read_bytes() == CLEAN

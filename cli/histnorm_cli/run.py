@@ -256,7 +256,7 @@ def _run_request(request: Request, sink: TextIO | None) -> int:
         if not request.allow_no_files:
             return ExitCode.ERROR
     if request.mode == "fix":
-        _remove_stale(items)
+        _remove_stale(items, request.quiet)
     stopped = _run(_Run(report, summary, items, request.diff), items, request.jobs)
     if stopped is not None:
         return stopped
@@ -264,7 +264,7 @@ def _run_request(request: Request, sink: TextIO | None) -> int:
     return _exit_code(request, summary)
 
 
-def _remove_stale(items: list[Item]) -> None:
+def _remove_stale(items: list[Item], quiet: bool) -> None:
     """Remove what a stopped fix of these files left behind (see `histnorm_cli.stale`)."""
     targets = [
         Path(job.output or path)
@@ -272,6 +272,8 @@ def _remove_stale(items: list[Item]) -> None:
         if job.write and data is None and not job.stdin and job.output != STDIN
     ]
     for removed in remove_stale(targets):
+        if quiet:
+            continue
         note = f"removed {shown(removed)}, a temporary file a stopped run left behind"
         print(f"histnorm: {one_line(note)}", file=sys.stderr)
 
