@@ -15,11 +15,15 @@ from pathlib import Path
 import pytest
 from histnorm_cli.files import AtomicWriter
 from histnorm_cli.reporters import Summary, reporter
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import histnorm.document as document
 from histnorm.diagnostic import Diagnostic, Location, Severity
 from histnorm.document import Skip
+from histnorm.document.prefix import readable_prefix
 from tests.cli_helpers import CLEAN, ORPHAN, invoke, put
+from tests.strategies_json import JSON_VALUES
 
 pytestmark = pytest.mark.usefixtures("cli_workdir")
 
@@ -369,3 +373,20 @@ def test_quiet_removes_stale_temporary_files_without_a_word():
     assert not stale.exists()
     assert result.stderr == ""
     assert Path("one.json").read_bytes() == CLEAN
+
+
+def test_jsonc_with_an_envelope_key_of_no_messages_is_skipped():
+    data = b'{\n  "input": ["src/**/*.ts"], // globs\n  "output": "dist",\n}\n'
+    result = document.lint_document(data, path_hint="build.json")
+    assert result.diagnostics == ()
+    assert result.skipped_file
+
+
+@settings(max_examples=60, deadline=None)
+@given(value=JSON_VALUES, indent=st.sampled_from([None, 2]))
+def test_the_readable_prefix_of_valid_json_is_the_whole_value(value, indent):
+    text = json.dumps(value, indent=indent)
+    assert readable_prefix(text) == value
+    if isinstance(value, list | dict):  # cut short: still the container it starts
+        cut = readable_prefix(text[: max(1, len(text) // 2)] + "// a comment")
+        assert type(cut) is type(value)

@@ -142,4 +142,10 @@ def _envelope(value: Any) -> bool:
     """Whether `value` is an object that holds a message list, or one a codec claims."""
     if not isinstance(value, dict) or not value:
         return False
-    return any(isinstance(value.get(key), list) for key in ENVELOPE_KEYS) or bool(claims(value))
+    return any(_items(value.get(key)) for key in ENVELOPE_KEYS) or bool(claims(value))
+
+
+def _items(value: Any) -> bool:
+    """Whether `value` can be a message list: a list that is empty (cut short) or starts
+    with an object (`"input": ["src"]` in a configuration file is none)."""
+    return isinstance(value, list) and (not value or isinstance(value[0], dict))
