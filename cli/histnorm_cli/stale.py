@@ -101,5 +101,5 @@ def remove_stale(targets: Iterable[Path]) -> Iterator[str]:
             continue
         for name in sorted(entries):
             pid = _owned_by(name, names)
-            if pid is not None and _remove_if_stale(os.path.join(folder, name), pid):
-                yield os.path.join(folder, name)
+            if pid is not None and _remove_if_stale(str(folder / name), pid):
+                yield str(folder / name)
