@@ -569,3 +569,87 @@ def test_a_sharegpt_record_llamafactory_would_skip_is_reported():
     assert orjson.loads(Path("record.json").read_bytes())["conversations"][1]["from"] == "gpt"
     put("quiet.json", MESSAGES)
     assert "CV003" not in invoke("quiet.json", "--to", "sharegpt").stderr
+
+
+PNG_B64 = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQ"
+    "AAAABJRU5ErkJggg=="
+)
+PDF_B64 = "JVBERi0xLjQKJcfsj6IKMSAwIG9iago8PD4+CmVuZG9iagp0cmFpbGVyCjw8Pj4KJSVFT0YK"
+PICTURE = {
+    "model": "claude-x",
+    "max_tokens": 100,
+    "messages": [
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "What do these show?"},
+                {
+                    "type": "image",
+                    "source": {"type": "base64", "media_type": "image/png", "data": PNG_B64},
+                },
+                {
+                    "type": "document",
+                    "source": {"type": "base64", "media_type": "application/pdf", "data": PDF_B64},
+                    "title": "Q3 report",
+                },
+            ],
+        },
+        {"role": "assistant", "content": "A dot and a page."},
+    ],
+}
+
+
+def test_anthropic_base64_media_convert_to_openai_chat_as_data_urls():
+    """An inline image becomes an `image_url` data URL and a PDF a `file` with
+    `file_data`, as OpenAI Chat takes them; the document's title, which has no place
+    there, is reported."""
+    put("pic.json", PICTURE)
+    result = invoke("pic.json", "--to", "openai-chat")
+    assert result.exit_code == 0, result.output
+    content = orjson.loads(result.stdout_bytes)["messages"][0]["content"]
+    assert content[1] == {
+        "type": "image_url",
+        "image_url": {"url": f"data:image/png;base64,{PNG_B64}"},
+    }
+    assert content[2] == {
+        "type": "file",
+        "file": {"file_data": f"data:application/pdf;base64,{PDF_B64}"},
+    }
+    assert "CV001 the 'title' of a media part (application/pdf)" in result.stderr
+    assert "(at /messages/0/content/2/title)" in result.stderr
+
+
+def test_anthropic_base64_media_convert_to_responses_as_data_urls():
+    put("pic.json", PICTURE)
+    result = invoke("pic.json", "--to", "openai-responses")
+    assert result.exit_code == 0, result.output
+    content = orjson.loads(result.stdout_bytes)["input"][0]["content"]
+    assert content[1] == {"type": "input_image", "image_url": f"data:image/png;base64,{PNG_B64}"}
+    assert content[2] == {
+        "type": "input_file",
+        "file_data": f"data:application/pdf;base64,{PDF_B64}",
+    }
+
+
+def test_media_and_author_names_a_target_cannot_hold_are_reported():
+    """ShareGPT holds no media and no author name: both are left out with a CV001 note
+    naming them, the rest converts."""
+    chat = [
+        {
+            "role": "user",
+            "name": "ada",
+            "content": [
+                {"type": "text", "text": "What is this?"},
+                {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{PNG_B64}"}},
+            ],
+        },
+        {"role": "assistant", "content": "A dot."},
+    ]
+    put("chat.json", chat)
+    result = invoke("chat.json", "--to", "sharegpt")
+    assert result.exit_code == 0, result.output
+    assert PNG_B64 not in result.stdout
+    assert "CV001 a media part (image/png) has no place in sharegpt" in result.stderr
+    assert "(at /0/content/1)" in result.stderr
+    assert "CV001 the author name 'ada' has no place in sharegpt" in result.stderr

@@ -8,11 +8,20 @@ another kind. `convert` gives the transcript alone.
 from __future__ import annotations
 
 import hashlib
+import operator
 from dataclasses import dataclass
 from typing import Any
 
 import histnorm.jsonio as jsonio
 from histnorm.analysis.outline import MODELLED_ROLES
+from histnorm.convert.carry import (
+    AUTHOR_NAMES,
+    inline_uri,
+    left_behind,
+    media_place,
+    media_texts,
+    media_type_of,
+)
 from histnorm.convert.request import read_request, system_message, write_request
 from histnorm.diagnostic import Diagnostic, Location, Severity
 from histnorm.errors import HistnormError
@@ -20,7 +29,9 @@ from histnorm.formats import CODECS, get_codec
 from histnorm.model import (
     ApprovalRequestPart,
     ApprovalResponsePart,
+    MediaPart,
     Message,
+    TextPart,
     ToolCallPart,
     Transcript,
 )
@@ -117,7 +128,7 @@ def conversion(transcript: Transcript, to: str) -> Conversion:
         )
     request = read_request(transcript)
     notes: list[Diagnostic] = []
-    messages = list(_without_usage(transcript, to, notes))
+    messages = _carried(transcript, to, notes)
     if to in OBJECT_ARGUMENTS:
         notes.extend(_shapeless_arguments(transcript, to))
     roles = _target_roles(to) | OWN_ROLES.get(transcript.format or "", {})
@@ -135,26 +146,59 @@ def conversion(transcript: Transcript, to: str) -> Conversion:
     return Conversion(converted, tuple(notes))
 
 
-def _without_usage(transcript: Transcript, to: str, notes: list[Diagnostic]) -> list[Message]:
-    """The messages without the parts `to` has no place for (`NO_PLACE`; a message that
-    held nothing else goes too), noting each part left out."""
+def _carried(transcript: Transcript, to: str, notes: list[Diagnostic]) -> list[Message]:
+    """The messages as far as `to` can carry them, noting each value left out: the parts
+    it has no place for (`NO_PLACE`; media of a type or source it cannot write), the
+    values of a media block its URI does not carry, an author name. Inline media data
+    goes as a `data:` URL. A message that held nothing else goes too."""
     dropped = {kind for kind, targets in NO_PLACE.items() if to in targets}
-    if not dropped:
-        return list(transcript.messages)
     source = get_codec(transcript.format) if transcript.format else None
     out = []
     for mi, message in enumerate(transcript.messages):
-        kept = tuple(p for p in message.parts if p.kind not in dropped)
+        kept: list[Any] = []
         for pi, part in enumerate(message.parts):
+            lost: list[tuple[str, str]] = []
             if part.kind in dropped:
-                pointer = source.part_pointer(transcript, mi, pi) if source else None
-                what = WHAT[part.kind]
-                notes.append(_note(f"{what} has no place in {to}: not carried", pointer, mi))
-        if len(kept) == len(message.parts):
-            out.append(message)
-        elif kept:
-            out.append(message.evolve(parts=kept))
+                lost = [(WHAT[part.kind], "")]
+            elif isinstance(part, MediaPart):
+                carried, lost = _media(part, to)
+                kept.extend([carried] if carried is not None else [])
+            else:
+                kept.append(part)
+                if isinstance(part, TextPart):
+                    lost = [
+                        (f"the {at[1:]!r} of a text part", at)
+                        for at in left_behind(part.native, (part.text,))
+                    ]
+            pointer = source.part_pointer(transcript, mi, pi) if source and lost else None
+            for what, at in lost:
+                where = None if pointer is None else pointer + at
+                notes.append(_note(f"{what} has no place in {to}: not carried", where, mi))
+        changes: dict[str, Any] = {}
+        if message.author_name is not None and to not in AUTHOR_NAMES:
+            pointer = source.message_pointer(transcript, mi) if source else None
+            what = f"the author name {message.author_name!r}"
+            notes.append(_note(f"{what} has no place in {to}: not carried", pointer, mi))
+            changes["author_name"] = None
+        if len(kept) != len(message.parts) or any(map(operator.is_not, kept, message.parts)):
+            if not kept and message.parts:
+                continue
+            changes["parts"] = tuple(kept)
+        out.append(message.evolve(**changes) if changes else message)
     return out
+
+
+def _media(part: MediaPart, to: str) -> tuple[MediaPart | None, list[tuple[str, str]]]:
+    """The media part as `to` carries it (None when it has no place for it) and what is
+    left out, as (what, pointer relative to the part)."""
+    uri = part.uri if part.uri is not None else inline_uri(part.native)
+    media_type = media_type_of(uri, part.media_type)
+    shown = f"a media part ({media_type})" if media_type else "a media part"
+    if not media_place(to, uri, media_type):
+        return None, [(shown, "")]
+    carried = media_texts(uri, media_type)
+    lost = [(f"the {at[1:]!r} of {shown}", at) for at in left_behind(part.native, carried)]
+    return part.evolve(uri=uri, media_type=media_type), lost
 
 
 def _shapeless_arguments(transcript: Transcript, to: str) -> list[Diagnostic]:

@@ -1,0 +1,148 @@
+"""What of a media part and of an author name another format can carry.
+
+A part keeps only what histnorm's model holds of it when it moves to another format.
+A media part read from inline data (an Anthropic or Claude Code `base64` source, an OpenAI
+`file_data` or `input_audio`, a LangChain `base64` block) has no URI in histnorm's model:
+`inline_uri` gives it one, a `data:` URL, so that a target that takes data URLs carries
+it. `media_place` says whether a target has a place for a media part at all, and
+`left_behind` names the values of a native block the model does not carry (a document's
+title, an image's detail, a text's cache marker or citations).
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+from histnorm.formats.openai_chat.write import AUDIO_FORMATS
+from histnorm.media import parse_data_url
+
+AUTHOR_NAMES = frozenset({"openai-chat", "chat-template", "meai", "langchain", "agent-framework"})
+"""The formats whose messages hold an author name (`name`, `authorName`, `author_name`)."""
+
+ANY_MEDIA = frozenset({"gemini", "meai", "agent-framework", "langchain"})
+"""Targets that write a media part of any type from its URI (inline data as a data URL)."""
+NO_MEDIA = frozenset({"sharegpt", "pydantic-ai", "trl"})
+"""Targets histnorm writes no media part in."""
+ANTHROPIC_IMAGES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
+ANTHROPIC_DOCUMENTS = frozenset({"application/pdf", "text/plain"})
+NESTED = frozenset(
+    {"source", "file", "image_url", "input_audio", "inlineData", "inline_data", "fileData"}
+)
+"""Keys of a media block whose object holds the data, read key by key."""
+SHAPE_KEYS = frozenset({"type", "$type", "kind", "part_kind", "source_type"})
+"""Keys of a media block (and of its `source`) that name its native shape, not content."""
+
+
+def inline_uri(native: Any) -> str | None:
+    """A `data:` URL of the inline data a native media block holds, or None."""
+    if not isinstance(native, dict):
+        return None
+    source = native.get("source")
+    if isinstance(source, dict):  # Anthropic, Claude Code
+        data, media_type = source.get("data"), source.get("media_type")
+        if source.get("type") == "base64" and isinstance(data, str):
+            return _data_url(media_type, data)
+        if source.get("type") == "text" and isinstance(data, str):
+            return _data_url("text/plain", base64.b64encode(data.encode("utf-8")).decode())
+    body = native.get("file")  # OpenAI Chat `file`
+    for found in (
+        body.get("file_data") if isinstance(body, dict) else None,
+        native.get("file_data"),
+    ):
+        if isinstance(found, str) and parse_data_url(found) is not None:
+            return found
+    audio = native.get("input_audio")  # OpenAI Chat
+    if isinstance(audio, dict) and isinstance(audio.get("data"), str):
+        fmt = audio.get("format")
+        return _data_url(f"audio/{fmt}" if isinstance(fmt, str) else None, audio["data"])
+    data = native.get("base64")  # LangChain v1 blocks
+    if not isinstance(data, str) and native.get("source_type") == "base64":
+        data = native.get("data")
+    if isinstance(data, str):
+        return _data_url(native.get("mime_type"), data)
+    return None
+
+
+def _data_url(media_type: Any, data: str) -> str:
+    kind = media_type if isinstance(media_type, str) else "application/octet-stream"
+    return f"data:{kind};base64,{data}"
+
+
+def media_type_of(uri: str | None, media_type: str | None) -> str | None:
+    """`media_type`, else the type a data URL names."""
+    if media_type is not None or uri is None:
+        return media_type
+    parsed = parse_data_url(uri)
+    return parsed[0] if parsed is not None and parsed[0] else None
+
+
+def media_place(to: str, uri: str | None, media_type: str | None) -> bool:
+    """Whether `to` has a place for a media part with this URI and media type."""
+    if uri is None or to in NO_MEDIA:
+        return False
+    inline = uri.startswith("data:")
+    folded = (media_type or "").casefold()
+    major = folded.partition("/")[0]
+    if to in ANY_MEDIA:
+        return True
+    if to == "vercel-ai":
+        return media_type is not None
+    if to in ("anthropic", "claude-code"):
+        return (
+            folded in ANTHROPIC_IMAGES
+            or folded == "application/pdf"
+            or (folded == "text/plain" and inline)
+        )
+    if to == "chat-template":
+        return major in ("", "image", "video", "audio")
+    if to == "openai-chat":
+        if major in ("", "image"):
+            return True
+        return inline and (folded == "application/pdf" or folded in AUDIO_FORMATS)
+    if to in ("openai-responses", "codex"):
+        return major in ("", "image") or inline or folded == "application/pdf"
+    return False
+
+
+def left_behind(native: Any, carried: tuple[str, ...]) -> Iterator[str]:
+    """The JSON Pointers (relative to the block) of the values of a native block that none
+    of the `carried` strings holds, one per key (a document's title, an image's detail,
+    a cache marker, a text's citations)."""
+    if isinstance(native, dict):
+        yield from _left(native, "\x00".join(carried), "", top=True)
+
+
+def media_texts(uri: str | None, media_type: str | None) -> tuple[str, ...]:
+    """What a media part carries: its media type, its URI and the text a `data:text/...`
+    URL holds."""
+    found = [media_type] if media_type else []
+    if uri is None:
+        return tuple(found)
+    found.append(uri)
+    parsed = parse_data_url(uri)
+    if parsed is not None and parsed[0].startswith("text/"):
+        with contextlib.suppress(ValueError):  # binascii.Error, UnicodeDecodeError
+            found.append(base64.b64decode(parsed[1], validate=True).decode("utf-8"))
+    return tuple(found)
+
+
+def _left(value: dict[str, Any], carried: str, pointer: str, top: bool) -> Iterator[str]:
+    for key, item in value.items():
+        if item is None or item == {} or item == [] or item == "":
+            continue
+        if (top or pointer == "/source") and key in SHAPE_KEYS:
+            continue
+        at = f"{pointer}/{_escape(key)}"
+        if isinstance(item, str) and item in carried:
+            continue
+        if isinstance(item, dict) and key in NESTED:
+            yield from _left(item, carried, at, top=False)
+        else:
+            yield at
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
