@@ -653,3 +653,18 @@ def test_media_and_author_names_a_target_cannot_hold_are_reported():
     assert "CV001 a media part (image/png) has no place in sharegpt" in result.stderr
     assert "(at /0/content/1)" in result.stderr
     assert "CV001 the author name 'ada' has no place in sharegpt" in result.stderr
+
+
+def test_an_image_by_url_converts_to_anthropic_as_a_url_source():
+    """An image OpenAI Chat names by URL (no media type) is an Anthropic `url` image."""
+    url = "https://example.com/tide-chart.png"
+    chat = [
+        {"role": "user", "content": [{"type": "image_url", "image_url": {"url": url}}]},
+        {"role": "assistant", "content": "A tide chart."},
+    ]
+    put("chat.json", chat)
+    result = invoke("chat.json", "--to", "anthropic")
+    assert result.exit_code == 0, result.output
+    content = orjson.loads(result.stdout_bytes)[0]["content"]
+    assert content == [{"type": "image", "source": {"type": "url", "url": url}}]
+    assert "CV001" not in result.stderr

@@ -91,11 +91,9 @@ def media_place(to: str, uri: str | None, media_type: str | None) -> bool:
     if to == "vercel-ai":
         return media_type is not None
     if to in ("anthropic", "claude-code"):
-        return (
-            folded in ANTHROPIC_IMAGES
-            or folded == "application/pdf"
-            or (folded == "text/plain" and inline)
-        )
+        # an untyped URL goes as an image, as the codec writes it
+        known = folded in ANTHROPIC_IMAGES or folded in ("", "application/pdf")
+        return known or (folded == "text/plain" and inline)
     if to == "chat-template":
         return major in ("", "image", "video", "audio")
     if to == "openai-chat":
