@@ -239,3 +239,29 @@ def test_rich_sources_hold_images_documents_and_authors():
         assert PNG.encode() in held[fmt] and PDF.encode() in held[fmt], fmt
     for fmt in ("openai-chat", "meai", "langchain", "agent-framework", "chat-template"):
         assert AUTHOR.encode() in held[fmt], fmt
+
+
+WRITTEN_RICH = [
+    pytest.param(source, data, target, id=f"{source}->{target}")
+    for source, data in _written_rich().items()
+    for target in histnorm.CODECS
+    if target != source
+]
+
+
+@pytest.mark.parametrize(("source", "data", "target"), WRITTEN_RICH)
+def test_carried_media_lint_clean_in_the_target(source, data, target):
+    """What convert carries of images, documents and author names is written in shapes the
+    target's profile accepts (no `{"url": null}`, no bare `input_image`)."""
+    transcript = histnorm.load(data, format=source)
+    try:
+        native = histnorm.encode(histnorm.convert(transcript, target), target)
+    except histnorm.HistnormError as exc:
+        assert "cannot" in str(exc), str(exc)
+        return
+    back = histnorm.load(native, format=target)
+    profile = DEFAULT_FOR_FORMAT.get(target, "meai")
+    errors = [d for d in histnorm.lint(back, profile=profile) if d.severity is Severity.ERROR]
+    assert errors == [], [(d.code, d.message) for d in errors]
+    if PNG.encode() in data and target not in ("sharegpt", "pydantic-ai", "trl"):
+        assert PNG in histnorm.jsonio.dumps(native).decode(), "the image is carried"
