@@ -12,6 +12,8 @@ is, which is the point of running them.
 from __future__ import annotations
 
 import base64
+import contextlib
+import json
 from pathlib import Path
 
 import pytest
@@ -160,15 +162,15 @@ def _leaves(value: object, pointer: str):
 
 
 def _source_values(transcript: histnorm.Transcript):
-    """(pointer, string, is an author name) of every text and media part's content and of
-    every author name (other part kinds are left out, as whole parts, with notes of their
-    own: `test_convert_cli`)."""
+    """(pointer, string, is an author name) of every text, media, refusal, call and result
+    part and of every author name (usage and reasoning are left out as whole parts, with
+    notes of their own: `test_convert_cli`)."""
     codec = histnorm.CODECS[transcript.format]
     for mi, message in enumerate(transcript.messages):
         if message.author_name:
             yield codec.message_pointer(transcript, mi), message.author_name, True
         for pi, part in enumerate(message.parts):
-            if part.kind in ("text", "media"):
+            if part.kind in CHECKED:
                 at = codec.part_pointer(transcript, mi, pi)
                 for pointer, value in _leaves(part.native, at):
                     if pointer.rpartition("/")[2] in MEDIA_TYPE_KEYS:
@@ -180,16 +182,47 @@ def _source_values(transcript: histnorm.Transcript):
                         yield pointer, value, False
 
 
+CHECKED = ("text", "media", "refusal", "tool_call", "tool_result")
+
+
+def _carried(value: str, written: str) -> bool:
+    """Whether `written` holds `value`: as it is, as base64, or (JSON text such as call
+    arguments, which a target may write as an object) each of its strings."""
+    if value in written or _coded(value) in written:
+        return True
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        return False
+    strings = [v for _, v in _leaves(parsed, "")]
+    return isinstance(parsed, dict | list) and all(v in written for v in strings)
+
+
 def _coded(value: str) -> str:
     """`value` as base64 (how a target that takes only binary data carries a text)."""
     return base64.b64encode(value.encode("utf-8")).decode("ascii")
 
 
+def _strings(value: object):
+    """Every string in `value` (its shape names too: Vercel AI names a tool in `type`)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
 def _written(native: object) -> str:
     """The strings of `native`, and the text a base64 `data:text/...` URL in it holds."""
     found = []
-    for _, value in _leaves(native, ""):
+    for value in _strings(native):
         found.append(value)
+        if value[:1] in ("{", "["):  # JSON text (a ShareGPT turn): its strings unescaped
+            with contextlib.suppress(ValueError):
+                found.extend(_strings(json.loads(value)))
         head, _, data = value.partition(";base64,")
         if head.startswith("data:text/"):
             found.append(base64.b64decode(data).decode("utf-8"))
@@ -223,8 +256,7 @@ def test_convert_carries_every_value_or_names_it(source, data, target):
     lost = [
         (pointer, value[:40])
         for pointer, value, author in _source_values(transcript)
-        if value not in written
-        and _coded(value) not in written
+        if not _carried(value, written)
         and not (author and any(repr(value) in n.message for n in notes))
         and not (not author and any(pointer == at or pointer.startswith(at + "/") for at in named))
     ]

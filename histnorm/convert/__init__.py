@@ -16,6 +16,8 @@ import histnorm.jsonio as jsonio
 from histnorm.analysis.outline import MODELLED_ROLES
 from histnorm.convert.carry import (
     AUTHOR_NAMES,
+    NO_CALL_IDS,
+    UNNAMED_HOSTED,
     inline_uri,
     left_behind,
     media_place,
@@ -31,8 +33,11 @@ from histnorm.model import (
     ApprovalResponsePart,
     MediaPart,
     Message,
+    RefusalPart,
     TextPart,
     ToolCallPart,
+    ToolFamily,
+    ToolResultPart,
     Transcript,
 )
 
@@ -165,11 +170,8 @@ def _carried(transcript: Transcript, to: str, notes: list[Diagnostic]) -> list[M
                 kept.extend([carried] if carried is not None else [])
             else:
                 kept.append(part)
-                if isinstance(part, TextPart):
-                    lost = [
-                        (f"the {at[1:]!r} of a text part", at)
-                        for at in left_behind(part.native, (part.text,))
-                    ]
+                twins = [p for p in message.parts if p.native is part.native]
+                lost = _left_of(part, twins) + _unwritten(part, to)
             pointer = source.part_pointer(transcript, mi, pi) if source and lost else None
             for what, at in lost:
                 where = None if pointer is None else pointer + at
@@ -186,6 +188,50 @@ def _carried(transcript: Transcript, to: str, notes: list[Diagnostic]) -> list[M
             changes["parts"] = tuple(kept)
         out.append(message.evolve(**changes) if changes else message)
     return out
+
+
+def _left_of(part: Any, twins: list[Any]) -> list[tuple[str, str]]:
+    """What of the native block of a text, refusal, call or result part no field of it
+    holds, nor of the `twins` read from the same block (a Vercel AI tool part is a call
+    and its result), as (what, pointer relative to the part): it goes nowhere when the
+    part is written in another format."""
+    what = {"text": "a text part", "refusal": "a refusal", "tool_call": "a tool call"}
+    what["tool_result"] = "a tool result"
+    twins = [twin for twin in twins if twin.kind in what or twin.kind.startswith("approval")]
+    if part.kind not in what or not isinstance(part.native, dict) or part is not twins[0]:
+        return []  # the first of the twins speaks for the block
+    carried = [value for twin in twins for value in _fields(twin)]
+    return [
+        (f"the {at[1:]!r} of {what[part.kind]}", at) for at in left_behind(part.native, carried)
+    ]
+
+
+def _unwritten(part: Any, to: str) -> list[tuple[str, str]]:
+    """The fields of a call or result `to` has no place for: its call id (`NO_CALL_IDS`),
+    a server-side tool's name (`UNNAMED_HOSTED`)."""
+    if not isinstance(part, ToolCallPart | ToolResultPart):
+        return []
+    found = []
+    if to in NO_CALL_IDS and part.call_id:
+        found.append((f"the call id {part.call_id!r}", ""))
+    if to in UNNAMED_HOSTED and part.family is ToolFamily.HOSTED and part.name:
+        found.append((f"the name {part.name!r} of a server-side tool", ""))
+    return found
+
+
+def _fields(part: Any) -> tuple[Any, ...]:
+    """The values histnorm's model holds of a part."""
+    if isinstance(part, TextPart | RefusalPart):
+        return (part.text,)
+    if isinstance(part, ToolCallPart):
+        return (part.call_id, part.name, part.arguments, part.tool_type, part.informational)
+    if isinstance(part, ToolResultPart):
+        return (part.call_id, part.name, part.content, part.tool_type, part.is_error)
+    if isinstance(part, ApprovalRequestPart):
+        return (part.request_id, part.requires_confirmation)
+    if isinstance(part, ApprovalResponsePart):
+        return (part.request_id, part.approved, part.reason)
+    return ()
 
 
 def _media(part: MediaPart, to: str) -> tuple[MediaPart | None, list[tuple[str, str]]]:

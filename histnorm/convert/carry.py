@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import base64
 import contextlib
-from collections.abc import Iterator
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from histnorm.formats.openai_chat.write import AUDIO_FORMATS
@@ -22,18 +24,20 @@ from histnorm.media import parse_data_url
 AUTHOR_NAMES = frozenset({"openai-chat", "chat-template", "meai", "langchain", "agent-framework"})
 """The formats whose messages hold an author name (`name`, `authorName`, `author_name`)."""
 
+NO_CALL_IDS = frozenset({"sharegpt"})
+"""Targets whose calls and results hold no call id (LLaMA-Factory pairs them by turn)."""
+UNNAMED_HOSTED = frozenset({"gemini"})
+"""Targets whose server-side tool calls and results hold no tool name (Gemini `toolCall`
+and `toolResponse` name a `toolType`)."""
+
 ANY_MEDIA = frozenset({"gemini", "meai", "agent-framework", "langchain"})
 """Targets that write a media part of any type from its URI (inline data as a data URL)."""
 NO_MEDIA = frozenset({"sharegpt", "pydantic-ai", "trl"})
 """Targets histnorm writes no media part in."""
 ANTHROPIC_IMAGES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 ANTHROPIC_DOCUMENTS = frozenset({"application/pdf", "text/plain"})
-NESTED = frozenset(
-    {"source", "file", "image_url", "input_audio", "inlineData", "inline_data", "fileData"}
-)
-"""Keys of a media block whose object holds the data, read key by key."""
-SHAPE_KEYS = frozenset({"type", "$type", "kind", "part_kind", "source_type"})
-"""Keys of a media block (and of its `source`) that name its native shape, not content."""
+SHAPE_KEYS = frozenset({"type", "$type", "kind", "part_kind", "source_type", "lc"})
+"""Keys of a native block that name its shape (with a string or number), not content."""
 
 
 def inline_uri(native: Any) -> str | None:
@@ -105,12 +109,45 @@ def media_place(to: str, uri: str | None, media_type: str | None) -> bool:
     return False
 
 
-def left_behind(native: Any, carried: tuple[str, ...]) -> Iterator[str]:
-    """The JSON Pointers (relative to the block) of the values of a native block that none
-    of the `carried` strings holds, one per key (a document's title, an image's detail,
-    a cache marker, a text's citations)."""
+def left_behind(native: Any, carried: Iterable[Any]) -> Iterator[str]:
+    """The JSON Pointers (relative to the block) of the values of a native block that the
+    `carried` values (what histnorm's model holds of the part) do not hold, one per key:
+    a document's title, an image's detail, a cache marker, a text's citations, a call
+    item's status. A string is held when it is part of a carried string (a data URL holds
+    its base64), a number or boolean when it is one of the carried ones."""
     if isinstance(native, dict):
-        yield from _left(native, "\x00".join(carried), "", top=True)
+        scalars: set[tuple[str, Any]] = set()
+        texts: list[str] = []
+        for value in carried:
+            _collect(value, scalars, texts)
+        yield from _left(native, _Held(scalars, "\x00".join(texts)), "")
+
+
+@dataclass(frozen=True)
+class _Held:
+    scalars: set[tuple[str, Any]]
+    texts: str
+
+    def holds(self, value: Any) -> bool:
+        if isinstance(value, str):
+            return value in self.texts
+        return (type(value).__name__, value) in self.scalars
+
+
+def _collect(value: Any, scalars: set[tuple[str, Any]], texts: list[str]) -> None:
+    if isinstance(value, dict):
+        for item in value.values():
+            _collect(item, scalars, texts)
+    elif isinstance(value, list):
+        for item in value:
+            _collect(item, scalars, texts)
+    elif isinstance(value, str):
+        texts.append(value)
+        if value[:1] in ("{", "["):  # arguments or content as JSON text: its values too
+            with contextlib.suppress(ValueError):
+                _collect(json.loads(value), scalars, texts)
+    elif value is not None:
+        scalars.add((type(value).__name__, value))
 
 
 def media_texts(uri: str | None, media_type: str | None) -> tuple[str, ...]:
@@ -127,19 +164,36 @@ def media_texts(uri: str | None, media_type: str | None) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _left(value: dict[str, Any], carried: str, pointer: str, top: bool) -> Iterator[str]:
+def _left(value: dict[str, Any], held: _Held, pointer: str) -> Iterator[str]:
     for key, item in value.items():
         if item is None or item == {} or item == [] or item == "":
             continue
-        if (top or pointer == "/source") and key in SHAPE_KEYS:
+        if key in SHAPE_KEYS and not isinstance(item, dict | list):
             continue
         at = f"{pointer}/{_escape(key)}"
-        if isinstance(item, str) and item in carried:
-            continue
-        if isinstance(item, dict) and key in NESTED:
-            yield from _left(item, carried, at, top=False)
-        else:
+        if isinstance(item, dict):
+            if all(k in SHAPE_KEYS for k in item):  # a marker: {"type": "ephemeral"}
+                yield at
+            else:
+                yield from _left(item, held, at)
+        elif isinstance(item, list):
+            if not all(held.holds(leaf) for leaf in _leaves(item)):
+                yield at
+        elif not held.holds(item):
             yield at
+
+
+def _leaves(value: Any) -> Iterator[Any]:
+    """The scalars in `value`, but for the strings of `SHAPE_KEYS`."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not (key in SHAPE_KEYS and not isinstance(item, dict | list)):
+                yield from _leaves(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _leaves(item)
+    elif value is not None:
+        yield value
 
 
 def _escape(key: str) -> str:
