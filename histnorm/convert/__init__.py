@@ -2,7 +2,9 @@
 
 `conversion` gives the converted transcript and notes (CV001 warnings) on what the target
 has no place for and was left out: token usage, reasoning, request settings, tools of
-another kind. `convert` gives the transcript alone.
+another kind, media it cannot hold, author names, and each value of a native block no
+field of histnorm's model holds (`histnorm.convert.carry`). `convert` gives the
+transcript alone.
 """
 
 from __future__ import annotations
@@ -116,9 +118,11 @@ def conversion(transcript: Transcript, to: str) -> Conversion:
 
     The request envelope goes with it where the target has a place for it: system text
     outside the messages, model, sampling settings, function tools (in the target's tool
-    shape). Token usage, reasoning, settings and tools the target has no place for are
-    left out, each with a note (pointing into the source), as are call arguments that are
-    no JSON object where the target takes only objects. Unknown native parts have no
+    shape). Inline media data goes as a `data:` URL. Token usage, reasoning, settings,
+    tools, media and author names the target has no place for are left out, each with a
+    note (pointing into the source), as are call arguments that are no JSON object where
+    the target takes only objects, and the values of a native block (a document's title,
+    a call item's status) that the model does not hold. Unknown native parts have no
     meaning in another format and are kept as they are; the target codec raises
     `HistnormError` for anything else it cannot express.
     """
@@ -170,8 +174,10 @@ def _carried(transcript: Transcript, to: str, notes: list[Diagnostic]) -> list[M
                 kept.extend([carried] if carried is not None else [])
             else:
                 kept.append(part)
-                twins = [p for p in message.parts if p.native is part.native]
-                lost = _left_of(part, twins) + _unwritten(part, to)
+                lost = _unwritten(part, to)
+                if isinstance(part.native, dict):
+                    twins = [p for p in message.parts if p.native is part.native]
+                    lost = _left_of(part, twins) + lost
             pointer = source.part_pointer(transcript, mi, pi) if source and lost else None
             for what, at in lost:
                 where = None if pointer is None else pointer + at
