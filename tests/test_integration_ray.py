@@ -140,3 +140,20 @@ def test_the_sink_leaves_a_file_that_changed_since_it_was_read(
 
 def relative_name(folder: Path, path: Path) -> str:
     return str(path.relative_to(folder))
+
+
+def test_fix_files_leaves_a_file_that_grew_since_it_was_read(tmp_path: Path) -> None:
+    """The per-file path too: `read_binary_files` keeps no file status, so `fix_files`
+    records the file with the size of the bytes it fixed, and a line appended after that
+    shows at the write."""
+    root = tmp_path / "corpus"
+    write_corpus(root)
+    files = ray.data.read_binary_files(str(root), include_paths=True)
+    fixed = fix_files(files).materialize()
+    grown = root / "single.json"
+    appended = FILES["single.json"] + b"\n"
+    grown.write_bytes(appended)
+    with pytest.raises(Exception, match="changed while being fixed"):
+        fixed.write_datasink(LineDatasink(root, root=root))
+    assert grown.read_bytes() == appended
+    assert (root / "chats" / "mixed.jsonl").read_bytes() != FILES["chats/mixed.jsonl"]
