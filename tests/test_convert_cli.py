@@ -464,7 +464,9 @@ def test_a_torn_session_converts_around_its_broken_lines_as_lint_reads_it(name: 
     put("s.jsonl", (CLAUDE_CODE / "torn" / f"{name}.jsonl").read_bytes())
     result = invoke("s.jsonl", "--to", "anthropic", "-o", "out.json")
     assert result.exit_code == status, result.output
-    assert [line.split()[1] for line in result.stderr.splitlines()] == ["HN000", "HN011"]
+    codes = [line.split()[1] for line in result.stderr.splitlines()]
+    assert codes == ["HN000", "CV001", "HN011"]
+    assert "message ids have no place in anthropic" in result.stderr
     out = orjson.loads(Path("out.json").read_bytes())
     assert out[0] == {"role": "user", "content": "Run the tests."}
 
@@ -503,7 +505,8 @@ def test_a_dumpd_aimessage_with_usage_converts_with_a_note():
     ]
     assert result.stderr.splitlines() == [
         "lc.json:1: CV001 token usage has no place in openai-chat: not carried "
-        "(at /1/kwargs/usage_metadata)"
+        "(at /1/kwargs/usage_metadata)",
+        "lc.json:1: CV001 1 message id has no place in openai-chat: not carried (at /1)",
     ]
 
 
@@ -668,3 +671,15 @@ def test_an_image_by_url_converts_to_anthropic_as_a_url_source():
     content = orjson.loads(result.stdout_bytes)[0]["content"]
     assert content == [{"type": "image", "source": {"type": "url", "url": url}}]
     assert "CV001" not in result.stderr
+
+
+def test_message_ids_a_target_has_no_place_for_are_noted_once():
+    """A Claude Code session's assistant lines carry message ids; OpenAI Chat has no place
+    for them: one note counts them (at the first), none where the target keeps them."""
+    put("s.jsonl", (CLAUDE_CODE / "tool-use.jsonl").read_bytes())
+    result = invoke("s.jsonl", "--to", "openai-chat")
+    assert result.exit_code == 0, result.output
+    notes = [line for line in result.stderr.splitlines() if "message id" in line]
+    assert len(notes) == 1 and "message ids have no place in openai-chat" in notes[0]
+    kept = invoke("s.jsonl", "--to", "langchain")
+    assert "message id" not in kept.stderr

@@ -162,13 +162,13 @@ def _leaves(value: object, pointer: str):
 
 
 def _source_values(transcript: histnorm.Transcript):
-    """(pointer, string, is an author name) of every text, media, refusal, call and result
-    part and of every author name (usage and reasoning are left out as whole parts, with
-    notes of their own: `test_convert_cli`)."""
+    """(pointer, string, kind) of every text, media, refusal, call and result part
+    ("part") and every author name ("author"); usage and reasoning are left out as whole
+    parts, message ids as a whole, with notes of their own (`test_convert_cli`)."""
     codec = histnorm.CODECS[transcript.format]
     for mi, message in enumerate(transcript.messages):
         if message.author_name:
-            yield codec.message_pointer(transcript, mi), message.author_name, True
+            yield codec.message_pointer(transcript, mi), message.author_name, "author"
         for pi, part in enumerate(message.parts):
             if part.kind in CHECKED:
                 at = codec.part_pointer(transcript, mi, pi)
@@ -177,9 +177,9 @@ def _source_values(transcript: histnorm.Transcript):
                         continue
                     head, _, data = value.partition(";base64,")
                     if head.startswith("data:") and data:  # the target may split it
-                        yield pointer, data, False
+                        yield pointer, data, "part"
                     else:
-                        yield pointer, value, False
+                        yield pointer, value, "part"
 
 
 CHECKED = ("text", "media", "refusal", "tool_call", "tool_result")
@@ -196,6 +196,10 @@ def _carried(value: str, written: str) -> bool:
         return False
     strings = [v for _, v in _leaves(parsed, "")]
     return isinstance(parsed, dict | list) and all(v in written for v in strings)
+
+
+def _under(pointer: str, at: str) -> bool:
+    return pointer == at or pointer.startswith(at + "/")
 
 
 def _coded(value: str) -> str:
@@ -255,10 +259,10 @@ def test_convert_carries_every_value_or_names_it(source, data, target):
     named = [n.location.pointer or "" for n in notes if "author name" not in n.message]
     lost = [
         (pointer, value[:40])
-        for pointer, value, author in _source_values(transcript)
+        for pointer, value, kind in _source_values(transcript)
         if not _carried(value, written)
-        and not (author and any(repr(value) in n.message for n in notes))
-        and not (not author and any(pointer == at or pointer.startswith(at + "/") for at in named))
+        and not (kind == "author" and any(repr(value) in n.message for n in notes))
+        and not (kind == "part" and any(_under(pointer, at) for at in named))
     ]
     assert lost == []
 

@@ -18,6 +18,7 @@ import histnorm.jsonio as jsonio
 from histnorm.analysis.outline import MODELLED_ROLES
 from histnorm.convert.carry import (
     AUTHOR_NAMES,
+    MESSAGE_IDS,
     NO_CALL_IDS,
     UNNAMED_HOSTED,
     inline_uri,
@@ -193,7 +194,24 @@ def _carried(transcript: Transcript, to: str, notes: list[Diagnostic]) -> list[M
                 continue
             changes["parts"] = tuple(kept)
         out.append(message.evolve(**changes) if changes else message)
+    notes.extend(_lost_ids(transcript, to))
     return out
+
+
+def _lost_ids(transcript: Transcript, to: str) -> list[Diagnostic]:
+    """One note on the message ids `to` has no place for (`MESSAGE_IDS`), at the first."""
+    roles = MESSAGE_IDS.get(to, frozenset())
+    lost = [
+        mi
+        for mi, message in enumerate(transcript.messages)
+        if message.id is not None and roles is not None and message.role.casefold() not in roles
+    ]
+    if not lost:
+        return []
+    source = get_codec(transcript.format) if transcript.format else None
+    pointer = source.message_pointer(transcript, lost[0]) if source else None
+    what = "1 message id has" if len(lost) == 1 else f"{len(lost)} message ids have"
+    return [_note(f"{what} no place in {to}: not carried", pointer, lost[0])]
 
 
 def _left_of(part: Any, twins: list[Any]) -> list[tuple[str, str]]:

@@ -24,6 +24,15 @@ from histnorm.media import parse_data_url
 AUTHOR_NAMES = frozenset({"openai-chat", "chat-template", "meai", "langchain", "agent-framework"})
 """The formats whose messages hold an author name (`name`, `authorName`, `author_name`)."""
 
+MESSAGE_IDS: dict[str, frozenset[str] | None] = {
+    "meai": None,
+    "langchain": None,
+    "agent-framework": None,
+    "vercel-ai": None,
+    "claude-code": frozenset({"assistant"}),
+}
+"""The formats whose messages hold an id: of any role (None), or of these roles only (a
+Claude Code assistant line's `message.id`)."""
 NO_CALL_IDS = frozenset({"sharegpt"})
 """Targets whose calls and results hold no call id (LLaMA-Factory pairs them by turn)."""
 UNNAMED_HOSTED = frozenset({"gemini"})
