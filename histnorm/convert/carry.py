@@ -1,6 +1,7 @@
-"""What of a media part and of an author name another format can carry.
+"""What of a part and of a message another format can carry.
 
-A part keeps only what histnorm's model holds of it when it moves to another format.
+A part keeps only what histnorm's model holds of it when it moves to another format, and
+a target may have no place for some of that (an author name, a message id, a call id).
 A media part read from inline data (an Anthropic or Claude Code `base64` source, an OpenAI
 `file_data` or `input_audio`, a LangChain `base64` block) has no URI in histnorm's model:
 `inline_uri` gives it one, a `data:` URL, so that a target that takes data URLs carries
@@ -44,7 +45,6 @@ ANY_MEDIA = frozenset({"gemini", "meai", "agent-framework", "langchain"})
 NO_MEDIA = frozenset({"sharegpt", "pydantic-ai", "trl"})
 """Targets histnorm writes no media part in."""
 ANTHROPIC_IMAGES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
-ANTHROPIC_DOCUMENTS = frozenset({"application/pdf", "text/plain"})
 SHAPE_KEYS = frozenset({"type", "$type", "kind", "part_kind", "source_type", "lc"})
 """Keys of a native block that name its shape (with a string or number), not content."""
 
