@@ -288,8 +288,8 @@ def read_back(fixed: Transcript) -> Transcript | None:
 
 def post_condition(original: Transcript, fixed: Transcript) -> str | None:
     """Why the repair of `original` into `fixed` must not be written, or None: it would
-    drop a result whose call precedes it, or break its format's consumers
-    (`Codec.check_fixed`)."""
+    drop a result whose call precedes it, break its format's consumers
+    (`Codec.check_fixed`), or cannot be written at all (the codec raises)."""
     if fixed is original:
         return None
     lost = dropped_answers(original, fixed)
@@ -301,8 +301,9 @@ def post_condition(original: Transcript, fixed: Transcript) -> str | None:
         return None
     try:
         return get_codec(fixed.format).check_fixed(original, fixed)
-    except HistnormError:
-        return None  # not writable at all: writing it reports that, with its pointer
+    except HistnormError as error:  # the fixed transcript cannot be written at all
+        where = f" (at {error.pointer})" if error.pointer else ""
+        return f"the fixed transcript cannot be written: {error.message}{where}"
 
 
 def fix_refused(diagnostics: Sequence[Diagnostic], reason: str) -> tuple[Diagnostic, ...]:
