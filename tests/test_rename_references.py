@@ -163,3 +163,22 @@ def test_refused_rename_lints_without_a_fix() -> None:
     assert renames and all(d.fix is None for d in renames)
     done = fix_document(data, path_hint="v.json", profile="mistral")
     assert "HN104" not in done.applied
+
+
+def test_an_approval_named_after_its_call_is_renamed_with_it() -> None:
+    """MEAI (System.Text.Json) and Agent Framework approvals whose own id is the call's:
+    the request and its response keep pairing, under the call's new id."""
+    for path in (
+        FORMATS / "meai" / "approval_stj.json",
+        FORMATS / "agent-framework" / "approval.json",
+    ):
+        data = path.read_bytes()
+        linted = lint_document(data, path_hint=path.name, profile="mistral")
+        renames = [d for d in linted.diagnostics if d.code == "HN104"]
+        assert renames and all(d.fix is not None for d in renames), path
+        done = fix_document(data, path_hint=path.name, profile="mistral")
+        assert done.output is not None and done.applied.get("HN104") == len(renames)
+        old = [d.message.split("'")[1] for d in renames]
+        assert not set(old) & set(_strings(orjson.loads(done.output))), path
+        again = lint_document(done.output, path_hint=path.name, profile="mistral")
+        assert not [d for d in again.diagnostics if d.code in ("HN003", "HN004", "HN104")]

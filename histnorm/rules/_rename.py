@@ -1,8 +1,9 @@
 """Renaming call ids so that the new id reaches every reference, or not at all (HN104).
 
 A call's id is cited by its results, by the approval request and response that wrap the
-call (MEAI, Agent Framework, Vercel AI), and by records of the format that hold no
-message (Codex `event_msg` lines: `Codec.rename_references`). `renamed` carries each new
+call (MEAI, Agent Framework, Vercel AI; their own id too where it is the call's), and by
+records of the format that hold no message (Codex `event_msg` lines:
+`Codec.rename_references`). `renamed` carries each new
 id to all of them. An id that several calls share is ambiguous: no approval or record
 is rewritten for it. `unreached` is the safety net: it writes the renamed transcript and
 finds each old id still standing as a string (value or key) anywhere in it, so that the
@@ -76,16 +77,30 @@ def renamed(
     for mi, message in enumerate(transcript.messages):
         for pi, part in enumerate(message.parts):
             if isinstance(part, ApprovalRequestPart | ApprovalResponsePart):
-                wrapped = part.tool_call
-                if wrapped is not None and wrapped.call_id in unique:
-                    new_call = wrapped.evolve(call_id=unique[wrapped.call_id])
-                    replace[(mi, pi)] = [part.evolve(tool_call=new_call)]
+                changes = _approval_changes(part, unique)
+                if changes:
+                    replace[(mi, pi)] = [part.evolve(**changes)]
     out = rewrite(transcript, replace=replace)
     if out.format is None or not unique:
         return out
     from histnorm.formats import get_codec
 
     return get_codec(out.format).rename_references(out, unique)
+
+
+def _approval_changes(
+    part: ApprovalRequestPart | ApprovalResponsePart, unique: dict[str, str]
+) -> dict[str, Any]:
+    """The new call id for the call an approval wraps, and for its own id when that is the
+    call's id (MEAI and Agent Framework name a request after its call)."""
+    changes: dict[str, Any] = {}
+    wrapped = part.tool_call
+    if wrapped is not None and wrapped.call_id in unique:
+        changes["tool_call"] = wrapped.evolve(call_id=unique[wrapped.call_id])
+    own = part.request_id
+    if own in unique and (wrapped is None or wrapped.call_id == own):
+        changes["request_id"] = unique[own]
+    return changes
 
 
 def unreached(
