@@ -182,3 +182,49 @@ def test_an_approval_named_after_its_call_is_renamed_with_it() -> None:
         assert not set(old) & set(_strings(orjson.loads(done.output))), path
         again = lint_document(done.output, path_hint=path.name, profile="mistral")
         assert not [d for d in again.diagnostics if d.code in ("HN003", "HN004", "HN104")]
+
+
+def _cc(kind: str, uid: str, parent: str | None, **extra: Any) -> dict[str, Any]:
+    return {
+        "parentUuid": parent,
+        "isSidechain": False,
+        "sessionId": "5e0c3b7a-6d1f-4c2e-9a83-2f4b6c8d0e17",
+        "type": kind,
+        **extra,
+        "uuid": uid,
+    }
+
+
+def test_claude_code_hook_lines_follow_the_renamed_call() -> None:
+    """A `system` hook line cites the tool call by `toolUseID` (Claude Code writes one per
+    PostToolUse hook): it cites the new id after the rename."""
+    tool_use = {"type": "tool_use", "id": "toolu_01Vx", "name": "Bash", "input": {}}
+    lines = [
+        _cc("user", "u1", None, message={"role": "user", "content": "Run ls."}),
+        _cc(
+            "assistant",
+            "u2",
+            "u1",
+            message={"id": "msg_1", "role": "assistant", "content": [tool_use]},
+        ),
+        _cc("system", "u3", "u2", content="Running PostToolUse:Bash...", toolUseID="toolu_01Vx"),
+        _cc(
+            "user",
+            "u4",
+            "u3",
+            message={
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": "toolu_01Vx", "content": "a"}],
+            },
+        ),
+    ]
+    data = _jsonl(lines)
+    linted = lint_document(data, path_hint="s.jsonl", profile="mistral")
+    (rename,) = [d for d in linted.diagnostics if d.code == "HN104"]
+    assert rename.fix is not None
+    done = fix_document(data, path_hint="s.jsonl", profile="mistral")
+    assert done.output is not None and done.applied.get("HN104") == 1
+    fixed = _lines(done.output)
+    new = fixed[1]["message"]["content"][0]["id"]
+    assert fixed[2]["toolUseID"] == new == fixed[3]["message"]["content"][0]["tool_use_id"]
+    assert "toolu_01Vx" not in _strings(fixed)

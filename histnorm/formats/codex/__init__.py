@@ -31,7 +31,8 @@ of its call (`function_call_output` for a `function_call` or a `local_shell_call
 output it adds on resume (`ensure_call_outputs_present` in
 codex-rs/core/src/context_manager/normalize.rs), so the repaired file is what Codex
 sends anyway. A rollout without native lines (a converted transcript) is written as
-`response_item` lines only.
+`response_item` lines only. A call id a fix renames (HN104) is renamed in the
+`event_msg` lines that cite it by `call_id` too.
 """
 
 from __future__ import annotations
