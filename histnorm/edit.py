@@ -167,7 +167,12 @@ def result_key(part: ToolResultPart) -> str:
     replaced = part.metadata.get(REPLACED_KEY)
     if isinstance(replaced, str):
         return replaced
-    return orjson.dumps(part.content, option=orjson.OPT_SORT_KEYS, default=str).decode()
+    try:
+        return orjson.dumps(part.content, option=orjson.OPT_SORT_KEYS, default=str).decode()
+    except TypeError:  # an integer beyond 64 bits, a lone surrogate: orjson writes neither
+        import json
+
+        return json.dumps(part.content, sort_keys=True, default=str, separators=(",", ":"))
 
 
 def with_content(part: ToolResultPart, content: object) -> ToolResultPart:

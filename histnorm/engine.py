@@ -28,6 +28,10 @@ MAX_REREADS = 1000
 Claude Code session whose fixes drop one branch after another), which is fixed in turn."""
 
 
+NOT_HELD = "the file cannot hold the repair: written, it reads back as it was"
+"""Why a repair whose written form reads back as the input is refused."""
+
+
 class FixDidNotConverge(RuntimeError):
     """Internal error: fixes kept changing the transcript (a bug in a rule; please report)."""
 
@@ -42,6 +46,8 @@ class FixResult:
     fixes: tuple[Diagnostic, ...] = ()
     """The diagnostic of each fix applied, in the order applied, located (pointer and
     message index) in the transcript as it was when its fix applied."""
+    refused: str | None = None
+    """Why the repair was refused (the transcript is the input, `applied` empty), or None."""
 
     @property
     def changed(self) -> bool:
@@ -151,10 +157,25 @@ def guarded(
 
 def lint(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> tuple[Diagnostic, ...]:
     """Every diagnostic the selected rules report, located and sorted; fixes that unknown
-    content forbids are held back (`histnorm.guard`)."""
+    content forbids are held back (`histnorm.guard`). Lint and fix agree: when a fix is
+    offered that `fix` may apply, the fix is tried, and if `fix` would refuse the repair
+    every offered fix is withdrawn with its reason (`fix_refused`). A transcript with no
+    fix to offer costs nothing more."""
+    found = _lint(transcript, settings)
+    if not any(fix_allowed(d, settings) for d in found):
+        return found
+    try:
+        refused = _fix(transcript, settings, trial=True).refused
+    except FixDidNotConverge:
+        return found  # `fix` reports it
+    return found if refused is None else fix_refused(found, refused)
+
+
+def _lint(transcript: Transcript, settings: Settings) -> tuple[Diagnostic, ...]:
+    """`lint` without trying the fixes it offers (what `fix` itself reports)."""
     several = conversations.split(transcript)
     if several is not None:  # a preference pair: each conversation on its own
-        return conversations.lint_each(transcript, several, lambda t: lint(t, settings))
+        return conversations.lint_each(transcript, several, lambda t: _lint(t, settings))
     unknown = blocks(transcript)
     found = [
         _locate(transcript, d)
@@ -218,17 +239,29 @@ def fix(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> FixRes
     in the transcript the written result reads back as (`Codec.read_back`).
 
     A fix that unknown content forbids is never applied (`histnorm.guard`); a rule whose
-    fixes together would still touch a turn holding unknown content is skipped."""
+    fixes together would still touch a turn holding unknown content is skipped. A repair
+    that `post_condition` forbids, or whose written form would read back as the input
+    (the format cannot hold it), is refused: the input comes back, with the reason."""
+    return _fix(transcript, settings)
+
+
+def _refusal(original: Transcript, settings: Settings, reason: str, trial: bool) -> FixResult:
+    remaining = () if trial else fix_refused(_lint(original, settings), reason)
+    return FixResult(original, {}, remaining, refused=reason)
+
+
+def _fix(transcript: Transcript, settings: Settings, trial: bool = False) -> FixResult:
+    """`fix`; a `trial` (lint asking whether fix would refuse) lints nothing at the end."""
     several = conversations.split(transcript)
     if several is not None:  # a preference pair: each conversation on its own, then joined
 
         def each(view: Transcript) -> conversations.Fixed:
-            done = fix(view, settings)
+            done = _fix(view, settings, trial)
             return done.transcript, done.applied, done.remaining, done.fixes
 
         joined = conversations.fix_each(transcript, several, each)
         if isinstance(joined, str):
-            return FixResult(transcript, {}, fix_refused(lint(transcript, settings), joined))
+            return _refusal(transcript, settings, joined, trial)
         return FixResult(joined[0], MappingProxyType(dict(joined[1])), joined[2], joined[3])
     chosen = {rule.code for rule in selected_rules(settings)}
     rules = [rule for rule in FIX_ORDER if rule.code in chosen and rule.fix is not None]
@@ -262,6 +295,8 @@ def fix(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> FixRes
             transcript, changed = fallback, False  # fixing the read-back only undoes the fix
         elif not changed and transcript is not seen[0]:
             settled = read_back(transcript)
+            if settled is not None and settled == seen[0]:
+                return _refusal(seen[0], settings, NOT_HELD, trial)
             unsettled = passes == 1 or rereads == MAX_REREADS  # read back just before
             if settled is not None and settled not in seen and not unsettled:
                 fallback, passes, rereads = transcript, 0, rereads + 1
@@ -270,8 +305,8 @@ def fix(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> FixRes
         if not changed:
             problem = post_condition(seen[0], transcript)
             if problem is not None:
-                return FixResult(seen[0], {}, fix_refused(lint(seen[0], settings), problem))
-            remaining = lint(transcript, settings)
+                return _refusal(seen[0], settings, problem, trial)
+            remaining = () if trial else _lint(transcript, settings)
             return FixResult(transcript, MappingProxyType(applied), remaining, tuple(fixes))
         if transcript in seen:
             raise FixDidNotConverge("fixes undo each other (a cycle); please report this input")
@@ -288,8 +323,8 @@ def read_back(fixed: Transcript) -> Transcript | None:
 
 def post_condition(original: Transcript, fixed: Transcript) -> str | None:
     """Why the repair of `original` into `fixed` must not be written, or None: it would
-    drop a result whose call precedes it, or break its format's consumers
-    (`Codec.check_fixed`)."""
+    drop a result whose call precedes it, break its format's consumers
+    (`Codec.check_fixed`), or cannot be written at all (the codec raises)."""
     if fixed is original:
         return None
     lost = dropped_answers(original, fixed)
@@ -301,8 +336,9 @@ def post_condition(original: Transcript, fixed: Transcript) -> str | None:
         return None
     try:
         return get_codec(fixed.format).check_fixed(original, fixed)
-    except HistnormError:
-        return None  # not writable at all: writing it reports that, with its pointer
+    except HistnormError as error:  # the fixed transcript cannot be written at all
+        where = f" (at {error.pointer})" if error.pointer else ""
+        return f"the fixed transcript cannot be written: {error.message}{where}"
 
 
 def fix_refused(diagnostics: Sequence[Diagnostic], reason: str) -> tuple[Diagnostic, ...]:

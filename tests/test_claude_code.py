@@ -969,3 +969,27 @@ def test_rule_fixture_is_reported_fixed_and_written_minimally(path: Path) -> Non
     again = histnorm.fix(histnorm.dump(result.transcript), chosen, format="claude-code")
     assert dict(again.applied) == {}
     assert write(document, [result.transcript]) != path.read_bytes()
+
+
+@pytest.mark.parametrize("lead", [[], [line("user", "u0", None, "List the files.")]])
+def test_a_result_whose_link_is_broken_is_kept_not_deleted(lead: list[Any]) -> None:
+    """The call's line comes first; its result's line names a parent no line has (HN014).
+    Claude Code reads from the result on, so the result has no call there (HN002), but
+    its call is earlier in the file: fix keeps the result and the call."""
+    parent = "u0" if lead else None
+    doc = [
+        *lead,
+        line("assistant", "u1", parent, [call("toolu_1")], mid="msg_1"),
+        line("user", "u2", "gone", [result("toolu_1", "a.txt")]),
+        line("assistant", "u3", "u2", [{"type": "text", "text": "Done."}], mid="msg_2"),
+    ]
+    data = jsonl(doc)
+    linted = histnorm.lint_document(data, path_hint="s.jsonl")
+    orphan = [d for d in linted.diagnostics if d.code == "HN002"]
+    assert orphan and all(d.fix is None for d in orphan)
+    assert f"on line {len(lead) + 1}," in orphan[0].message  # where its call is
+    assert "HN014" in {d.code for d in linted.diagnostics}
+    done = histnorm.fix_document(data, path_hint="s.jsonl")
+    kept = [orjson.loads(x) for x in (done.output or data).splitlines()]
+    assert [x["uuid"] for x in kept] == [x["uuid"] for x in doc]
+    assert kept[-2]["message"]["content"] == [result("toolu_1", "a.txt")]

@@ -309,3 +309,39 @@ def test_a_request_of_system_prompts_alone_is_a_system_message() -> None:
     doc = [request(system), request(system, prompt("hi")), response(call("c1"))]
     assert [m.role for m in CODEC.decode(doc).messages] == ["system", "user", "assistant"]
     assert [s.role for s in CODEC.outline(doc).messages] == ["system", "user", "assistant"]
+
+
+_NAMELESS: list[Any] = [
+    {"kind": "request", "parts": [{"part_kind": "user-prompt", "content": "Find cats."}]},
+    {
+        "kind": "response",
+        "parts": [
+            {"part_kind": "tool-call", "tool_name": None, "args": "not json", "tool_call_id": "c1"}
+        ],
+    },
+    {
+        "kind": "request",
+        "parts": [
+            {
+                "part_kind": "retry-prompt",
+                "tool_name": "search",
+                "content": "bad args",
+                "tool_call_id": "c1",
+            }
+        ],
+    },
+    {"kind": "response", "parts": [{"part_kind": "text", "content": "Sorry."}]},
+]
+
+
+def test_a_null_tool_name_stays_null_and_a_real_one_is_never_emptied() -> None:
+    """A call whose `tool_name` is null, answered by a retry prompt naming the tool: a fix
+    of the call (HN109) keeps the null, no later fix writes "" over "search", and fixing
+    the fixed file changes nothing."""
+    once = histnorm.fix_document(orjson.dumps(_NAMELESS), path_hint="r.json", profile="portable")
+    assert once.output is not None
+    fixed = orjson.loads(once.output)
+    assert fixed[1]["parts"][0]["tool_name"] is None
+    assert fixed[2]["parts"][0]["tool_name"] == "search"
+    twice = histnorm.fix_document(once.output, path_hint="r.json", profile="portable")
+    assert twice.output is None, twice.applied

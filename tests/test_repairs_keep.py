@@ -29,10 +29,11 @@ from strategies import canonical_transcripts
 from typer.testing import CliRunner
 
 import histnorm
-from histnorm.engine import fix_refused
+from histnorm.engine import _lint, fix_refused
 from histnorm.model import Message, ToolResultPart, Transcript
 from histnorm.pairing import pair_transcript
 from histnorm.profiles import PROFILES
+from histnorm.settings import DEFAULT_SETTINGS
 
 
 def _call(call_id: str, name: str) -> dict[str, Any]:
@@ -241,9 +242,14 @@ def test_responses_refusal_names_the_key_and_both_types() -> None:
 
 def test_refusal_keeps_every_diagnostic_and_names_the_reason() -> None:
     transcript = histnorm.load(CALL_IN_TEXT, format="sharegpt")
-    refused = fix_refused(histnorm.lint(transcript), "a reason")
+    offered = _lint(transcript, DEFAULT_SETTINGS)
+    assert [d.code for d in offered] == ["HN002"] and offered[0].fix is not None
+    refused = fix_refused(offered, "a reason")
     assert [d.code for d in refused] == ["HN002"]
     assert refused[0].fix is None and refused[0].message.endswith("(not fixed: a reason)")
+    # lint and fix agree: lint withdraws the fix that fix refuses, with fix's reason
+    (linted,) = histnorm.lint(transcript)
+    assert linted.fix is None and "(not fixed: LLaMA-Factory would skip" in linted.message
 
 
 # The property: every result whose call precedes it survives fix, moved or not.

@@ -155,6 +155,17 @@ def test_a_gemini_response_named_after_another_function_is_an_error() -> None:
     assert histnorm.encode(done.transcript) == _gemini("get_weather", "get_weather")
 
 
+def test_an_empty_call_name_is_never_copied_over_a_real_result_name() -> None:
+    """HN112 offers no fix that would write a call's empty name over the name its result
+    keeps: that name is the only record of which tool ran."""
+    body = _gemini("", "get_weather")
+    found = [d for d in _lint(body, "gemini") if d.code == "HN112"]
+    assert found and all(d.fix is None for d in found)
+    done = histnorm.fix(json.dumps(body), format="gemini")
+    assert "HN112" not in done.applied
+    assert histnorm.encode(done.transcript)["contents"][2] == body["contents"][2]
+
+
 def test_without_ids_the_rename_is_unsafe() -> None:
     (found,) = _lint(_gemini("get_weather", "tool_result", with_ids=False), "gemini")
     assert found.fix is not None and found.fix.applicability is Applicability.UNSAFE

@@ -115,6 +115,12 @@ class Codec(ABC):
             return ()
         return (self.message_pointer(transcript, 0).rsplit("/", 1)[0],)
 
+    def rename_references(self, transcript: Transcript, renames: Mapping[str, str]) -> Transcript:
+        """`transcript` with the call ids `renames` maps (old to new) rewritten where the
+        format cites them outside its messages (records no message is read from). The
+        default: the format cites call ids in its messages only."""
+        return transcript
+
     def check_fixed(self, original: Transcript, fixed: Transcript) -> str | None:
         """What the fixed transcript would break for the format's consumers, or None.
 

@@ -125,7 +125,8 @@ def new_call_id(old: str | None, position: Position, limits: Profile | None = No
     """A deterministic replacement id, derived from the old id and its position: `call_`
     and 24 hex digits, or, when `limits` rejects that, the first of 24 or 9 letters and
     digits that `limits` accepts (Mistral: exactly 9)."""
-    digest = hashlib.sha256(f"{old}\x00{position[0]}\x00{position[1]}".encode()).digest()
+    text = f"{old}\x00{position[0]}\x00{position[1]}"
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
     first = "call_" + digest.hex()[:24]
     if limits is None:
         return first

@@ -22,12 +22,17 @@ A Responses-style call id replayed into Chat Completions.
 
 ## Fix
 Rewrite the id deterministically from a hash of the old id and its position, in the call
-and in every result paired with it: `call_` and 24 hex digits, or, where the profile
-rejects that, 24 or 9 letters and digits (`mistral`, `portable`: 9).
+and everywhere it is cited: every result paired with it, the approval request and
+response wrapping it (MEAI, Agent Framework, Vercel AI) and the Codex `event_msg` lines
+naming it. The new id is `call_` and 24 hex digits, or, where the profile rejects that,
+24 or 9 letters and digits (`mistral`, `portable`: 9).
 
 ## Fix safety
 Safe: the pairing is kept, nothing is added or removed; the new id depends only on the
-input, so fixing twice gives the same result.
+input, so fixing twice gives the same result. A rename that cannot reach every reference
+is not offered: when the old id would still stand anywhere in the written file (a record
+the format keeps verbatim, an approval of an id several calls share), the diagnostic says
+where, and the id is left as it is.
 
 ## References
 - `histnorm/profile_evidence.py`: the evidence of each profile's `max_call_id_length`
@@ -43,36 +48,49 @@ from histnorm.analysis.context import Context
 from histnorm.analysis.outline import Call
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.model import Transcript
+from histnorm.pairing import Position
 from histnorm.profiles import call_id_problem
 from histnorm.rule import Example, Rule
-from histnorm.rules._common import profile, rename_calls, show_id
+from histnorm.rules._common import profile, reported, show_id
+from histnorm.rules._rename import renamed, unreached
 from histnorm.settings import Settings
 
 
 def check(context: Context) -> Iterable[Diagnostic]:
-    """Report calls whose id the target rejects."""
+    """Report calls whose id the target rejects; the rename is offered only where the new
+    id would reach every reference to the old one (`histnorm.rules._rename.unreached`)."""
     outline = context.outline
     limits = context.profile
     if limits.max_call_id_length is None and limits.call_id_pattern is None:
         return
+    found: list[tuple[Position, str]] = []
     for mi, message in enumerate(outline.messages):
         for pi, part in enumerate(message.parts):
             if isinstance(part, Call) and part.call_id is not None:
                 why = call_id_problem(part.call_id, limits)
                 if why is not None:
-                    yield RULE.diagnostic(
-                        f"call id {show_id(part.call_id)} {why} for {limits.name}",
-                        message_index=mi,
-                        part_index=pi,
-                        fix_title="rewrite the id in the call and its results",
+                    found.append(
+                        ((mi, pi), f"call id {show_id(part.call_id)} {why} for {limits.name}")
                     )
+    if not found:
+        return
+    refused = unreached(context.transcript, [at for at, _ in found], limits)
+    for (mi, pi), text in found:
+        reason = refused.get((mi, pi))
+        yield RULE.diagnostic(
+            text if reason is None else f"{text} (not fixable: {reason})",
+            message_index=mi,
+            part_index=pi,
+            fix_title=None if reason is not None else "rewrite the id in the call and its results",
+        )
 
 
 def fix(
     transcript: Transcript, diagnostics: Sequence[Diagnostic], settings: Settings
 ) -> Transcript:
-    """Give each reported call (and its results) a deterministic id the target accepts."""
-    return rename_calls(transcript, diagnostics, profile(transcript, settings))
+    """Give each reported call a deterministic id the target accepts, in the call and
+    everywhere it is cited (results, approvals, the format's other records)."""
+    return renamed(transcript, reported(diagnostics), profile(transcript, settings))
 
 
 _LONG = "fc_68a1f2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6b"

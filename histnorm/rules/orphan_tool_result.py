@@ -17,7 +17,10 @@ cut the call off but keep its result.
 A compaction removed the assistant message that made `call_gone`.
 
 ## Fix
-Remove the result, and its message if nothing else is left in it.
+Remove the result, and its message if nothing else is left in it. Not in a Claude Code
+session whose result line names a parent the file does not hold (HN014) while its call is
+on an earlier line: the result is real and is kept, and the diagnostic says where its
+call is.
 
 ## Fix safety
 Safe: a result without its call can never be replayed.
@@ -34,19 +37,43 @@ from collections.abc import Iterable
 
 from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
+from histnorm.formats.claude_code.tree import check_lines, cut_off_calls
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import describe, outline_part_at, remove_reported
 
 
 def check(context: Context) -> Iterable[Diagnostic]:
-    """Report every result no earlier call owns."""
-    for position in context.pairing.orphan_results:
+    """Report every result no earlier call owns; one whose call is earlier in a Claude Code
+    file, cut off the conversation by a broken parent link (HN014), is kept (no fix)."""
+    orphans = context.pairing.orphan_results
+    cut = _cut_off(context) if orphans and context.outline.format == "claude-code" else {}
+    for position in orphans:
+        part = outline_part_at(context.outline, position)
+        call_id = getattr(part, "call_id", None)
+        line = cut.get(call_id) if isinstance(call_id, str) else None
+        if line is not None:
+            yield RULE.diagnostic(
+                f"{describe(part)} answers no earlier tool call of the conversation: its "
+                f"call, on line {line + 1}, is cut off by a parentUuid that names no line "
+                "of the file (HN014); the result is kept",
+                message_index=position[0],
+                part_index=position[1],
+            )
+            continue
         yield RULE.diagnostic(
-            f"{describe(outline_part_at(context.outline, position))} answers no earlier tool call",
+            f"{describe(part)} answers no earlier tool call",
             message_index=position[0],
             part_index=position[1],
             fix_title="remove the tool result",
         )
+
+
+def _cut_off(context: Context) -> dict[str, int]:
+    """The calls of the Claude Code file that its broken parent chain leaves behind."""
+    lines = context.transcript.native
+    if not isinstance(lines, list):
+        return {}
+    return cut_off_calls(check_lines(lines))
 
 
 _BAD = [

@@ -31,7 +31,9 @@ Safe with a call id: the call names the tool that ran and the id ties the result
 so the result's name is a copy of the call's; nothing else changes, and fixing twice
 gives the same result. Without ids the pairing itself is a guess, hence unsafe. A result
 with no name and no id under `paired` has no fix: where the name would go (`tool_name` for
-Ollama, `name` for chat templates) depends on the target, not on the history.
+Ollama, `name` for chat templates) depends on the target, not on the history. Nor has a
+result whose call's name is empty (HN111): its own name may be the only record of which
+tool ran.
 
 ## References
 - `histnorm/profile_evidence.py`: the evidence of each profile's `result_names`,
@@ -67,7 +69,9 @@ def check(context: Context) -> Iterable[Diagnostic]:
         if not isinstance(result, Result) or not isinstance(call, Call) or call.name is None:
             continue
         by_id = result.call_id is not None and result.call_id == call.call_id
-        title = f"name the result {call.name!r}"
+        # an empty call name is never written over the result's: it may be all that
+        # records which tool ran (HN111 reports the call)
+        title = f"name the result {call.name!r}" if call.name else None
         applicability = Applicability.SAFE if by_id else Applicability.UNSAFE
         if result.name is not None and result.name != call.name:
             yield RULE.diagnostic(

@@ -72,10 +72,13 @@ Not expressible (dropped silently): metadata (`histnorm.synthesized`), `author_n
 and system-role messages raise. A new hosted result is written as `<name>_tool_result`
 (its name, or its call's); without either it raises.
 If every line of the branch is dropped, reading back follows the newest other branch.
+A call id a fix renames (HN104) is renamed where a line that is no message cites it too
+(`toolUseID`, `parentToolUseID`, `sourceToolUseID` of hook and progress lines).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from histnorm.analysis.outline import BROKEN_CHAIN, LONG_LINE, Outline
@@ -119,6 +122,23 @@ def line_parts(lines: list[Any], session: Session) -> dict[int, list[Part]]:
             body.get("content"), line["uuid"], join_pointer(at, "content")
         )
     return parts
+
+
+_TOOL_ID_KEYS = ("toolUseID", "parentToolUseID", "sourceToolUseID")
+"""Keys by which a line that is no message cites a tool call."""
+
+
+def _renamed_line(line: Any, renames: Mapping[str, str]) -> Any:
+    """A line that is no message with the call ids it cites renamed (a new object), else
+    the line itself."""
+    if not isinstance(line, dict) or line.get("type") in MESSAGE_TYPES:
+        return line
+    changes = {
+        key: renames[value]
+        for key in _TOOL_ID_KEYS
+        if isinstance(value := line.get(key), str) and value in renames
+    }
+    return {**line, **changes} if changes else line
 
 
 _NOT_WRITTEN = {"native", "slot", "metadata", "informational"}
@@ -212,6 +232,18 @@ class ClaudeCodeCodec(Codec):
         else:
             lines, session, parts = [], Session([], (), (), {}), {}
         return encode_session(transcript.messages, lines, session, parts)
+
+    def rename_references(self, transcript: Transcript, renames: Mapping[str, str]) -> Transcript:
+        """Lines that are no message (`system` hook lines, `progress`, ...) and cite a
+        renamed call by `toolUseID`, `parentToolUseID` or `sourceToolUseID` cite its new
+        id; every other line is the very object it was."""
+        native = transcript.native
+        if not isinstance(native, list):
+            return transcript
+        lines = [_renamed_line(line, renames) for line in native]
+        if all(a is b for a, b in zip(lines, native, strict=True)):
+            return transcript
+        return transcript.evolve(native=lines)  # type: ignore[no-any-return]
 
     def read_back(self, fixed: Transcript) -> Transcript | None:
         """The session the written lines are read as, when its messages are not those of

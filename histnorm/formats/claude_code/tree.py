@@ -261,3 +261,28 @@ def dangling_stitches(lines: Sequence[Any]) -> list[tuple[int, str, int]]:
         if line.get("type") in MESSAGE_TYPES:
             earlier[side] += 1
     return found
+
+
+CALL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
+
+
+def cut_off_calls(lines: Sequence[Any]) -> dict[str, int]:
+    """The ids of the calls that the active branch leaves behind when it starts at a line
+    whose parent the file does not hold (`missing_parent`): each `tool_use` block of an
+    assistant line before that line and off the branch, with its line index (the first,
+    for an id on several lines). Empty when the branch is not cut so."""
+    session = analyse(lines)
+    found = missing_parent(session)
+    if found is None:
+        return {}
+    on_branch = set(session.sequence)
+    calls: dict[str, int] = {}
+    for index in range(found[0]):
+        line = lines[index]
+        if index in on_branch or not isinstance(line, dict) or line.get("type") != "assistant":
+            continue
+        for block in _blocks(line):
+            ident = block.get("id") if isinstance(block, dict) else None
+            if isinstance(ident, str) and block.get("type") in CALL_BLOCKS:
+                calls.setdefault(ident, index)
+    return calls

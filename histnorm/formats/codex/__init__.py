@@ -31,11 +31,13 @@ of its call (`function_call_output` for a `function_call` or a `local_shell_call
 output it adds on resume (`ensure_call_outputs_present` in
 codex-rs/core/src/context_manager/normalize.rs), so the repaired file is what Codex
 sends anyway. A rollout without native lines (a converted transcript) is written as
-`response_item` lines only.
+`response_item` lines only. A call id a fix renames (HN104) is renamed in the
+`event_msg` lines that cite it by `call_id` too.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from histnorm.analysis.outline import Outline
@@ -46,6 +48,7 @@ from histnorm.formats.codex.lines import (
     decode_lines,
     payload_index,
     read_outline,
+    renamed_event,
     sniff,
 )
 from histnorm.formats.codex.write import encode_lines, placed_lines
@@ -96,6 +99,18 @@ class CodexCodec(Codec):
         native = transcript.native
         lines = check_lines(native) if isinstance(native, list) else []
         return encode_lines(transcript, lines)
+
+    def rename_references(self, transcript: Transcript, renames: Mapping[str, str]) -> Transcript:
+        """The `event_msg` lines that cite a renamed call by `call_id` (`exec_command_end`,
+        `patch_apply_end`, `mcp_tool_call_end`, ...) cite its new id; other lines are
+        the very objects they were."""
+        native = transcript.native
+        if not isinstance(native, list):
+            return transcript
+        lines = [renamed_event(line, renames) for line in check_lines(native)]
+        if all(a is b for a, b in zip(lines, native, strict=True)):
+            return transcript
+        return transcript.evolve(native=lines)  # type: ignore[no-any-return]
 
     def check_fixed(self, original: Transcript, fixed: Transcript) -> str | None:
         """What the fix would break: a kept item whose key changes JSON type (compared with

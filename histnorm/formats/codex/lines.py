@@ -7,7 +7,7 @@ Helpers for `histnorm.formats.codex`; see that module for the shapes. A line is 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from histnorm.analysis.outline import Outline
@@ -22,7 +22,9 @@ RESPONSE_ITEM = "response_item"
 SURE_TYPES = frozenset({"session_meta", RESPONSE_ITEM})
 """Line types only a rollout has; `compacted`, `turn_context` and `event_msg` are its
 marks too, but alone they hold no message."""
-OTHER_TYPES = frozenset({"compacted", "turn_context", "event_msg"})
+EVENT_MSG = "event_msg"
+"""The line type of Codex's UI events; some cite a call by `call_id`."""
+OTHER_TYPES = frozenset({"compacted", "turn_context", EVENT_MSG})
 FOREIGN_KEYS = frozenset({"role", "messages", "uuid", "parentUuid", "sessionId", "message"})
 """Keys no rollout line has at its top level (chat messages, Claude Code session lines)."""
 
@@ -114,3 +116,15 @@ def read_outline(data: Any) -> Outline | None:
             payloads.append(payload)
     found = read_items_outline(payloads)
     return None if found is None else Outline(found.messages, "codex", None, found.flags)
+
+
+def renamed_event(line: Any, renames: Mapping[str, str]) -> Any:
+    """An `event_msg` line whose payload's `call_id` `renames` maps, with the new id (a
+    new line object); any other line itself."""
+    if not isinstance(line, dict) or line.get("type") != EVENT_MSG:
+        return line
+    payload = line.get("payload")
+    cited = payload.get("call_id") if isinstance(payload, dict) else None
+    if not isinstance(payload, dict) or not isinstance(cited, str) or cited not in renames:
+        return line
+    return {**line, "payload": {**payload, "call_id": renames[cited]}}

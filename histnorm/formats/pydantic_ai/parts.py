@@ -130,6 +130,14 @@ def _text_kind(base: dict[str, Any], response: bool, system: bool) -> str:
     return "text" if response else "system-prompt" if system else "user-prompt"
 
 
+def _kept(value: str | None, base: dict[str, Any], key: str) -> str | None:
+    """`value`, or for a missing one the null the part was read with (a fix never writes
+    a null name or id as ""); "" only for a new part (the key is required)."""
+    if value is not None:
+        return value
+    return None if key in base and base[key] is None else ""
+
+
 def _encode_call(part: ToolCallPart, base: dict[str, Any]) -> dict[str, Any]:
     kind = base.get("part_kind")
     if kind not in CALL_KINDS:
@@ -137,9 +145,9 @@ def _encode_call(part: ToolCallPart, base: dict[str, Any]) -> dict[str, Any]:
         kind = "builtin-tool-call" if part.family is ToolFamily.HOSTED else "tool-call"
     same = "args" in base and strict_equal(part.arguments, base["args"])
     updates: dict[str, Any] = {
-        "tool_name": part.name or "",
+        "tool_name": _kept(part.name, base, "tool_name"),
         "args": base["args"] if same else part.arguments,
-        "tool_call_id": part.call_id or "",
+        "tool_call_id": _kept(part.call_id, base, "tool_call_id"),
         "part_kind": kind,
     }
     return rebuild(base, updates)
@@ -151,9 +159,9 @@ def _encode_result(part: ToolResultPart, base: dict[str, Any]) -> dict[str, Any]
         base = {}
         kind = "builtin-tool-return" if part.family is ToolFamily.HOSTED else "tool-return"
     updates: dict[str, Any] = {
-        "tool_name": part.name or "",
+        "tool_name": _kept(part.name, base, "tool_name"),
         "content": part.content,
-        "tool_call_id": part.call_id or "",
+        "tool_call_id": _kept(part.call_id, base, "tool_call_id"),
     }
     if not base:
         if part.metadata:
