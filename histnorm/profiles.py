@@ -25,9 +25,11 @@ SystemPlacement = Literal["anywhere", "inline", "leading", "top-level"]
 models of the target take it there (`inline`, reported as information); only before the
 first other message; or only in the request's top-level field."""
 
-EmptyText = Literal["accepted", "beside-result", "rejected"]
+EmptyText = Literal["accepted", "beside-result", "lone-blank", "rejected"]
 """Which empty or whitespace-only text parts the target rejects: none; only those in a
-message that also holds a tool result (Gemini); all of them."""
+message that also holds a tool result (Gemini); every empty one, but a whitespace-only one
+only where it stands alone in its message or sits in the last message (Anthropic); all of
+them."""
 
 ToolArguments = Literal["any", "json-object"]
 """What the target needs of a function call's arguments: nothing it checks (`any`), or
@@ -198,7 +200,7 @@ _ANTHROPIC = Profile(
     call_id_pattern=_ANTHROPIC_ID,
     merges_same_role=True,
     system_placement="inline",
-    empty_text="rejected",
+    empty_text="lone-blank",
     final_assistant="some-models",
     final_text_trimmed=True,
     max_request_bytes=32 * _MIB,
@@ -305,6 +307,17 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 summary="Google Gemini 3 generateContent (thought signatures enforced)",
                 reasoning_carry="signed-calls",
                 evidence={**cited.GEMINI, **cited.GEMINI_3},
+            ),
+            replace(
+                _GEMINI,
+                name="vertex",
+                summary="Gemini on Google Vertex AI (split responses and empty text rejected)",
+                merges_same_role=False,
+                empty_text="rejected",
+                evidence={
+                    **{k: v for k, v in cited.GEMINI.items() if k != "merges_same_role"},
+                    **cited.VERTEX,
+                },
             ),
             Profile(
                 "mistral",

@@ -332,5 +332,112 @@ def test_histnorm_rule_shows_the_evidence_of_each_profile() -> None:
 
     text = describe("HN004")
     assert text is not None and "## Evidence by profile" in text
-    assert "- `anthropic` empty_text: Anthropic 400: `messages: text content blocks" in text
+    assert "- `anthropic` empty_text: lone-blank: Anthropic 400: `messages: text content" in text
     assert "## Evidence by profile" not in (describe("HN001") or "")
+
+
+# --- issue #23: bodies accepted that rules flagged ----------------------------------------
+
+
+def _gemini_parallel_split() -> Any:
+    """Gemini 2.5 answered 200: a parallel call's responses in three user contents."""
+
+    def call(name: str) -> Any:
+        return {"functionCall": {"name": name, "args": {}}}
+
+    def response(name: str) -> Any:
+        return {"role": "user", "parts": [{"functionResponse": {"name": name, "response": {}}}]}
+
+    return {
+        "contents": [
+            {"role": "user", "parts": [{"text": "Weather, time and news?"}]},
+            {"role": "model", "parts": [call("weather"), call("time"), call("news")]},
+            response("weather"),
+            response("time"),
+            response("news"),
+        ],
+        "generationConfig": {"temperature": 0},
+    }
+
+
+_ANTHROPIC_SPACE_BEFORE_TOOL_USE: Any = {
+    "model": "claude-sonnet-4-5",
+    "max_tokens": 1024,
+    "messages": [
+        {"role": "user", "content": "List the files."},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "text", "text": " "},
+                {"type": "tool_use", "id": "toolu_01", "name": "ls", "input": {}},
+            ],
+        },
+        {
+            "role": "user",
+            "content": [{"type": "tool_result", "tool_use_id": "toolu_01", "content": "a.txt"}],
+        },
+        {"role": "assistant", "content": "One file."},
+        {"role": "user", "content": "Thanks."},
+    ],
+}
+
+_OLLAMA_RESULT_WITHOUT_ID_OR_NAME: Any = {
+    "model": "llama3.1",
+    "stream": False,
+    "messages": [
+        {"role": "user", "content": "Weather in Oslo?"},
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [{"function": {"name": "weather", "arguments": {"city": "Oslo"}}}],
+        },
+        {"role": "tool", "content": "4 C"},
+    ],
+}
+
+ACCEPTED_23 = [
+    pytest.param(_gemini_parallel_split(), "gemini", "gemini", id="gemini-split-responses"),
+    pytest.param(_ANTHROPIC_SPACE_BEFORE_TOOL_USE, "anthropic", None, id="anthropic-space"),
+    pytest.param(_OLLAMA_RESULT_WITHOUT_ID_OR_NAME, "chat-template", "ollama", id="ollama"),
+]
+
+
+@pytest.mark.parametrize(("body", "format", "profile"), ACCEPTED_23)
+def test_issue_23_accepted_bodies_lint_clean(body: Any, format: str, profile: str | None) -> None:
+    assert _flagged(body, format, profile) == []
+    assert _fix_keeps_bytes(body, format, profile)
+
+
+def test_vertex_rejects_what_the_gemini_api_accepts() -> None:
+    """Vertex AI answered 400 to an empty text part (google/adk-python#338) and to a
+    parallel call's responses in separate contents (docker/docker-agent#2959); the Gemini
+    API answered 200 to both (the gemini-2.5 cassette, Oaklight/llm-rosetta#300)."""
+    assert _flagged(_GEMINI_EMPTY_TEXTS, "gemini", "vertex") == ["HN004", "HN004"]
+    assert _flagged(_GEMINI_EMPTY_TEXTS, "gemini", "gemini") == []
+    assert _flagged(_gemini_parallel_split(), "gemini", "vertex") == ["HN102"]
+
+
+def test_split_responses_with_a_user_text_between_stay_flagged_for_gemini() -> None:
+    body = _gemini_parallel_split()
+    body["contents"].insert(3, {"role": "user", "parts": [{"text": "Any news too?"}]})
+    assert set(_flagged(body, "gemini", "gemini")) == {"HN008"}
+
+
+def test_a_lone_blank_or_a_final_one_stays_an_error_for_anthropic() -> None:
+    alone = json.loads(json.dumps(_ANTHROPIC_SPACE_BEFORE_TOOL_USE))
+    alone["messages"][3]["content"] = [{"type": "text", "text": " "}]
+    assert _flagged(alone, "anthropic") == ["HN004"]
+    final = json.loads(json.dumps(_ANTHROPIC_SPACE_BEFORE_TOOL_USE))
+    final["messages"][4]["content"] = [
+        {"type": "text", "text": "Thanks."},
+        {"type": "text", "text": "\n"},
+    ]
+    assert _flagged(final, "anthropic") == ["HN004"]
+
+
+def test_ollama_results_of_parallel_calls_without_names_stay_an_error() -> None:
+    body = json.loads(json.dumps(_OLLAMA_RESULT_WITHOUT_ID_OR_NAME))
+    call = body["messages"][1]["tool_calls"][0]
+    body["messages"][1]["tool_calls"] = [call, {"function": {"name": "time", "arguments": {}}}]
+    body["messages"].append({"role": "tool", "tool_name": "time", "content": "9:00"})
+    assert _flagged(body, "chat-template", "ollama") == ["HN112"]

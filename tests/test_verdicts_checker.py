@@ -112,7 +112,7 @@ def test_a_400_of_unknown_cause_is_listed_not_guessed(folder: Path) -> None:
 def test_openai_verdicts_evidence_the_endpoint_of_the_folder() -> None:
     assert verdicts.profile_for("api.openai.com", "openai-responses") == "openai-responses"
     assert verdicts.profile_for("api.openai.com", "anthropic") is None
-    assert verdicts.profile_for("aiplatform.googleapis.com", "gemini") == "gemini"
+    assert verdicts.profile_for("aiplatform.googleapis.com", "gemini") == "vertex"
     assert verdicts.profile_for("api.mistral.ai", "openai-chat") == "mistral"
     assert verdicts.profile_for("openrouter.ai", "openai-chat") is None
 

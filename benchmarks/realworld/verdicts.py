@@ -38,7 +38,7 @@ from histnorm.settings import Settings
 PROFILE_OF_HOST: Mapping[str, str] = {
     "api.anthropic.com": "anthropic",
     "generativelanguage.googleapis.com": "gemini",
-    "aiplatform.googleapis.com": "gemini",
+    "aiplatform.googleapis.com": "vertex",
     "api.groq.com": "groq",
     "api.mistral.ai": "mistral",
 }

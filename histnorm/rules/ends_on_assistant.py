@@ -92,7 +92,7 @@ RULE = Rule(
     code="HN121",
     name="ends-on-assistant",
     summary="the history sent ends on an assistant message (tail=close; profiles: portable; "
-    "a warning under anthropic, anthropic-thinking, bedrock-converse, gemini and gemini-3)",
+    "a warning under anthropic, anthropic-thinking, bedrock-converse, gemini, gemini-3 and vertex)",
     severity=Severity.ERROR,
     applicability=None,
     doc=__doc__ or "",

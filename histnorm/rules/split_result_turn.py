@@ -1,13 +1,18 @@
 """The results of one call turn spread over several messages.
 
 ## What it does
-Under profiles whose target counts calls and responses per turn (`gemini`, `gemini-3`, `portable`),
-finds results that answer one message's calls but sit in more than one message.
+Under profiles whose target counts calls and responses per turn (`gemini`, `gemini-3`,
+`vertex`, `portable`), finds results that answer one message's calls but sit in more than
+one message. The Gemini API merges consecutive contents of one role into one turn
+(profile `merges_same_role`), so under `gemini` and `gemini-3` results in consecutive
+messages are one response turn; only results with another message between them are
+reported there. Vertex AI rejects the split itself.
 
 ## Why it breaks a replay
 Gemini: `Please ensure that the number of function response parts is equal to the number
 of function call parts of the function call turn.` Histories converted from OpenAI Chat,
-where each result is its own `tool` message, have this shape.
+where each result is its own `tool` message, have this shape: Vertex AI rejects them
+(docker/docker-agent#2959), the Gemini API answered 200 to gemini-2.5 (Oaklight/llm-rosetta#300).
 
 ## Example
 One assistant turn with two calls, answered by two separate tool messages.
@@ -38,8 +43,10 @@ from histnorm.rules._common import nth
 from histnorm.settings import Settings
 
 
-def _turns(transcript: AnyTranscript) -> list[tuple[int, list[int]]]:
-    """(call message, result messages after it) for turns answered by several messages."""
+def _turns(transcript: AnyTranscript, merged: bool) -> list[tuple[int, list[int]]]:
+    """(call message, result messages after it) for turns answered by several messages;
+    when the target merges consecutive messages of one role (`merged`), only for results
+    with another message between them."""
     pairing = pair_transcript(transcript)
     holders: dict[int, set[int]] = {}
     for result, call in pairing.result_calls.items():
@@ -49,7 +56,7 @@ def _turns(transcript: AnyTranscript) -> list[tuple[int, list[int]]]:
     for call_message, results in sorted(holders.items()):
         end = turn_end(transcript, call_message)
         block = [i for i in range(call_message + 1, end + 1) if i in results]
-        if len(block) > 1:
+        if len(block) > 1 and not (merged and block[-1] - block[0] == len(block) - 1):
             found.append((call_message, block))
     return found
 
@@ -59,7 +66,7 @@ def check(context: Context) -> Iterable[Diagnostic]:
     outline = context.outline
     if not context.profile.equal_call_counts:
         return
-    for call_message, block in _turns(outline):
+    for call_message, block in _turns(outline, context.profile.merges_same_role):
         yield RULE.diagnostic(
             f"the results of the calls in {nth(outline, call_message)} are spread over "
             f"{len(block)} messages; the target expects one response turn",
@@ -106,7 +113,7 @@ RULE = Rule(
     code="HN102",
     name="split-result-turn",
     summary="one turn's tool results are spread over several messages (profiles: gemini, "
-    "gemini-3, portable)",
+    "gemini-3, vertex, portable)",
     severity=Severity.ERROR,
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
@@ -120,7 +127,7 @@ RULE = Rule(
                 {"role": "tool", "contents": [_BAD[2]["contents"][0], _BAD[3]["contents"][0]]},
             ],
             format="meai",
-            settings=Settings(profile="gemini"),
+            settings=Settings(profile="vertex"),
             title="two tool messages become one response turn",
         ),
     ),
