@@ -441,3 +441,37 @@ def test_ollama_results_of_parallel_calls_without_names_stay_an_error() -> None:
     body["messages"][1]["tool_calls"] = [call, {"function": {"name": "time", "arguments": {}}}]
     body["messages"].append({"role": "tool", "tool_name": "time", "content": "9:00"})
     assert _flagged(body, "chat-template", "ollama") == ["HN112"]
+
+
+_CHAT_PARALLEL: Any = {
+    "messages": [
+        {"role": "user", "content": "Weather and time?"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "w", "arguments": "{}"}},
+                {"id": "c2", "type": "function", "function": {"name": "t", "arguments": "{}"}},
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": "4 C"},
+        {"role": "tool", "tool_call_id": "c2", "content": "9:00"},
+        {"role": "user", "content": "Thanks."},
+    ]
+}
+
+
+def test_openai_chat_parallel_results_are_one_turn_for_the_gemini_api() -> None:
+    assert _flagged(_CHAT_PARALLEL, "openai-chat", "gemini") == []
+
+
+def test_a_split_the_format_cannot_merge_is_reported_without_a_fix() -> None:
+    """OpenAI Chat keeps each result in a `tool` message of its own: the merge HN102
+    offers cannot be written, so lint offers none and fix reports it unfixed."""
+    data = json.dumps(_CHAT_PARALLEL)
+    (found,) = [d for d in histnorm.lint(data, Settings(profile="vertex")) if d.code == "HN102"]
+    assert found.fix is None
+    assert "openai-chat" in found.message
+    result = histnorm.fix(data, Settings(profile="vertex"), format="openai-chat")
+    assert "HN102" not in result.applied
+    assert "HN102" in {d.code for d in result.remaining}

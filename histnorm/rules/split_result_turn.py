@@ -18,7 +18,10 @@ where each result is its own `tool` message, have this shape: Vertex AI rejects 
 One assistant turn with two calls, answered by two separate tool messages.
 
 ## Fix
-Merge the consecutive result messages of the turn into the first of them.
+Merge the consecutive result messages of the turn into the first of them. Formats that
+keep each result in a message of its own (OpenAI Chat, chat templates, ShareGPT,
+LangChain, TRL, Responses and Codex items) cannot hold the merge: there the split is
+reported without a fix; convert the history to the target's format and fix it there.
 
 ## Fix safety
 Safe: the results are kept, in order; only the message boundaries change.
@@ -36,6 +39,7 @@ from typing import Any
 from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import AnyTranscript, rewrite, turn_end
+from histnorm.formats import CODECS
 from histnorm.model import Message, Part, Transcript
 from histnorm.pairing import Position, pair_transcript
 from histnorm.rule import Example, Rule
@@ -66,12 +70,20 @@ def check(context: Context) -> Iterable[Diagnostic]:
     outline = context.outline
     if not context.profile.equal_call_counts:
         return
+    codec = CODECS.get(outline.format or "")
+    apart = codec is not None and codec.one_result_per_message
     for call_message, block in _turns(outline, context.profile.merges_same_role):
+        why = (
+            f"; {outline.format} keeps each result in a message of its own, so they cannot "
+            "be merged here: convert the history to the target's format and fix it there"
+            if apart
+            else ""
+        )
         yield RULE.diagnostic(
             f"the results of the calls in {nth(outline, call_message)} are spread over "
-            f"{len(block)} messages; the target expects one response turn",
+            f"{len(block)} messages; the target expects one response turn{why}",
             message_index=block[1],
-            fix_title=f"merge them into {nth(outline, block[0])}",
+            fix_title=None if apart else f"merge them into {nth(outline, block[0])}",
             data=block,
         )
 
