@@ -50,7 +50,7 @@ from histnorm.settings import Settings, TailMode
 def final_answer(context: Context) -> int | None:
     """The index of the last message when, system messages aside, it is an assistant
     message without an open call and the history is sent as it is (tail=close)."""
-    if context.settings.tail is not TailMode.CLOSE:
+    if context.tail is not TailMode.CLOSE:
         return None
     outline: Outline = context.outline
     for mi in range(len(outline.messages) - 1, -1, -1):
@@ -74,12 +74,18 @@ def check(context: Context) -> Iterable[Diagnostic]:
     if mi is None:
         return
     some = accepts == "some-models"
+    chosen = context.settings.tail is not None
     yield RULE.diagnostic(
         "the history ends on an assistant message; "
         + ("newer models of the target need" if some else "the target needs")
-        + " it to end with a user message",
+        + " it to end with a user message"
+        + (
+            ""
+            if chosen
+            else f" ({context.closed_tail_note}; a prefill on the models that take one)"
+        ),
         message_index=mi,
-        severity=Severity.WARNING if some else Severity.ERROR,
+        severity=Severity.ERROR if not some else Severity.WARNING if chosen else Severity.INFO,
     )
 
 
