@@ -5,10 +5,13 @@ With `tail = "close"` (the history is the request about to be sent, as histnorm'
 integrations send it), reports a history whose last message, system messages aside, is
 an assistant (model) message without an open call, under profiles whose target rejects
 that (`portable`, an error) or whose newer models do (`anthropic`, `bedrock-converse`,
-`gemini`: a warning, since older models take it as a prefill to continue). With
-`tail = "keep"` (the default) nothing is reported: a stored conversation ends on the
-answer, and the next request adds the user's message (lint a finished transcript that
-way, or ignore HN121, when it is continued rather than sent as it is). A final message
+`gemini`: a warning, since older models take it as a prefill to continue). A request
+body is closed when no tail is chosen (`histnorm.tail`): it is reported there under
+`portable`, and not where some models take the final message as the prefill the body
+asks for. With `tail = "keep"` (the default for anything but a request body) nothing is
+reported: a stored conversation ends on the answer, and the next request adds the
+user's message (lint a finished transcript that way, or ignore HN121, when it is
+continued rather than sent as it is). A final message
 with an open call is HN001's (tail=close).
 
 ## Why it breaks a replay
@@ -74,18 +77,15 @@ def check(context: Context) -> Iterable[Diagnostic]:
     if mi is None:
         return
     some = accepts == "some-models"
-    chosen = context.settings.tail is not None
+    if some and context.settings.tail is None:
+        return  # a request body's own choice: a prefill on the models that take one
     yield RULE.diagnostic(
         "the history ends on an assistant message; "
         + ("newer models of the target need" if some else "the target needs")
         + " it to end with a user message"
-        + (
-            ""
-            if chosen
-            else f" ({context.closed_tail_note}; a prefill on the models that take one)"
-        ),
+        + ("" if context.settings.tail is not None else f" ({context.closed_tail_note})"),
         message_index=mi,
-        severity=Severity.ERROR if not some else Severity.WARNING if chosen else Severity.INFO,
+        severity=Severity.WARNING if some else Severity.ERROR,
     )
 
 
