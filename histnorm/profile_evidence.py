@@ -237,6 +237,14 @@ MISTRAL = {
     "be a-z, A-Z, 0-9, with a length of 9.` (anomalyco/opencode#1680; code 3280 for `turn1_0`, "
     "nearai/ironclaw#1241); Mistral answered 200 to ids such as `FI5qQGzDE` "
     f"({CASSETTES}test_mistral/test_image_as_binary_content_tool_response.yaml)",
+    "answer_after_results": "Mistral 400: `Unexpected role 'user' after role 'tool'` "
+    "(`invalid_request_message_order`, code 3230; datapizza-labs/datapizza-ai#98, "
+    "NousResearch/hermes-agent#20154); `mistral_common`'s validator takes only an assistant "
+    "or tool message after a tool message (mistralai/mistral-common#169), so Devstral and "
+    "other Mistral models on vLLM with Mistral's tokenizer answer the same 400 "
+    "(mistralai/mistral-vibe#454, aliou/pi-neuralwatt#12). Not in the `vllm` profile: vLLM "
+    "validates this only for models it serves with `mistral_common`, other chat templates "
+    "accept the shape; use `--profile mistral` for Mistral models on vLLM",
 }
 OLLAMA = {
     "result_names": "paired: Ollama tool calls carry no id and a result names its tool: "

@@ -100,6 +100,9 @@ class Profile:
     Bedrock; HN122, tail=close)."""
     error_result_content: bool = False
     """A tool result marked as an error must have content (Bedrock; HN123)."""
+    answer_after_results: bool = False
+    """Only an assistant message or more results may follow tool results: the assistant
+    answers them before the user speaks again (Mistral; HN124)."""
     max_string_length: int | None = None
     """Characters one string of the request may hold (HN113)."""
     max_request_bytes: int | None = None
@@ -157,6 +160,7 @@ RULES_OF: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "final_assistant": ("HN121",),
         "final_text_trimmed": ("HN122",),
         "error_result_content": ("HN123",),
+        "answer_after_results": ("HN124",),
         "max_string_length": ("HN113",),
         "max_request_bytes": ("HN113",),
         "max_image_base64": ("HN113",),
@@ -323,6 +327,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 "mistral",
                 "Mistral AI chat completions (La Plateforme)",
                 call_id_pattern=_MISTRAL_ID,
+                answer_after_results=True,
                 evidence=cited.MISTRAL,
             ),
             Profile(
@@ -381,6 +386,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 final_assistant="rejected",
                 final_text_trimmed=True,
                 error_result_content=True,
+                answer_after_results=True,
                 max_string_length=10_485_760,
                 max_request_bytes=32 * _MIB,
                 max_image_base64=5 * _MIB,
@@ -413,6 +419,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                         "final_assistant",
                         "final_text_trimmed",
                         "error_result_content",
+                        "answer_after_results",
                         "max_string_length",
                         "max_request_bytes",
                         "max_image_base64",

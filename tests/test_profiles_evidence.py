@@ -475,3 +475,43 @@ def test_a_split_the_format_cannot_merge_is_reported_without_a_fix() -> None:
     result = histnorm.fix(data, Settings(profile="vertex"), format="openai-chat")
     assert "HN102" not in result.applied
     assert "HN102" in {d.code for d in result.remaining}
+
+
+# --- issue #23: Mistral rejects a user message right after a tool message -------------
+
+_MISTRAL_USER_AFTER_TOOL: Any = {
+    "model": "mistral-large-latest",
+    "messages": [
+        {"role": "user", "content": "Which grants are open?"},
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [
+                {
+                    "id": "D681PevKs",
+                    "type": "function",
+                    "function": {"name": "search", "arguments": "{}"},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "D681PevKs", "name": "search", "content": "none"},
+        {"role": "user", "content": "And next year?"},
+    ],
+}
+
+
+def test_a_user_message_right_after_a_tool_message_is_an_error_for_mistral() -> None:
+    found = histnorm.lint(json.dumps(_MISTRAL_USER_AFTER_TOOL), Settings(profile="mistral"))
+    assert [(d.code, d.severity, d.location.message_index) for d in found] == [
+        ("HN124", Severity.ERROR, 3)
+    ]
+    assert found[0].fix is None
+    assert "HN124" in _flagged(_MISTRAL_USER_AFTER_TOOL, "openai-chat", "portable")
+
+
+def test_an_answer_between_the_results_and_the_user_is_clean_for_mistral() -> None:
+    body = json.loads(json.dumps(_MISTRAL_USER_AFTER_TOOL))
+    body["messages"].insert(3, {"role": "assistant", "content": "None are open."})
+    assert _flagged(body, "openai-chat", "mistral") == []
+    assert "HN124" not in _flagged(_MISTRAL_USER_AFTER_TOOL, "openai-chat", "openai-chat")
+    assert "HN124" not in _flagged(_MISTRAL_USER_AFTER_TOOL, "openai-chat", "vllm")
