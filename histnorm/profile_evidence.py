@@ -69,6 +69,10 @@ RESPONSES = {
     "items from your input and try again.`",
     "severity": "HN008 is a warning: the Responses API pairs outputs with calls by call_id "
     "wherever they sit",
+    "instructions_between_results": "a Codex rollout whose 33 `function_call_output` items "
+    "each sat after a `developer` message (an approval notice) that followed its "
+    "`function_call` was answered 200 by OpenAI on every later turn (histnorm's issue 23): "
+    "instructions between a call and its output do not separate them",
     "empty_text": 'accepted: OpenAI answered 200 to an assistant message with content "" and '
     f'an output_text part with text "" ({CASSETTES}test_openai_responses/'
     f"test_native_output.yaml, {CASSETTES}test_openai_responses/"

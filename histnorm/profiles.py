@@ -78,6 +78,9 @@ class Profile:
     first_message_user: bool = False
     alternating_roles: bool = False
     """Consecutive messages of the same role are rejected."""
+    instructions_between_results: bool = False
+    """System and developer messages between a call and its result do not separate them:
+    the target pairs results by call id wherever they sit (Responses API; HN008)."""
     merges_same_role: bool = False
     """Consecutive messages of one role are merged into one turn, so calls in back-to-back
     assistant messages are answered together by the message after them."""
@@ -152,6 +155,7 @@ RULES_OF: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "first_message_user": ("HN106",),
         "alternating_roles": ("HN107",),
         "merges_same_role": ("HN008",),
+        "instructions_between_results": ("HN008",),
         "system_placement": ("HN108",),
         "empty_text": ("HN004",),
         "tool_arguments": ("HN109",),
@@ -265,6 +269,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 "openai-responses",
                 "OpenAI Responses API",
                 reasoning_needs_next=True,
+                instructions_between_results=True,
                 max_call_id_length=64,
                 unique_call_ids=True,
                 max_string_length=10_485_760,

@@ -20,7 +20,15 @@ import histnorm
 from histnorm.diagnostic import Severity
 from histnorm.engine import outline_clean, proven_clean
 from histnorm.formats import get_codec
-from histnorm.profiles import CONSTRAINTS, PROFILES, RULES_OF, Profile, evidence_for, is_default
+from histnorm.profiles import (
+    CONSTRAINTS,
+    PROFILES,
+    RULES_OF,
+    Profile,
+    evidence_for,
+    is_default,
+    profile_for,
+)
 from histnorm.settings import Settings
 
 
@@ -515,3 +523,34 @@ def test_an_answer_between_the_results_and_the_user_is_clean_for_mistral() -> No
     assert _flagged(body, "openai-chat", "mistral") == []
     assert "HN124" not in _flagged(_MISTRAL_USER_AFTER_TOOL, "openai-chat", "openai-chat")
     assert "HN124" not in _flagged(_MISTRAL_USER_AFTER_TOOL, "openai-chat", "vllm")
+
+
+# --- issue #23: an approval notice between a call and its output (Codex, Responses) -----
+
+_RESPONSES_NOTICE_BETWEEN: Any = {
+    "model": "gpt-5-codex",
+    "input": [
+        {"type": "message", "role": "user", "content": "Run the tests."},
+        {"type": "function_call", "call_id": "call_t", "name": "shell", "arguments": "{}"},
+        {
+            "type": "message",
+            "role": "developer",
+            "content": [{"type": "input_text", "text": "Approved command prefix saved."}],
+        },
+        {"type": "function_call_output", "call_id": "call_t", "output": "12 passed"},
+        {"type": "message", "role": "user", "content": "Thanks."},
+    ],
+}
+
+
+def test_a_developer_message_between_a_call_and_its_output_is_no_displacement() -> None:
+    assert _flagged(_RESPONSES_NOTICE_BETWEEN, "openai-responses") == []
+    assert _fix_keeps_bytes(_RESPONSES_NOTICE_BETWEEN, "openai-responses")
+    assert profile_for(None, "codex").instructions_between_results
+
+
+def test_a_user_message_between_a_call_and_its_output_is_still_displaced() -> None:
+    body = json.loads(json.dumps(_RESPONSES_NOTICE_BETWEEN))
+    body["input"][2] = {"type": "message", "role": "user", "content": "Hurry."}
+    assert _flagged(body, "openai-responses") == ["HN008"]
+    assert "HN008" in _flagged(_RESPONSES_NOTICE_BETWEEN, "openai-responses", "openai-chat")
