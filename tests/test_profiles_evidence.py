@@ -554,3 +554,42 @@ def test_a_user_message_between_a_call_and_its_output_is_still_displaced() -> No
     body["input"][2] = {"type": "message", "role": "user", "content": "Hurry."}
     assert _flagged(body, "openai-responses") == ["HN008"]
     assert "HN008" in _flagged(_RESPONSES_NOTICE_BETWEEN, "openai-responses", "openai-chat")
+
+
+# --- issue #28: one tool_use id for two tools across back-to-back assistant messages -----
+
+
+def _anthropic_shared_id_across_messages() -> Any:
+    def use(name: str) -> Any:
+        return {"type": "tool_use", "id": "toolu_0", "name": name, "input": {}}
+
+    def result(text: str) -> Any:
+        return {"type": "tool_result", "tool_use_id": "toolu_0", "content": text}
+
+    return {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 1024,
+        "messages": [
+            {"role": "user", "content": "Weather and time in Oslo?"},
+            {"role": "assistant", "content": [use("get_weather")]},
+            {"role": "assistant", "content": [use("get_time")]},
+            {"role": "user", "content": [result("4 C"), result("17:42")]},
+            {"role": "user", "content": "Thanks."},
+        ],
+    }
+
+
+@pytest.mark.parametrize("profile", ["anthropic", "anthropic-thinking"])
+def test_one_id_for_two_tools_in_back_to_back_assistant_messages_is_an_error(
+    profile: str,
+) -> None:
+    """Anthropic merges the two messages into one turn: the id is shared inside it."""
+    body = _anthropic_shared_id_across_messages()
+    found = histnorm.lint(json.dumps(body), Settings(profile=profile), format="anthropic")
+    errors = [(d.code, d.location.message_index) for d in found if d.severity is Severity.ERROR]
+    assert ("HN016", 2) in errors
+    fixed = histnorm.fix(
+        json.dumps(body), Settings(profile=profile, unsafe_fixes=True), format="anthropic"
+    )
+    assert "HN016" in fixed.applied
+    assert not [d for d in histnorm.lint(fixed.transcript) if d.severity is Severity.ERROR]
