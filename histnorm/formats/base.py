@@ -37,6 +37,9 @@ class Codec(ABC):
     items_are_messages: ClassVar[bool] = False
     """True when each call and result is its own message (OpenAI Responses items), so a
     batch of parallel calls spans several messages."""
+    one_result_per_message: ClassVar[bool] = False
+    """True when the native form holds each tool result in a message of its own (OpenAI
+    Chat `tool` messages, Responses items), so results can never share a message."""
     known_roles: ClassVar[frozenset[str] | None] = None
     """The message roles (casefolded, as decoded) the format defines; any other role is
     unknown content (HN013). None: roles come from a closed set of types, never free text."""

@@ -3,7 +3,9 @@
 ## What it does
 Finds a message holding two or more client tool calls (function, custom) that share a
 call id but name different tools (in OpenAI Responses, where each call is an item, one
-run of call items): parallel calls from a model server that hands out one
+run of call items; under profiles whose target merges consecutive messages of one role
+into one turn, `anthropic`, `anthropic-thinking`, `gemini`, `gemini-3`, one run of
+assistant messages): parallel calls from a model server that hands out one
 constant id (llama.cpp's `call_0`), or the empty id some agents fall back to. It cannot
 be a streamed re-emission of one request (different tools were asked for), so the history
 is invalid for every provider. HN007 also warns about the later call (upstream keeps the
@@ -49,10 +51,11 @@ from histnorm.edit import AnyMessage, AnyTranscript, item_style, rewrite, turn_e
 from histnorm.model import Part, ToolCallPart, ToolFamily, ToolResultPart, Transcript
 from histnorm.pairing import Position, pair_transcript
 from histnorm.rule import Example, Rule
-from histnorm.rules._common import new_call_id, outline_part_at, part_at, show_id
+from histnorm.rules._common import new_call_id, outline_part_at, part_at, profile, show_id
 from histnorm.settings import Settings
 
 _CLIENT = (ToolFamily.FUNCTION, ToolFamily.CUSTOM)
+_ASSISTANT = ("assistant", "model")
 
 
 def _name(transcript: AnyTranscript, position: Position) -> str | None:
@@ -60,29 +63,32 @@ def _name(transcript: AnyTranscript, position: Position) -> str | None:
     return part.name if isinstance(part, ToolCallPart | ToolResultPart | Call | Result) else None
 
 
-def _one_batch(transcript: AnyTranscript, first: Position, later: Position) -> bool:
+def _one_batch(transcript: AnyTranscript, first: Position, later: Position, merged: bool) -> bool:
     """Whether two calls are in one message or, in a format with one item per message, in
-    one run of call items."""
+    one run of call items, or (`merged`: the target merges consecutive messages of one
+    role, as Anthropic does) in one run of assistant messages."""
     if first[0] == later[0]:
+        return True
+    run = _messages(transcript)[first[0] : later[0] + 1]
+    if merged and all(m.role_is(*_ASSISTANT) for m in run):
         return True
     if not item_style(transcript):
         return False
-    return all(
-        all(p.kind == "tool_call" or p.kind == "reasoning" for p in message.parts)
-        for message in _messages(transcript)[first[0] : later[0] + 1]
-    )
+    return all(all(p.kind == "tool_call" or p.kind == "reasoning" for p in m.parts) for m in run)
 
 
 def _messages(transcript: AnyTranscript) -> Sequence[AnyMessage]:
     return transcript.messages
 
 
-def groups(transcript: AnyTranscript) -> dict[Position, list[Position]]:
+def groups(transcript: AnyTranscript, merged: bool = False) -> dict[Position, list[Position]]:
     """The first call of each shared id (by position) and the calls after it in its
-    message that name another tool."""
+    message (`merged`: its run of assistant messages) that name another tool."""
     found: dict[Position, list[Position]] = {}
     for repeat in pair_transcript(transcript).repeats:
-        if repeat.kind != "tool_call" or not _one_batch(transcript, repeat.first, repeat.position):
+        if repeat.kind != "tool_call" or not _one_batch(
+            transcript, repeat.first, repeat.position, merged
+        ):
             continue
         first = outline_part_at(transcript, repeat.first)
         later = outline_part_at(transcript, repeat.position)
@@ -96,12 +102,13 @@ def groups(transcript: AnyTranscript) -> dict[Position, list[Position]]:
     return {first: calls for first, calls in found.items() if calls}
 
 
-def _results(transcript: AnyTranscript, first: Position) -> list[Position]:
-    """The results under the shared id that answer its message: the one the first call
-    pairs with and its duplicates, in order, up to the end of the turn."""
+def _results(transcript: AnyTranscript, first: Position, last: int) -> list[Position]:
+    """The results under the shared id that answer its calls (the last in message
+    `last`): the one the first call pairs with and its duplicates, in order, up to the
+    end of the turn."""
     pairing = pair_transcript(transcript)
     answer = pairing.call_results.get(first)
-    end = max(turn_end(transcript, first[0]), first[0] + 1)
+    end = max(turn_end(transcript, last), last + 1)
     if answer is None or answer[0] > end:
         return []
     later = (d for d, original in pairing.duplicate_results if original == answer and d[0] <= end)
@@ -113,7 +120,7 @@ def assign(
 ) -> tuple[dict[Position, Position], bool]:
     """Which result answers which call (call → result), and whether the tool names prove it."""
     everyone = [first, *calls]
-    results = _results(transcript, first)
+    results = _results(transcript, first, max(c[0] for c in everyone))
     names = [_name(transcript, c) for c in everyone]
     named = [_name(transcript, r) for r in results]
     distinct = len(set(names)) == len(names) and len(set(named)) == len(named)
@@ -125,7 +132,7 @@ def assign(
 def check(context: Context) -> Iterable[Diagnostic]:
     """Report each call that shares the id of an earlier call to another tool in its message."""
     outline = context.outline
-    for first, calls in sorted(groups(outline).items()):
+    for first, calls in sorted(groups(outline, context.profile.merges_same_role).items()):
         _, proven = assign(outline, first, calls)
         head = outline_part_at(outline, first)
         assert isinstance(head, Call)
@@ -134,7 +141,12 @@ def check(context: Context) -> Iterable[Diagnostic]:
             assert isinstance(part, Call)
             yield RULE.diagnostic(
                 f"call id {show_id(part.call_id)} of {show_id(part.name)} is also the id of "
-                f"{show_id(head.name)} in the same message",
+                f"{show_id(head.name)} in the same "
+                + (
+                    "message"
+                    if position[0] == first[0] or item_style(outline)
+                    else "turn (back-to-back messages)"
+                ),
                 message_index=position[0],
                 part_index=position[1],
                 fix_title="give the call its own id"
@@ -149,7 +161,8 @@ def fix(
     """Rename the reported calls and the results that answer them."""
     wanted = {(d.location.message_index, d.location.part_index) for d in diagnostics}
     replace: dict[Position, Sequence[Part]] = {}
-    for first, calls in groups(transcript).items():
+    merged = profile(transcript, settings).merges_same_role
+    for first, calls in groups(transcript, merged).items():
         answers, _ = assign(transcript, first, calls)
         for position in calls:
             if position not in wanted:

@@ -268,6 +268,7 @@ class ChatTemplateCodec(MessageListCodec):
     """Hugging Face chat-template datasets: object arguments, optional ids."""
 
     name = "chat-template"
+    one_result_per_message = True
     needs_call_ids = False
     summary = "Hugging Face chat-template datasets (messages with object tool arguments)"
     known_roles = frozenset({"system", "developer", "user", "assistant", "tool"})

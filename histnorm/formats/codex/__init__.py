@@ -74,6 +74,7 @@ class CodexCodec(Codec):
     """Codex CLI rollout JSONL: the `response_item` lines, as Responses items."""
 
     name = "codex"
+    one_result_per_message = True
     summary = "Codex CLI rollouts (one event per JSONL line, Responses items in response_item)"
     items_are_messages = True
     known_roles = _RESPONSES.known_roles

@@ -62,6 +62,7 @@ class OpenAIChatCodec(MessageListCodec):
     """OpenAI Chat Completions messages, fine-tuning lines and request bodies."""
 
     name = "openai-chat"
+    one_result_per_message = True
     summary = "OpenAI Chat Completions messages, fine-tuning JSONL lines and request bodies"
     known_roles = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
     read_call_keys = frozenset({"tool_calls", "tool_call_id", "function_call"})
