@@ -9,6 +9,7 @@ from typing import Any, ClassVar, Final
 from pydantic import BaseModel
 
 from histnorm.analysis.outline import Outline, build_outline
+from histnorm.content_keys import unread_content
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.errors import type_name as type_name  # re-exported for the codecs
 from histnorm.formats._fixed_types import changed_type
@@ -47,6 +48,25 @@ class Codec(ABC):
     verbatim_types: ClassVar[frozenset[str]] = frozenset()
     """`UnknownPart` types the codec recognises and keeps verbatim on purpose: content that
     is no client tool call or result (server-side items, bookkeeping blocks)."""
+    content_keys: ClassVar[frozenset[str]] = frozenset()
+    """The native message keys the codec reads content from (`histnorm.content_keys.fold`ed).
+    A message holding none of them but something under a key outside `message_keys` holds
+    content the codec cannot read (HN013; `histnorm.content_keys`). Empty: not checked."""
+    message_keys: ClassVar[frozenset[str]] = frozenset()
+    """The other native message keys the codec reads or knows to hold no content (folded)."""
+
+    def unread_content(self, native: Any) -> list[str]:
+        """The keys of the native message `native` holding content this codec does not
+        read, when it holds none the codec reads (`histnorm.content_keys.unread_content`)."""
+        if not self.content_keys:
+            return []
+        return unread_content(native, self.content_keys, self.message_keys)
+
+    def reads_content(self, messages: Sequence[Any]) -> bool:
+        """Whether every message in the detection window of `messages` keeps its content
+        where this codec reads it: a sniff claims no history whose messages lack its
+        content keys and hold something under keys it does not know."""
+        return not self.content_keys or not any(map(self.unread_content, messages[:50]))
 
     @abstractmethod
     def sniff(self, data: JsonValue) -> float:
@@ -78,7 +98,9 @@ class Codec(ABC):
 
     def outline_of(self, transcript: Transcript) -> Outline:
         """The outline of a decoded transcript: the reference `outline` must equal."""
-        return build_outline(transcript, self.read_call_keys, self.outline_flags(transcript))
+        unread = self.unread_content if self.content_keys else None
+        flags = self.outline_flags(transcript)
+        return build_outline(transcript, self.read_call_keys, flags, unread)
 
     def outline_flags(self, transcript: Transcript) -> int:
         """Outline flags of the whole transcript only the codec can tell (default none)."""

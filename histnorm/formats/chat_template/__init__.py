@@ -45,7 +45,9 @@ from histnorm.formats.base import (
 )
 from histnorm.formats.chat_template.outline import read_outline
 from histnorm.formats.chat_template.parts import (
+    CONTENT_KEYS,
     FOREIGN_KEYS,
+    MESSAGE_KEYS,
     arguments,
     decode_item,
     decode_tool_call,
@@ -272,6 +274,8 @@ class ChatTemplateCodec(MessageListCodec):
     summary = "Hugging Face chat-template datasets (messages with object tool arguments)"
     known_roles = frozenset({"system", "developer", "user", "assistant", "tool"})
     read_call_keys = frozenset({"tool_calls", "tool_call_id"})
+    content_keys = CONTENT_KEYS
+    message_keys = MESSAGE_KEYS
 
     def read_message(self, obj: Any, pointer: str) -> Message:
         """Decode one native message."""
@@ -290,6 +294,8 @@ class ChatTemplateCodec(MessageListCodec):
         window = messages[:50]
         if FOREIGN_KEYS & set().union(*window):
             return 0.0  # a message with another format's keys (`sniff_message`)
+        if not self.reads_content(window):
+            return 0.0  # content under keys this format has not: another format's messages
         seen = {sniff_message(m) for m in window}
         if "foreign" in seen or not has_role(messages, _ROLES):
             return 0.0

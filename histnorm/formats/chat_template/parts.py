@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import histnorm.jsonio as jsonio
+from histnorm.content_keys import folded, unread_content
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import MISSING, expect_object, optional_str, rebuild, reuse_native
 from histnorm.formats.chat_template.v1 import decode_v1_part, is_v1_content, is_v1_part
@@ -34,6 +35,17 @@ _OPENAI_KEYS = {"function_call", "refusal", "audio", "weight", "annotations"}
 _FOREIGN_KEYS = {"contents", "parts", "type"}
 FOREIGN_KEYS = frozenset(_OPENAI_KEYS | _FOREIGN_KEYS)
 """Keys that make a message `foreign` to chat-template (`sniff_message`)."""
+CONTENT_KEYS = folded("content", "tool_calls", "reasoning_content", "thinking", "reasoning")
+"""Message keys the reader reads content from (`Codec.content_keys`)."""
+MESSAGE_KEYS = folded("role", "tool_call_id", "tool_name")
+"""Other message keys it reads or knows to hold no content (`Codec.message_keys`)."""
+
+
+def unread(message: Any) -> list[str]:
+    """`histnorm.content_keys.unread_content` of one native message, for this format."""
+    return unread_content(message, CONTENT_KEYS, MESSAGE_KEYS)
+
+
 _FOREIGN_ITEMS = {
     "image_url",
     "input_audio",

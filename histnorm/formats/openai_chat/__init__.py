@@ -22,7 +22,9 @@ from histnorm.formats.base import (
 )
 from histnorm.formats.openai_chat.outline import read_outline
 from histnorm.formats.openai_chat.read import (
+    CONTENT_KEYS,
     HANDOFF_PREFIX,
+    MESSAGE_KEYS,
     _foreign_part,
     decode_content_item,
     decode_function_call,
@@ -65,6 +67,8 @@ class OpenAIChatCodec(MessageListCodec):
     summary = "OpenAI Chat Completions messages, fine-tuning JSONL lines and request bodies"
     known_roles = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
     read_call_keys = frozenset({"tool_calls", "tool_call_id", "function_call"})
+    content_keys = CONTENT_KEYS
+    message_keys = MESSAGE_KEYS
 
     def read_message(self, obj: Any, pointer: str) -> Message:
         """Decode one native message."""
@@ -79,6 +83,8 @@ class OpenAIChatCodec(MessageListCodec):
             return 0.0
         if anthropic_envelope(data):
             return 0.0  # a top-level system prompt is Anthropic's request shape
+        if not self.reads_content(messages):
+            return 0.0  # content under keys this format has not: another format's messages
         window = messages[:50]
         keys = set().union(*window)
         if _OTHER_KEYS & keys or not all("role" in msg for msg in window):
