@@ -10,7 +10,7 @@ from histnorm.content_keys import ANY_CONTENT, unread_content
 from histnorm.errors import HistnormError, NotATranscript, join_pointer
 from histnorm.formats.agent_framework import AgentFrameworkCodec
 from histnorm.formats.anthropic import AnthropicCodec
-from histnorm.formats.base import Codec, messages_sniff, type_name
+from histnorm.formats.base import Codec, converse_body, messages_sniff, type_name
 from histnorm.formats.chat_template import ChatTemplateCodec
 from histnorm.formats.claude_code import ClaudeCodeCodec
 from histnorm.formats.codex import CodexCodec
@@ -114,6 +114,13 @@ def pick(found: Mapping[str, float], data: JsonValue) -> str:
             raise HistnormError(
                 "this is one message (or session event), not a transcript; a JSONL file "
                 "of messages is one transcript (--jsonl-mode message)",
+                pointer="",
+            )
+        if converse_body(data):
+            raise NotATranscript(
+                "not a transcript in a format histnorm reads: a Bedrock Converse request "
+                "body or history (untyped content blocks, inferenceConfig, toolConfig), "
+                "which histnorm does not read yet",
                 pointer="",
             )
         elsewhere = _content_elsewhere(data)

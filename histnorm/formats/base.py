@@ -362,6 +362,55 @@ def anthropic_envelope(data: JsonValue) -> bool:
     )
 
 
+def anthropic_body(data: JsonValue) -> bool:
+    """Whether `data` is a request body marked as Anthropic's by keys OpenAI Chat bodies
+    share: tools in Anthropic's shape (`input_schema`), or the `max_tokens` Anthropic
+    requires with a Claude model (`claude-...`; a router's `anthropic/claude-...` names
+    an OpenAI-compatible endpoint). A weaker mark than `anthropic_envelope`."""
+    if not isinstance(data, dict):
+        return False
+    tools = data.get("tools")
+    if isinstance(tools, list) and any(isinstance(t, dict) and "input_schema" in t for t in tools):
+        return True
+    model = data.get("model")
+    return "max_tokens" in data and isinstance(model, str) and model.startswith("claude-")
+
+
+CONVERSE_BODY_KEYS = frozenset(
+    {
+        *("inferenceConfig", "toolConfig", "guardrailConfig", "promptVariables"),
+        *("additionalModelRequestFields", "additionalModelResponseFieldPaths"),
+        "performanceConfig",
+    }
+)
+"""Request-body keys only Amazon Bedrock's Converse API uses."""
+CONVERSE_BLOCK_KEYS = frozenset(
+    {
+        *("text", "toolUse", "toolResult", "image", "document", "video"),
+        *("reasoningContent", "cachePoint", "guardContent", "citationsContent"),
+    }
+)
+"""The keys of Converse content blocks, which carry no `type`."""
+
+
+def converse_body(data: JsonValue) -> bool:
+    """Whether `data` is a Bedrock Converse request body or message list: Converse's own
+    body keys, or a message content block without `type` holding a Converse block key
+    (every format histnorm reads with a `content` array types its items)."""
+    if isinstance(data, dict) and not CONVERSE_BODY_KEYS.isdisjoint(data):
+        return True
+    for message in (messages_sniff(data, "messages") or [])[:50]:
+        content = message.get("content") if isinstance(message, dict) else None
+        if isinstance(content, list) and any(
+            isinstance(block, dict)
+            and "type" not in block
+            and not CONVERSE_BLOCK_KEYS.isdisjoint(block)
+            for block in content
+        ):
+            return True
+    return False
+
+
 def has_role(messages: list[Any], roles: frozenset[str]) -> bool:
     """Whether some message (an object) has one of `roles`: a format's own positive mark.
     Other roles are tolerated beside it (the rules see them), never enough alone; case

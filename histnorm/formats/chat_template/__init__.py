@@ -29,6 +29,7 @@ import histnorm.jsonio as jsonio
 from histnorm.analysis.outline import Outline
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import (
+    CONVERSE_BODY_KEYS,
     MISSING,
     MessageListCodec,
     expect_object,
@@ -289,7 +290,7 @@ class ChatTemplateCodec(MessageListCodec):
         messages = messages_sniff(data, "messages")
         if not messages or not all(isinstance(m, dict) for m in messages):
             return 0.0
-        if isinstance(data, dict) and "model" in data:
+        if isinstance(data, dict) and ("model" in data or not CONVERSE_BODY_KEYS.isdisjoint(data)):
             return 0.0
         window = messages[:50]
         if FOREIGN_KEYS & set().union(*window):

@@ -182,7 +182,11 @@ def sniff_message(msg: dict[str, Any]) -> str | None:
         and any(
             isinstance(c, dict)
             and not is_v1_part(c)
-            and ((isinstance(c.get("type"), str) and c["type"] in _FOREIGN_ITEMS) or "source" in c)
+            and (
+                not isinstance(c.get("type"), str)  # untyped: Bedrock Converse blocks
+                or c["type"] in _FOREIGN_ITEMS
+                or "source" in c
+            )
             for c in content
         )
     ):

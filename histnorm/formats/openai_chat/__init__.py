@@ -13,6 +13,7 @@ from typing import Any
 from histnorm.analysis.outline import Outline
 from histnorm.errors import join_pointer
 from histnorm.formats.base import (
+    CONVERSE_BODY_KEYS,
     MessageListCodec,
     anthropic_envelope,
     first_index,
@@ -83,6 +84,8 @@ class OpenAIChatCodec(MessageListCodec):
             return 0.0
         if anthropic_envelope(data):
             return 0.0  # a top-level system prompt is Anthropic's request shape
+        if isinstance(data, dict) and not CONVERSE_BODY_KEYS.isdisjoint(data):
+            return 0.0  # a Bedrock Converse request body
         if not self.reads_content(messages):
             return 0.0  # content under keys this format has not: another format's messages
         window = messages[:50]
@@ -92,7 +95,10 @@ class OpenAIChatCodec(MessageListCodec):
         for msg in window:
             content = msg.get("content")
             if isinstance(content, list) and any(
-                not isinstance(c, dict) or _foreign_part(c.get("type")) for c in content
+                not isinstance(c, dict)
+                or not isinstance(c.get("type"), str)  # untyped: Bedrock Converse blocks
+                or _foreign_part(c["type"])
+                for c in content
             ):
                 return 0.0
             if msg["role"] == "tool" and "tool_call_id" not in msg:
