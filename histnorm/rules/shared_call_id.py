@@ -60,40 +60,55 @@ def _name(transcript: AnyTranscript, position: Position) -> str | None:
     return part.name if isinstance(part, ToolCallPart | ToolResultPart | Call | Result) else None
 
 
-def _one_batch(transcript: AnyTranscript, first: Position, later: Position) -> bool:
-    """Whether two calls are in one message or, in a format with one item per message, in
-    one run of call items."""
-    if first[0] == later[0]:
-        return True
+def _calls_only(message: AnyMessage) -> bool:
+    return all(p.kind == "tool_call" or p.kind == "reasoning" for p in message.parts)
+
+
+def batch_starts(transcript: AnyTranscript) -> list[int]:
+    """For each message, the first message of the batch it closes: in a format with one
+    item per message, the first of the run of messages holding only calls (and
+    reasoning) that ends with it; otherwise (and for any other message) itself. Two calls
+    are in one batch when the later one's message starts at or before the first one's
+    (one walk over the messages, however many calls share an id)."""
+    messages: Sequence[AnyMessage] = transcript.messages
     if not item_style(transcript):
-        return False
-    return all(
-        all(p.kind == "tool_call" or p.kind == "reasoning" for p in message.parts)
-        for message in _messages(transcript)[first[0] : later[0] + 1]
-    )
-
-
-def _messages(transcript: AnyTranscript) -> Sequence[AnyMessage]:
-    return transcript.messages
+        return list(range(len(messages)))
+    starts: list[int] = []
+    start = None
+    for index, message in enumerate(messages):
+        if _calls_only(message):
+            start = index if start is None else start
+            starts.append(start)
+        else:
+            start = None
+            starts.append(index)
+    return starts
 
 
 def groups(transcript: AnyTranscript) -> dict[Position, list[Position]]:
     """The first call of each shared id (by position) and the calls after it in its
-    message that name another tool."""
+    message (or run of call items) that name another tool."""
     found: dict[Position, list[Position]] = {}
+    names: dict[Position, set[str | None]] = {}
+    starts: list[int] | None = None
     for repeat in pair_transcript(transcript).repeats:
-        if repeat.kind != "tool_call" or not _one_batch(transcript, repeat.first, repeat.position):
+        if repeat.kind != "tool_call":
             continue
+        at, before = repeat.position[0], repeat.first[0]
+        if at != before:
+            starts = batch_starts(transcript) if starts is None else starts
+            if starts[at] > before:
+                continue  # not one batch
         first = outline_part_at(transcript, repeat.first)
         later = outline_part_at(transcript, repeat.position)
         assert isinstance(first, ToolCallPart | Call) and isinstance(later, ToolCallPart | Call)
         if first.family not in _CLIENT or later.family not in _CLIENT:
             continue
-        calls = found.setdefault(repeat.first, [])
-        names = {_name(transcript, p) for p in calls} | {first.name}
-        if later.name not in names:
-            calls.append(repeat.position)
-    return {first: calls for first, calls in found.items() if calls}
+        seen = names.setdefault(repeat.first, {first.name})
+        if later.name not in seen:
+            seen.add(later.name)
+            found.setdefault(repeat.first, []).append(repeat.position)
+    return found
 
 
 def _results(transcript: AnyTranscript, first: Position) -> list[Position]:
@@ -116,9 +131,11 @@ def assign(
     results = _results(transcript, first)
     names = [_name(transcript, c) for c in everyone]
     named = [_name(transcript, r) for r in results]
-    distinct = len(set(names)) == len(names) and len(set(named)) == len(named)
-    if results and distinct and all(n is not None and n in names for n in named):
-        return {everyone[names.index(n)]: r for n, r in zip(named, results, strict=True)}, True
+    known = set(names)
+    distinct = len(known) == len(names) and len(set(named)) == len(named)
+    if results and distinct and all(n is not None and n in known for n in named):
+        call_of = dict(zip(names, everyone, strict=True))
+        return {call_of[n]: r for n, r in zip(named, results, strict=True)}, True
     return dict(zip(everyone, results, strict=False)), False
 
 
