@@ -1,7 +1,7 @@
 """Lint does work in proportion to the history, counted without a clock (issue #28).
 
 `user, N x function_call(call_id="same"), N x function_call_output(call_id="same")` in
-OpenAI Responses items: HN107 (shared-call-id) walked the run of call items between the
+OpenAI Responses items: HN016 (shared-call-id) walked the run of call items between the
 first call and each later one, so lint took time growing with N squared (2.3 / 5.7 / 17.4
 CPU seconds at N = 2,000 / 4,000 / 8,000). Here the work is the number of Python
 function calls histnorm makes (`sys.setprofile`), which is the same on any machine: for
