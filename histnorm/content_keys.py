@@ -10,26 +10,29 @@ format whose content keys its messages lack.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Final
 
 
 def fold(key: str) -> str:
-    """`key` as the key sets here hold it: casefolded, without underscores (`toolCalls`,
+    """`key` as keys are compared here: casefolded, without underscores (`toolCalls`,
     `ToolCalls` and `tool_calls` are one key)."""
     return key.casefold().replace("_", "")
 
 
-def folded(*keys: str) -> frozenset[str]:
-    """The set of `keys`, each `fold`ed."""
+@cache
+def _folded(keys: tuple[str, ...] | frozenset[str]) -> frozenset[str]:
     return frozenset(map(fold, keys))
 
 
-SHARED_KEYS: Final = folded(
-    *("id", "name", "timestamp", "created", "created_at", "updated_at", "metadata"),
-    *("status", "model", "weight"),
+SHARED_KEYS: Final = _folded(
+    (
+        *("id", "name", "timestamp", "created", "created_at", "updated_at", "metadata"),
+        *("status", "model", "weight"),
+    )
 )
 """Message keys that hold no content in any format: ids, names, times, bookkeeping."""
-ANY_CONTENT: Final = folded(
+ANY_CONTENT: Final = (
     *("content", "contents", "parts", "tool_calls", "tool_call_id", "function_call"),
     *("refusal", "audio", "reasoning_content", "thinking", "reasoning", "value", "text"),
     *("data", "kwargs", "message", "input", "output", "arguments", "payload"),
@@ -42,21 +45,27 @@ def _empty(value: Any) -> bool:
     return value is None or value == "" or value == [] or value == {}
 
 
-def unread_content(native: Any, content: frozenset[str], known: frozenset[str]) -> list[str]:
+def unread_content(native: Any, content: tuple[str, ...], known: frozenset[str]) -> list[str]:
     """The keys of the native message `native` holding a non-empty array or object while
     none of its `content` keys holds anything (not null or empty), other than the `known`
-    keys and `SHARED_KEYS` (all compared `fold`ed); empty when the message holds content
-    its reader reads. A string, number or boolean under an unknown key is taken for
-    metadata (a trace id, a training flag): structured content is arrays and objects."""
+    keys and `SHARED_KEYS` (compared `fold`ed: in any casing, with or without
+    underscores); empty when the message holds content its reader reads. A string,
+    number or boolean under an unknown key is taken for metadata (a trace id, a training
+    flag): structured content is arrays and objects."""
     if type(native) is not dict:
         return []
+    for key in content:  # as usually spelt, likeliest first: a message with content costs a lookup
+        value = native.get(key)
+        if value is not None and value != "" and value != [] and value != {}:
+            return []
+    folded_content, folded_known = _folded(content), _folded(known)
     found = []
     for key, value in native.items():
         if _empty(value):
             continue
         name = fold(key) if type(key) is str else key
-        if name in content:
+        if name in folded_content:
             return []
-        if type(value) in (list, dict) and name not in known and name not in SHARED_KEYS:
+        if type(value) in (list, dict) and name not in folded_known and name not in SHARED_KEYS:
             found.append(key)
     return found

@@ -48,12 +48,13 @@ class Codec(ABC):
     verbatim_types: ClassVar[frozenset[str]] = frozenset()
     """`UnknownPart` types the codec recognises and keeps verbatim on purpose: content that
     is no client tool call or result (server-side items, bookkeeping blocks)."""
-    content_keys: ClassVar[frozenset[str]] = frozenset()
-    """The native message keys the codec reads content from (`histnorm.content_keys.fold`ed).
+    content_keys: ClassVar[tuple[str, ...]] = ()
+    """The native message keys the codec reads content from (compared in any casing, with
+    or without underscores: `histnorm.content_keys.fold`), likeliest first.
     A message holding none of them but something under a key outside `message_keys` holds
     content the codec cannot read (HN013; `histnorm.content_keys`). Empty: not checked."""
     message_keys: ClassVar[frozenset[str]] = frozenset()
-    """The other native message keys the codec reads or knows to hold no content (folded)."""
+    """The other native message keys the codec reads or knows to hold no content."""
 
     def unread_content(self, native: Any) -> list[str]:
         """The keys of the native message `native` holding content this codec does not
@@ -61,12 +62,6 @@ class Codec(ABC):
         if not self.content_keys:
             return []
         return unread_content(native, self.content_keys, self.message_keys)
-
-    def reads_content(self, messages: Sequence[Any]) -> bool:
-        """Whether every message in the detection window of `messages` keeps its content
-        where this codec reads it: a sniff claims no history whose messages lack its
-        content keys and hold something under keys it does not know."""
-        return not self.content_keys or not any(map(self.unread_content, messages[:50]))
 
     @abstractmethod
     def sniff(self, data: JsonValue) -> float:

@@ -295,8 +295,6 @@ class ChatTemplateCodec(MessageListCodec):
         window = messages[:50]
         if FOREIGN_KEYS & set().union(*window):
             return 0.0  # a message with another format's keys (`sniff_message`)
-        if not self.reads_content(window):
-            return 0.0  # content under keys this format has not: another format's messages
         seen = {sniff_message(m) for m in window}
         if "foreign" in seen or not has_role(messages, _ROLES):
             return 0.0

@@ -31,6 +31,7 @@ from histnorm.formats.openai_chat.read import (
     decode_function_call,
     decode_message,
     decode_tool_call,
+    unread,
 )
 from histnorm.formats.openai_chat.write import encode_message
 from histnorm.model import JsonValue, Message, Transcript
@@ -86,14 +87,14 @@ class OpenAIChatCodec(MessageListCodec):
             return 0.0  # a top-level system prompt is Anthropic's request shape
         if isinstance(data, dict) and not CONVERSE_BODY_KEYS.isdisjoint(data):
             return 0.0  # a Bedrock Converse request body
-        if not self.reads_content(messages):
-            return 0.0  # content under keys this format has not: another format's messages
         window = messages[:50]
         keys = set().union(*window)
         if _OTHER_KEYS & keys or not all("role" in msg for msg in window):
             return 0.0
         for msg in window:
             content = msg.get("content")
+            if (not content or not isinstance(content, str | list)) and unread(msg):
+                return 0.0  # content under keys this format has not: another format's
             if isinstance(content, list) and any(
                 not isinstance(c, dict)
                 or not isinstance(c.get("type"), str)  # untyped: Bedrock Converse blocks

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from histnorm.content_keys import folded, unread_content
+from histnorm.content_keys import unread_content
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import (
     expect_object,
@@ -46,9 +46,9 @@ _FOREIGN_PART_TYPES = {
 }
 
 
-CONTENT_KEYS = folded("content", "tool_calls", "function_call", "refusal", "audio")
+CONTENT_KEYS = ("content", "tool_calls", "function_call", "refusal", "audio")
 """Message keys the reader reads content from (`Codec.content_keys`)."""
-MESSAGE_KEYS = folded("role", "tool_call_id", "annotations", "prefix")
+MESSAGE_KEYS = frozenset({"role", "tool_call_id", "annotations", "prefix"})
 """Other message keys it reads or knows to hold no content (`Codec.message_keys`)."""
 
 
