@@ -55,7 +55,7 @@ def blocks(transcript: Transcript) -> tuple[Block, ...]:
     found = findings(transcript)
     if not found:
         return ()
-    starts, ends = _turn_bounds(messages, {finding.message_index for finding in found})
+    starts, ends = _turn_bounds(messages)
     out = []
     for finding in found:
         if finding.whole:
@@ -66,12 +66,11 @@ def blocks(transcript: Transcript) -> tuple[Block, ...]:
     return tuple(out)
 
 
-def _turn_bounds(messages: Sequence[Message], unknown: set[int]) -> tuple[list[int], list[int]]:
+def _turn_bounds(messages: Sequence[Message]) -> tuple[list[int], list[int]]:
     """For each message index, the first and the last message of its turn: the nearest
-    message after one that opens a turn, and the nearest one before such a message. A
-    message holding unknown content (its index in `unknown`) opens none."""
+    message after one that opens a turn, and the nearest one before such a message."""
     count = len(messages)
-    opens = [_opens_turn(m) and i not in unknown for i, m in enumerate(messages)]
+    opens = [_opens_turn(m) for m in messages]
     starts, ends = [0] * count, [count - 1] * count
     for i in range(1, count):
         starts[i] = i if opens[i - 1] else starts[i - 1]

@@ -172,3 +172,21 @@ def test_a_string_or_number_under_an_unknown_key_is_metadata() -> None:
     ]
     found = histnorm.lint(history)
     assert [d.code for d in found] == ["HN005"]
+
+
+def test_the_turn_after_a_user_message_with_hidden_content_is_kept() -> None:
+    # hidden results could sit in that user message: what answers them is kept as it is
+    history = [
+        {"role": "user", "content": "Weather in Paris?"},
+        {"role": "assistant", "content": "Checking."},
+        {"role": "user", "content": None, "results": [{"id": "c1", "output": "sunny"}]},
+        {"role": "assistant", "content": []},  # empty (HN005), after the hidden content
+        {"role": "user", "content": "Thanks."},
+        {"role": "assistant", "content": []},  # empty, in a turn of its own
+    ]
+    found = histnorm.lint(history, format="openai-chat")
+    assert [d.location.pointer for d in found if d.code == "HN013"] == ["/2/results"]
+    empty = {d.location.message_index: d.fix is not None for d in found if d.code == "HN005"}
+    assert empty == {3: False, 5: True}
+    result = histnorm.fix(history, format="openai-chat")
+    assert histnorm.encode(result.transcript) == history[:5]
