@@ -41,7 +41,7 @@ unsafe fixes enabled, and without them the error stays reported.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from histnorm.analysis.context import Context
@@ -63,43 +63,68 @@ def _name(transcript: AnyTranscript, position: Position) -> str | None:
     return part.name if isinstance(part, ToolCallPart | ToolResultPart | Call | Result) else None
 
 
-def _one_batch(transcript: AnyTranscript, first: Position, later: Position, merged: bool) -> bool:
-    """Whether two calls are in one message or, in a format with one item per message, in
-    one run of call items, or (`merged`: the target merges consecutive messages of one
-    role, as Anthropic does) in one run of assistant messages."""
-    if first[0] == later[0]:
-        return True
-    run = _messages(transcript)[first[0] : later[0] + 1]
-    if merged and all(m.role_is(*_ASSISTANT) for m in run):
-        return True
-    if not item_style(transcript):
-        return False
-    return all(all(p.kind == "tool_call" or p.kind == "reasoning" for p in m.parts) for m in run)
+def _calls_only(message: AnyMessage) -> bool:
+    return all(p.kind == "tool_call" or p.kind == "reasoning" for p in message.parts)
 
 
-def _messages(transcript: AnyTranscript) -> Sequence[AnyMessage]:
-    return transcript.messages
+def _run_starts(messages: Sequence[AnyMessage], inside: Callable[[AnyMessage], bool]) -> list[int]:
+    """For each message, the first message of the run of messages `inside` accepts that
+    ends with it; itself for a message `inside` refuses."""
+    starts: list[int] = []
+    start: int | None = None
+    for index, message in enumerate(messages):
+        if inside(message):
+            start = index if start is None else start
+            starts.append(start)
+        else:
+            start = None
+            starts.append(index)
+    return starts
+
+
+def batch_starts(transcript: AnyTranscript, merged: bool = False) -> list[int]:
+    """For each message, the first message of the batch it closes: in a format with one
+    item per message, the first of the run of messages holding only calls (and
+    reasoning) that ends with it; with `merged` (the target merges consecutive messages of
+    one role, as Anthropic does), the first of its run of assistant messages, when that
+    starts earlier; otherwise itself. Two calls are in one batch when the later one's
+    message starts at or before the first one's (one walk over the messages, however many
+    calls share an id)."""
+    messages: Sequence[AnyMessage] = transcript.messages
+    starts = list(range(len(messages)))
+    if item_style(transcript):
+        starts = _run_starts(messages, _calls_only)
+    if merged:
+        runs = _run_starts(messages, lambda m: m.role_is(*_ASSISTANT))
+        starts = [min(a, b) for a, b in zip(starts, runs, strict=True)]
+    return starts
 
 
 def groups(transcript: AnyTranscript, merged: bool = False) -> dict[Position, list[Position]]:
     """The first call of each shared id (by position) and the calls after it in its
-    message (`merged`: its run of assistant messages) that name another tool."""
+    message (or run of call items; `merged`: its run of assistant messages) that name
+    another tool."""
     found: dict[Position, list[Position]] = {}
+    names: dict[Position, set[str | None]] = {}
+    starts: list[int] | None = None
     for repeat in pair_transcript(transcript).repeats:
-        if repeat.kind != "tool_call" or not _one_batch(
-            transcript, repeat.first, repeat.position, merged
-        ):
+        if repeat.kind != "tool_call":
             continue
+        at, before = repeat.position[0], repeat.first[0]
+        if at != before:
+            starts = batch_starts(transcript, merged) if starts is None else starts
+            if starts[at] > before:
+                continue  # not one batch
         first = outline_part_at(transcript, repeat.first)
         later = outline_part_at(transcript, repeat.position)
         assert isinstance(first, ToolCallPart | Call) and isinstance(later, ToolCallPart | Call)
         if first.family not in _CLIENT or later.family not in _CLIENT:
             continue
-        calls = found.setdefault(repeat.first, [])
-        names = {_name(transcript, p) for p in calls} | {first.name}
-        if later.name not in names:
-            calls.append(repeat.position)
-    return {first: calls for first, calls in found.items() if calls}
+        seen = names.setdefault(repeat.first, {first.name})
+        if later.name not in seen:
+            seen.add(later.name)
+            found.setdefault(repeat.first, []).append(repeat.position)
+    return found
 
 
 def _results(transcript: AnyTranscript, first: Position, last: int) -> list[Position]:
@@ -123,9 +148,11 @@ def assign(
     results = _results(transcript, first, max(c[0] for c in everyone))
     names = [_name(transcript, c) for c in everyone]
     named = [_name(transcript, r) for r in results]
-    distinct = len(set(names)) == len(names) and len(set(named)) == len(named)
-    if results and distinct and all(n is not None and n in names for n in named):
-        return {everyone[names.index(n)]: r for n, r in zip(named, results, strict=True)}, True
+    known = set(names)
+    distinct = len(known) == len(names) and len(set(named)) == len(named)
+    if results and distinct and all(n is not None and n in known for n in named):
+        call_of = dict(zip(names, everyone, strict=True))
+        return {call_of[n]: r for n, r in zip(named, results, strict=True)}, True
     return dict(zip(everyone, results, strict=False)), False
 
 
