@@ -1,0 +1,239 @@
+"""The conservation check: a fix removes, moves or rewrites only what it owns.
+
+Each fix owns what its diagnostic names (`FixInfo.owns`, else the part or message it is
+located at; a message whose every part is owned is owned with them). After a fix changed
+a transcript, `lost` compares the native documents before and after: every key, string,
+number and boolean the first holds must still be somewhere in the second (a string also
+counts as kept inside a longer string, as merged text is), unless an owned part or
+message holds it. The check encodes both transcripts, so it runs only on the fix path and
+only when a fix changed something; a clean transcript never reaches it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from histnorm.diagnostic import Diagnostic
+from histnorm.errors import HistnormError, join_pointer
+from histnorm.model import Message, Transcript
+
+Atom = tuple[str, str]
+"""One value a document holds: ("k", key), ("s", string) or (type name, repr)."""
+
+
+def _walk(value: Any, pointer: str = "") -> Iterator[tuple[Atom, str]]:
+    """Every atom of the JSON `value`, with the pointer it is at."""
+    stack: list[tuple[Any, str]] = [(value, pointer)]
+    while stack:
+        here, at = stack.pop()
+        if isinstance(here, dict):
+            for key, inner in here.items():
+                where = join_pointer(at, key)
+                yield ("k", str(key)), where
+                stack.append((inner, where))
+        elif isinstance(here, list | tuple):
+            stack.extend((inner, join_pointer(at, i)) for i, inner in enumerate(here))
+        elif isinstance(here, str):
+            yield ("s", here), at
+        elif here is not None:
+            yield (type(here).__name__, repr(here)), at
+
+
+def atoms(value: Any) -> set[Atom]:
+    """The keys, strings, numbers and booleans of the JSON `value`."""
+    return {atom for atom, _ in _walk(value)}
+
+
+def _message_atoms(transcript: Transcript, index: int) -> set[Atom]:
+    """What a message holds: its native value and fields, its parts, and the record it
+    was read from (the line of a document that is a list of lines)."""
+    message = transcript.messages[index]
+    found = atoms(message.native)
+    found |= atoms([message.role, message.id, message.author_name, message.metadata])
+    for part in message.parts:
+        found |= _part_atoms(part)
+    native = transcript.native
+    if isinstance(native, list) and transcript.format is not None:
+        from histnorm.formats import get_codec
+
+        codec = get_codec(transcript.format)
+        pointers = [codec.message_pointer(transcript, index)]
+        pointers += [codec.part_pointer(transcript, index, k) for k in range(len(message.parts))]
+        for pointer in pointers:
+            found |= atoms(_line(native, pointer))
+    return found
+
+
+def _line(native: list[Any], pointer: str) -> Any:
+    """The line (item of a document that is a list of lines) `pointer` is in, or None."""
+    head = pointer.split("/")[1] if pointer.count("/") >= 1 else ""
+    return native[int(head)] if head.isdigit() and int(head) < len(native) else None
+
+
+def _envelope(transcript: Transcript, index: int, part: int) -> set[Atom]:
+    """The keys and scalars of the line a part was read from (its id, its parent's id,
+    its time), in a document that is a list of lines: they go with the part's line."""
+    native = transcript.native
+    if not isinstance(native, list) or transcript.format is None:
+        return set()
+    from histnorm.formats import get_codec
+
+    line = _line(native, get_codec(transcript.format).part_pointer(transcript, index, part))
+    if not isinstance(line, dict):
+        return set()
+    return atoms([*line, *(v for v in line.values() if not isinstance(v, dict | list))])
+
+
+def _part_atoms(part: Any) -> set[Atom]:
+    found = atoms(part.native) | atoms(part.model_dump(exclude={"native"}))
+    if part.slot is not None:
+        found.add(("k", part.slot))  # the key it lived under goes with it
+    return found
+
+
+def _at(value: Any, pointer: str) -> Any:
+    """The value at `pointer` in `value` (None when there is none)."""
+    for token in pointer.split("/")[1:]:
+        token = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(value, list) and token.isdigit() and int(token) < len(value):
+            value = value[int(token)]
+        elif isinstance(value, dict) and token in value:
+            value = value[token]
+        else:
+            return None
+    return value
+
+
+def _encoded(transcript: Transcript, encoded: Any, index: int, part: int | None) -> set[Atom]:
+    """The atoms of what a message or a part is written as in `encoded`, the document
+    `transcript` encodes to (a part histnorm made has no native value of its own)."""
+    from histnorm.formats import get_codec
+
+    codec = get_codec(transcript.format or "")
+    try:
+        if part is None:
+            pointer = codec.message_pointer(transcript, index)
+        else:
+            pointer = codec.part_pointer(transcript, index, part)
+    except (HistnormError, LookupError, ValueError):
+        return set()
+    if not pointer:
+        return set()
+    return atoms(_at(encoded, pointer))
+
+
+def owned(
+    transcript: Transcript, fixes: Iterable[Diagnostic], encoded: Any = None
+) -> set[Atom] | None:
+    """The atoms of what `fixes` own in `transcript`, which encodes to `encoded` (None: a
+    fix with no position owns the whole transcript, so nothing is checked)."""
+    parts: dict[int, set[int]] = {}
+    whole: set[int] = set()
+    messages = transcript.messages
+    for diagnostic in fixes:
+        info = diagnostic.fix
+        loc = diagnostic.location
+        if info is not None and info.owns is not None:
+            named = info.owns
+        elif loc.message_index is None:
+            return None
+        else:
+            named = ((loc.message_index, loc.part_index),)
+        for mi, pi in named:
+            if mi >= len(messages):
+                continue
+            if pi is None or pi >= len(messages[mi].parts):
+                whole.add(mi)
+            else:
+                parts.setdefault(mi, set()).add(pi)
+    found: set[Atom] = set()
+    for mi in whole:
+        found |= _message_atoms(transcript, mi) | _encoded(transcript, encoded, mi, None)
+    for mi, held in parts.items():
+        message = messages[mi]
+        if mi in whole:
+            continue
+        if len(held) == len(message.parts):  # every part owned: the message goes with them
+            found |= _message_atoms(transcript, mi) | _encoded(transcript, encoded, mi, None)
+            found |= {a for pi in held for a in _encoded(transcript, encoded, mi, pi)}
+            continue
+        for pi in held:
+            found |= _part_atoms(message.parts[pi]) | _envelope(transcript, mi, pi)
+            found |= _encoded(transcript, encoded, mi, pi)
+    return found
+
+
+def lost(
+    before: Transcript,
+    after: Transcript,
+    fixes: Sequence[Diagnostic],
+    original: Transcript | None = None,
+) -> str | None:
+    """Why the fixes `fixes` (of one rule, on `before`) must not give `after`: the first
+    value of `before` that `after` no longer holds and no fix owns, or None. With
+    `original` (the transcript as read, of which `before` is a fixed version), only values
+    holds count (default: `before`): one a fix or the writer made up (a generated id)
+    does not."""
+    if after is before or before.format is None or after.format is None:
+        return None
+    from histnorm.formats import get_codec
+
+    try:
+        old = get_codec(before.format).encode(before)
+    except HistnormError:
+        return None  # not writable before the fix either: writing it reports that
+    try:
+        new = get_codec(after.format).encode(after)
+    except HistnormError as error:
+        return f"would make a transcript that cannot be written ({error.message})"
+    kept = atoms(new)
+    gained: list[str] | None = None
+    mine: set[Atom] | None = None
+    read: set[Atom] | None = None
+    for atom, pointer in _walk(old):
+        if atom in kept:
+            continue
+        if read is None:
+            read = _read(original or before)
+        if atom not in read:
+            continue  # made by a fix or by the writer (a generated id), never read
+        if mine is None:
+            mine = owned(before, fixes, old)
+            if mine is None:
+                return None
+        if atom in mine:
+            continue
+        if atom[0] == "s":
+            if gained is None:
+                gained = [text for kind, text in kept - atoms(old) if kind == "s"]
+                kept |= {a for text in gained for a in _inside(text)}
+            if any(atom[1] in text for text in gained):
+                continue  # kept inside a longer string (merged text)
+            inner = _inside(atom[1])
+            if inner and inner <= kept | mine:
+                continue  # JSON text rewritten, everything in it kept or owned
+        what = "key" if atom[0] == "k" else "value"
+        return f"would drop the {what} {_show(atom[1])} at {pointer or '/'}"
+    return None
+
+
+def _read(transcript: Transcript) -> set[Atom]:
+    """The atoms of what `transcript` was read from: its native values and fields."""
+    return atoms(transcript.native) | atoms([m.model_dump() for m in transcript.messages])
+
+
+def _inside(text: str) -> set[Atom]:
+    """The atoms of `text` when it is JSON text of an object or an array (else none)."""
+    if not text.startswith(("{", "[")):
+        return set()
+    from histnorm.jsonio import loads
+
+    try:
+        return atoms(loads(text))
+    except HistnormError:
+        return set()
+
+
+def _show(text: str) -> str:
+    return repr(text if len(text) <= 40 else text[:37] + "...")
