@@ -16,7 +16,7 @@ from typing import Any
 
 from histnorm.diagnostic import Diagnostic
 from histnorm.errors import HistnormError, join_pointer
-from histnorm.model import Message, Transcript
+from histnorm.model import Transcript
 
 Atom = tuple[str, str]
 """One value a document holds: ("k", key), ("s", string) or (type name, repr)."""
@@ -188,12 +188,15 @@ def lost(
     except HistnormError as error:
         return f"would make a transcript that cannot be written ({error.message})"
     kept = atoms(new)
+    derived = get_codec(before.format).derived_keys
     gained: list[str] | None = None
     mine: set[Atom] | None = None
     read: set[Atom] | None = None
     for atom, pointer in _walk(old):
         if atom in kept:
             continue
+        if derived and atom[0] != "k" and _last(pointer) in derived:
+            continue  # worked out by the writer
         if read is None:
             read = _read(original or before)
         if atom not in read:
@@ -216,6 +219,10 @@ def lost(
         what = "key" if atom[0] == "k" else "value"
         return f"would drop the {what} {_show(atom[1])} at {pointer or '/'}"
     return None
+
+
+def _last(pointer: str) -> str:
+    return pointer.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
 
 
 def _read(transcript: Transcript) -> set[Atom]:

@@ -44,6 +44,10 @@ class Codec(ABC):
     """The keys of `histnorm.call_keys.CALL_KEYS` this codec reads; the others, when a
     native message carries them, hold calls or results it cannot see (HN013). None: its
     native messages are not flat objects where such keys could sit (nothing is checked)."""
+    derived_keys: ClassVar[frozenset[str]] = frozenset()
+    """Keys whose values the writer works out from the history (a tool part's `state`
+    from whether its result is there), so a fix elsewhere may change them: the
+    conservation check (`histnorm.conserve`) does not ask for their old values."""
     verbatim_types: ClassVar[frozenset[str]] = frozenset()
     """`UnknownPart` types the codec recognises and keeps verbatim on purpose: content that
     is no client tool call or result (server-side items, bookkeeping blocks)."""

@@ -113,6 +113,7 @@ class VercelAICodec(MessageListCodec):
     message_noun = "UIMessages"
     known_roles = ROLES
     read_call_keys = frozenset[str]()
+    derived_keys = frozenset({"state"})
     verbatim_types = _Verbatim(VERBATIM)
 
     def read_message(self, obj: Any, pointer: str) -> Message:
