@@ -71,18 +71,31 @@ def _line(native: list[Any], pointer: str) -> Any:
     return native[int(head)] if head.isdigit() and int(head) < len(native) else None
 
 
-def _envelope(transcript: Transcript, index: int, part: int) -> set[Atom]:
-    """The keys and scalars of the line a part was read from (its id, its parent's id,
-    its time), in a document that is a list of lines: they go with the part's line."""
+def _lines(transcript: Transcript, index: int, held: set[int]) -> set[Atom]:
+    """In a document that is a list of lines: the line each owned part (`held`, of
+    message `index`) was read from, whole when every part read from it is owned, else its
+    keys and scalars (its id, its parent's id, its time), which go with the part."""
     native = transcript.native
     if not isinstance(native, list) or transcript.format is None:
         return set()
     from histnorm.formats import get_codec
 
-    line = _line(native, get_codec(transcript.format).part_pointer(transcript, index, part))
-    if not isinstance(line, dict):
-        return set()
-    return atoms([*line, *(v for v in line.values() if not isinstance(v, dict | list))])
+    codec = get_codec(transcript.format)
+    heads: dict[int, list[int]] = {}
+    for pi in range(len(transcript.messages[index].parts)):
+        line = _line(native, codec.part_pointer(transcript, index, pi))
+        if line is not None:
+            heads.setdefault(id(line), []).append(pi)
+    found: set[Atom] = set()
+    for pi in held:
+        line = _line(native, codec.part_pointer(transcript, index, pi))
+        if not isinstance(line, dict):
+            continue
+        if set(heads.get(id(line), ())) <= held:
+            found |= atoms(line)
+        else:
+            found |= atoms([*line, *(v for v in line.values() if not isinstance(v, dict | list))])
+    return found
 
 
 def _part_atoms(part: Any) -> set[Atom]:
@@ -158,9 +171,9 @@ def owned(
             found |= _message_atoms(transcript, mi) | _encoded(transcript, encoded, mi, None)
             found |= {a for pi in held for a in _encoded(transcript, encoded, mi, pi)}
             continue
+        found |= _lines(transcript, mi, held)
         for pi in held:
-            found |= _part_atoms(message.parts[pi]) | _envelope(transcript, mi, pi)
-            found |= _encoded(transcript, encoded, mi, pi)
+            found |= _part_atoms(message.parts[pi]) | _encoded(transcript, encoded, mi, pi)
     return found
 
 
@@ -171,58 +184,109 @@ def lost(
     original: Transcript | None = None,
 ) -> str | None:
     """Why the fixes `fixes` (of one rule, on `before`) must not give `after`: the first
-    value of `before` that `after` no longer holds and no fix owns, or None. With
-    `original` (the transcript as read, of which `before` is a fixed version), only values
-    holds count (default: `before`): one a fix or the writer made up (a generated id)
-    does not."""
+    value of `before` that `after` no longer holds and no fix owns, or None. Only values
+    read from `original` (the transcript as read, of which `before` is a fixed version;
+    default `before`) count: one a fix or the writer made up (a generated id) does not."""
     if after is before or before.format is None or after.format is None:
         return None
     from histnorm.formats import get_codec
 
+    codec = get_codec(before.format)
     try:
-        old = get_codec(before.format).encode(before)
+        old = codec.encode(before)
     except HistnormError:
         return None  # not writable before the fix either: writing it reports that
     try:
         new = get_codec(after.format).encode(after)
     except HistnormError as error:
         return f"would make a transcript that cannot be written ({error.message})"
-    kept = atoms(new)
-    derived = get_codec(before.format).derived_keys
-    gained: list[str] | None = None
-    mine: set[Atom] | None = None
+    kept, containers = _index(new)
+    shared: set[int] = set()  # objects both documents hold: all they hold is kept
+    missing = [
+        (atom, key)
+        for atom, key in _atoms_outside(old, containers, shared)
+        if atom not in kept and not (key in codec.derived_keys and atom[0] != "k")
+    ]
+    if not missing:
+        return None
+    mine = owned(before, fixes, old)
+    if mine is None:
+        return None
+    gained = [text for kind, text in _fresh(new, shared) if kind == "s"]
+    kept |= {a for text in gained for a in _inside(text)}
     read: set[Atom] | None = None
-    for atom, pointer in _walk(old):
-        if atom in kept:
+    for atom, _ in missing:
+        if atom in mine or (atom[0] == "s" and _carried(atom[1], gained, kept | mine)):
             continue
-        if derived and atom[0] != "k" and _last(pointer) in derived:
-            continue  # worked out by the writer
         if read is None:
             read = _read(original or before)
         if atom not in read:
             continue  # made by a fix or by the writer (a generated id), never read
-        if mine is None:
-            mine = owned(before, fixes, old)
-            if mine is None:
-                return None
-        if atom in mine:
-            continue
-        if atom[0] == "s":
-            if gained is None:
-                gained = [text for kind, text in kept - atoms(old) if kind == "s"]
-                kept |= {a for text in gained for a in _inside(text)}
-            if any(atom[1] in text for text in gained):
-                continue  # kept inside a longer string (merged text)
-            inner = _inside(atom[1])
-            if inner and inner <= kept | mine:
-                continue  # JSON text rewritten, everything in it kept or owned
         what = "key" if atom[0] == "k" else "value"
+        pointer = next((at for found, at in _walk(old) if found == atom), "")
         return f"would drop the {what} {_show(atom[1])} at {pointer or '/'}"
     return None
 
 
-def _last(pointer: str) -> str:
-    return pointer.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
+def _carried(text: str, gained: list[str], kept: set[Atom]) -> bool:
+    """Whether a string is kept inside a longer new one (merged text), or is JSON text
+    whose every value is kept or owned (arguments rewritten)."""
+    if any(text in longer for longer in gained):
+        return True
+    inner = _inside(text)
+    return bool(inner) and inner <= kept
+
+
+def _index(value: Any) -> tuple[set[Atom], set[int]]:
+    """The atoms of `value`, and the ids of the objects and arrays it holds."""
+    found: set[Atom] = set()
+    containers: set[int] = set()
+    stack = [value]
+    while stack:
+        here = stack.pop()
+        if isinstance(here, dict):
+            containers.add(id(here))
+            found.update(("k", str(key)) for key in here)
+            stack.extend(here.values())
+        elif isinstance(here, list):
+            containers.add(id(here))
+            stack.extend(here)
+        else:
+            found.update(_scalar(here))
+    return found, containers
+
+
+def _scalar(value: Any) -> tuple[Atom, ...]:
+    if isinstance(value, str):
+        return (("s", value),)
+    if value is None:
+        return ()
+    return ((type(value).__name__, repr(value)),)
+
+
+def _atoms_outside(
+    value: Any, skip: set[int], shared: set[int]
+) -> Iterator[tuple[Atom, str | None]]:
+    """The atoms of `value` outside the objects and arrays in `skip` (each one met is
+    added to `shared`), each with the key it is under."""
+    stack: list[tuple[Any, str | None]] = [(value, None)]
+    while stack:
+        here, under = stack.pop()
+        if isinstance(here, dict | list) and id(here) in skip:
+            shared.add(id(here))
+        elif isinstance(here, dict):
+            for key, inner in here.items():
+                yield ("k", str(key)), str(key)
+                stack.append((inner, str(key)))
+        elif isinstance(here, list):
+            stack.extend((inner, under) for inner in here)
+        else:
+            yield from ((atom, under) for atom in _scalar(here))
+
+
+def _fresh(value: Any, shared: set[int]) -> Iterator[Atom]:
+    """The atoms of `value` outside the objects and arrays in `shared`."""
+    return (atom for atom, _ in _atoms_outside(value, shared, set()))
 
 
 def _read(transcript: Transcript) -> set[Atom]:

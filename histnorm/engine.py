@@ -148,11 +148,26 @@ def guarded(
     fix = rule.fix
     if fix is None:
         return found
-    if rule.tried:
+    if rule.tried and not _tried_together(rule, transcript, settings, found):
         found = [_tried(rule, transcript, settings, d) for d in found]
     if not unknown:
         return found
     return guard(transcript, found, lambda d: fix(transcript, [d], settings), unknown)
+
+
+def _tried_together(
+    rule: Rule, transcript: Transcript, settings: Settings, found: list[Diagnostic]
+) -> bool:
+    """Whether the fixes of `found`, applied together, conserve (`conserved`): then each
+    one does, and none is tried alone (one trial, not one per diagnostic)."""
+    assert rule.fix is not None
+    offered = [d for d in found if d.fix is not None]
+    if not offered:
+        return True
+    try:
+        return conserved(transcript, rule.fix(transcript, offered, settings), offered) is None
+    except HistnormError:
+        return False
 
 
 def _tried(rule: Rule, transcript: Transcript, settings: Settings, found: Diagnostic) -> Diagnostic:
