@@ -137,10 +137,15 @@ def _encoded(transcript: Transcript, encoded: Any, index: int, part: int | None)
 
 
 def owned(
-    transcript: Transcript, fixes: Iterable[Diagnostic], encoded: Any = None
+    transcript: Transcript,
+    fixes: Iterable[Diagnostic],
+    encoded: Any = None,
+    after: Transcript | None = None,
 ) -> set[Atom] | None:
     """The atoms of what `fixes` own in `transcript`, which encodes to `encoded` (None: a
-    fix with no position owns the whole transcript, so nothing is checked)."""
+    fix with no position owns the whole transcript, so nothing is checked). A call or a
+    result they remove (`after` holds it no more) takes with it every object of `encoded`
+    that names its id."""
     parts: dict[int, set[int]] = {}
     whole: set[int] = set()
     messages = transcript.messages
@@ -174,6 +179,49 @@ def owned(
         found |= _lines(transcript, mi, held)
         for pi in held:
             found |= _part_atoms(message.parts[pi]) | _encoded(transcript, encoded, mi, pi)
+    return found | _naming(encoded, _removed_ids(transcript, whole, parts, after))
+
+
+def _signature(part: Any) -> tuple[object, ...]:
+    return (part.kind, getattr(part, "name", None), repr(getattr(part, "arguments", None)))
+
+
+def _removed_ids(
+    transcript: Transcript, whole: set[int], parts: dict[int, set[int]], after: Transcript | None
+) -> set[str]:
+    """The ids of the owned calls and results that `after` holds no more, under any id
+    (a renamed call is rewritten, not removed)."""
+    if after is None:
+        return set()
+    left = {_signature(p) for m in after.messages for p in m.parts}
+    left_ids = {getattr(p, "call_id", None) for m in after.messages for p in m.parts}
+    found: set[str] = set()
+    for mi, message in enumerate(transcript.messages):
+        for pi, part in enumerate(message.parts):
+            if mi in whole or pi in parts.get(mi, ()):
+                call_id = getattr(part, "call_id", None)
+                gone = call_id not in left_ids and _signature(part) not in left
+                if isinstance(call_id, str) and call_id and gone:
+                    found.add(call_id)
+    return found
+
+
+def _naming(encoded: Any, ids: set[str]) -> set[Atom]:
+    """The atoms of every object of `encoded` that names one of `ids` as a value (the
+    copy of a call in a content block beside `tool_calls`): it goes with that call."""
+    found: set[Atom] = set()
+    if not ids:
+        return found
+    stack = [encoded]
+    while stack:
+        here = stack.pop()
+        if isinstance(here, dict):
+            if any(isinstance(v, str) and v in ids for v in here.values()):
+                found |= atoms(here)
+            else:
+                stack.extend(here.values())
+        elif isinstance(here, list):
+            stack.extend(here)
     return found
 
 
@@ -209,7 +257,7 @@ def lost(
     ]
     if not missing:
         return None
-    mine = owned(before, fixes, old)
+    mine = owned(before, fixes, old, after)
     if mine is None:
         return None
     gained = [text for kind, text in _fresh(new, shared) if kind == "s"]

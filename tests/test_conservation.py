@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import random
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -28,6 +29,8 @@ from histnorm.conserve import atoms, lost
 from histnorm.diagnostic import Applicability, Diagnostic, FixInfo
 from histnorm.model import TextPart, Transcript
 from histnorm.profiles import PROFILES
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _load(document: Any, fmt: str) -> Transcript:
@@ -267,6 +270,19 @@ def test_a_fix_owns_the_part_it_removes() -> None:
     result = histnorm.fix(_load(document, "openai-chat"))
     assert result.applied == {"HN001": 1}
     assert "tool_calls" not in histnorm.encode(result.transcript)[1]
+
+
+def test_a_removed_call_takes_its_copy_in_the_content_blocks() -> None:
+    """A LangChain AI message holds each call twice (an Anthropic `tool_use` block and a
+    `tool_calls` entry): removing the call removes both, and that conserves."""
+    document = orjson.loads(
+        (ROOT / "fixtures/formats/langchain/anthropic-tool-use.json").read_bytes()
+    )
+    del document[3:5]  # the results of both calls
+    result = histnorm.fix(_load(document, "langchain"))
+    assert result.applied == {"HN001": 2}, [d.message for d in result.remaining]
+    blocks = histnorm.encode(result.transcript)[2]["data"]["content"]
+    assert [b["type"] for b in blocks] == ["thinking", "text"]
 
 
 def test_the_check_does_not_run_on_a_clean_transcript(monkeypatch: pytest.MonkeyPatch) -> None:
