@@ -1,12 +1,19 @@
 """The conservation check: a fix removes, moves or rewrites only what it owns.
 
 Each fix owns what its diagnostic names (`FixInfo.owns`, else the part or message it is
-located at; a message whose every part is owned is owned with them). After a fix changed
-a transcript, `lost` compares the native documents before and after: every key, string,
-number and boolean the first holds must still be somewhere in the second (a string also
-counts as kept inside a longer string, as merged text is), unless an owned part or
-message holds it. The check encodes both transcripts, so it runs only on the fix path and
-only when a fix changed something; a clean transcript never reaches it.
+located at). A message whose every part is owned is owned with them; in a document that
+is a list of lines, so is the line an owned part was read from (whole when no other part
+was read from it, else its own keys and scalars); and so is every object naming the id
+of a call or result the fix removes (its copy in a content block).
+
+After a rule's fixes changed a transcript, `lost` compares the documents written before
+and after: every key, string, number and boolean read from the input must still be
+somewhere in the second, unless what is owned holds it. A string also counts as kept
+inside a longer new string (merged text), JSON text as kept when every value in it is,
+and the values of a codec's `derived_keys` are the writer's to change. Objects the two
+documents share (untouched messages keep their very objects) are not walked. The check
+runs only on the fix path, once per rule whose fixes changed something; a clean
+transcript never reaches it.
 """
 
 from __future__ import annotations

@@ -137,7 +137,7 @@ def emptied(codec: Codec, original: Transcript, fixed: Transcript) -> str | None
     the format's loader rejects an empty history (`Codec.empty_rejected`), or None."""
     if fixed.messages or not original.messages or codec.empty_rejected is None:
         return None
-    return f"a fix would leave no message, and {codec.empty_rejected}"
+    return f"the fixed history would hold no message, and {codec.empty_rejected}"
 
 
 class MessageListCodec(Codec):
