@@ -59,6 +59,10 @@ class FixInfo:
     title: str
     opted_in: bool = False
     """True when the user chose this fix explicitly (a non-default policy)."""
+    owns: tuple[tuple[int, int | None], ...] | None = None
+    """What the fix may remove, move or rewrite: (message, part) positions, a part of None
+    naming the whole message (`histnorm.conserve`). None: the part or message the
+    diagnostic is located at."""
 
 
 @dataclass(frozen=True, slots=True)

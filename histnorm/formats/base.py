@@ -48,6 +48,13 @@ class Codec(ABC):
     """The keys of `histnorm.call_keys.CALL_KEYS` this codec reads; the others, when a
     native message carries them, hold calls or results it cannot see (HN013). None: its
     native messages are not flat objects where such keys could sit (nothing is checked)."""
+    empty_rejected: ClassVar[str | None] = None
+    """What the format's own loader says of a history with no message, when it rejects
+    one (None: it reads one): `fix` never leaves such a history empty (`check_fixed`)."""
+    derived_keys: ClassVar[frozenset[str]] = frozenset()
+    """Keys whose values the writer works out from the history (a tool part's `state`
+    from whether its result is there), so a fix elsewhere may change them: the
+    conservation check (`histnorm.conserve`) does not ask for their old values."""
     verbatim_types: ClassVar[frozenset[str]] = frozenset()
     """`UnknownPart` types the codec recognises and keeps verbatim on purpose: content that
     is no client tool call or result (server-side items, bookkeeping blocks)."""
@@ -145,9 +152,18 @@ class Codec(ABC):
         """What the fixed transcript would break for the format's consumers, or None.
 
         `fix` calls this after repairing `original` and refuses the repair when it returns
-        a problem. The default refuses a change of JSON type (`changed_type`) of a top-level
-        key of the envelope or of a message that is kept."""
-        return changed_type(self, original, fixed)
+        a problem. The default refuses a history emptied where the loader rejects an empty
+        one (`emptied`), and a change of JSON type (`changed_type`) of a top-level key of
+        the envelope or of a message that is kept."""
+        return emptied(self, original, fixed) or changed_type(self, original, fixed)
+
+
+def emptied(codec: Codec, original: Transcript, fixed: Transcript) -> str | None:
+    """Why `fixed` must not be written when a fix removed every message of `original` and
+    the format's loader rejects an empty history (`Codec.empty_rejected`), or None."""
+    if fixed.messages or not original.messages or codec.empty_rejected is None:
+        return None
+    return f"the fixed history would hold no message, and {codec.empty_rejected}"
 
 
 class MessageListCodec(Codec):
