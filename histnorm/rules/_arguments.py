@@ -23,6 +23,7 @@ from histnorm.model import (
 from histnorm.pairing import Pairing, Position, pair_transcript
 from histnorm.rules._common import left_open
 from histnorm.settings import InvalidArgumentsPolicy, OrphanCallPolicy, Settings
+from histnorm.tail import tail_of
 
 Form = Literal["string", "object", "either"]
 """How a format writes arguments: the JSON text of an object, the object, or both."""
@@ -183,10 +184,11 @@ def with_note(content: Any, note: str) -> Any:
 
 def may_add_result(transcript: Transcript, position: Position, settings: Settings) -> bool:
     """Whether `replace` may add a result for the unanswered call at `position`: only
-    where HN001 would add one itself (orphan-tool-call=synthesize, and not a call a kept
-    tail leaves open)."""
+    where HN001 would add one itself (orphan-tool-call=synthesize, and not a call the tail
+    in force, `histnorm.tail`, leaves open)."""
     policy = settings.orphan_tool_call
-    return policy is OrphanCallPolicy.SYNTHESIZE and not left_open(transcript, position, settings)
+    tail = tail_of(settings, transcript.native)
+    return policy is OrphanCallPolicy.SYNTHESIZE and not left_open(transcript, position, tail)
 
 
 def carries_note(
