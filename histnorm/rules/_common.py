@@ -58,19 +58,24 @@ def describe(part: Part | OutlinePart) -> str:
 
 
 SERVER_RUN = frozenset({ToolFamily.HOSTED, ToolFamily.MCP})
-"""Families of calls the provider runs itself: one in flight at the end is the provider's
-to continue (Anthropic answered 200 to a `server_tool_use` and an `mcp_tool_use` without
-results at the end of a request: pydantic-ai's `test_unpaired_native_tool_calls`
-cassettes)."""
+"""Families of calls the provider runs itself: one in flight at the end of a request body
+is the provider's to continue (Anthropic answered 200 to a `server_tool_use` and an
+`mcp_tool_use` without results at the end of a request: pydantic-ai's
+`test_unpaired_native_tool_calls` cassettes)."""
 
 
-def left_open(transcript: AnyTranscript, position: Position, tail: TailMode) -> bool:
+def left_open(
+    transcript: AnyTranscript, position: Position, tail: TailMode, chosen: bool = True
+) -> bool:
     """Whether an unanswered item at `position` is a tail state to leave alone: at the end
-    under tail=keep, or a call the provider runs itself (`SERVER_RUN`) at the end."""
+    under tail=keep, or, when no tail was `chosen` (a request body closes its own), a call
+    the provider runs itself (`SERVER_RUN`) at the end."""
     if not turn_is_last(transcript, position[0]):
         return False
     if tail is TailMode.KEEP:
         return True
+    if chosen:
+        return False
     part = outline_part_at(transcript, position)
     return part.kind == "tool_call" and getattr(part, "family", None) in SERVER_RUN
 
@@ -91,7 +96,7 @@ def unanswered(
     title, applicability = fix
     transcript = context.outline
     for position in positions:
-        if left_open(transcript, position, context.tail):
+        if left_open(transcript, position, context.tail, context.settings.tail is not None):
             continue
         at_end = turn_is_last(transcript, position[0])
         closed = f" ({context.closed_tail_note})"
