@@ -344,9 +344,21 @@ def _fresh(value: Any, shared: set[int]) -> Iterator[Atom]:
     return (atom for atom, _ in _atoms_outside(value, shared, set()))
 
 
+_OURS = {"native", "kind", "slot", "family"}
+"""Fields whose values are histnorm's own words, not values read."""
+
+
 def _read(transcript: Transcript) -> set[Atom]:
-    """The atoms of what `transcript` was read from: its native values and fields."""
-    return atoms(transcript.native) | atoms([m.model_dump() for m in transcript.messages])
+    """The atoms of what `transcript` was read from: its native values with their keys,
+    and the values of its fields (their names are histnorm's, not keys it read)."""
+    found = atoms(transcript.native)
+    for message in transcript.messages:
+        found |= atoms(message.native)
+        found |= atoms([message.role, message.id, message.author_name, message.metadata])
+        for part in message.parts:
+            found |= atoms(part.native)
+            found |= atoms(list(part.model_dump(exclude=_OURS).values()))
+    return found
 
 
 def _inside(text: str) -> set[Atom]:

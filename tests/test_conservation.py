@@ -3,9 +3,10 @@
 A fix may remove, move or rewrite only the values its diagnostic owns; any other key,
 string, number or boolean of the input must still be in the output. HN107's merge of two
 same-role messages carries every key of both or is not offered (the reason is in the
-message, and lint shows no fix for it). The property at the end damages every format's
-fixtures: with the check turned off, a fix that drops what it does not own is caught by
-the property; with it on, every fix conserves.
+message, and lint shows no fix for it). The properties at the end damage the fixtures
+(histories where two speakers write in a row; the fuzzer's damaged files, written back
+through the command line's writer): with the check turned off (monkeypatched), they
+catch a fix that drops what it does not own; with it on, every fix conserves.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from typing import Any
 
 import orjson
 import pytest
-from fuzzing.cases import samples
+from fuzzing.cases import build, samples
 from fuzzing.damages import DAMAGES
+from fuzzing.invariants import FileRun
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -381,3 +383,49 @@ def test_with_the_check_off_a_merge_drops_a_speaker(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(engine, "conserved", lambda *args: None)
     with pytest.raises(AssertionError, match="fix dropped"):
         test_every_fix_keeps_the_speakers_of_damaged_histories()
+
+
+# --- damaged files: the fuzzer's cases, through the command line's reader and writer ------
+
+LOSSY = ((1, 470), (1, 771), (2, 148))
+"""Fuzz cases (seed, case) whose damage (a Claude Code line repeated under its uuid, then
+blanked) leads a fix, through the writer, to drop another line's text."""
+
+
+def _texts(data: bytes) -> set[str]:
+    """Every non-blank `text` value of a JSON or JSONL file."""
+    found: set[str] = set()
+    for line in data.splitlines():
+        try:
+            stack = [orjson.loads(line)]
+        except orjson.JSONDecodeError:
+            continue
+        while stack:
+            here = stack.pop()
+            if isinstance(here, dict):
+                text = here.get("text")
+                if isinstance(text, str) and text.strip():
+                    found.add(text)
+                stack.extend(here.values())
+            elif isinstance(here, list):
+                stack.extend(here)
+    return found
+
+
+def _lost_texts(seed: int, case: int) -> set[str]:
+    run = build(seed, case)[1]
+    if not isinstance(run, FileRun) or run.first.stdout is None:
+        return set()
+    return _texts(run.data) - _texts(run.output)
+
+
+@pytest.mark.parametrize(("seed", "case"), [*LOSSY, *((0, case) for case in range(60))])
+def test_damaged_files_keep_every_text(seed: int, case: int) -> None:
+    assert not _lost_texts(seed, case)
+
+
+def test_with_the_check_off_damaged_files_lose_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The property above fails when the conservation check is turned off: the writer
+    then drops the text of a line that shares its uuid with the one a fix changed."""
+    monkeypatch.setattr(engine, "conserved", lambda *args: None)
+    assert all(_lost_texts(seed, case) for seed, case in LOSSY)
