@@ -749,6 +749,8 @@ def render_codex(t: Transcript, drawer: _Drawer) -> list[dict[str, Any]]:
             usage = {"type": "token_count", "info": None, "rate_limits": None}
             lines.append({"timestamp": stamp, "type": "event_msg", "payload": usage})
     return lines
+
+
 def render_pydantic_ai(t: Transcript, drawer: _Drawer) -> list[dict[str, Any]]:
     """A Pydantic AI `ModelMessagesTypeAdapter` dump: requests and responses with `parts`."""
     stamp = "2026-07-14T09:12:03.111000Z"

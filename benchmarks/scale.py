@@ -7,7 +7,9 @@ parallel calls and then, by shape,
 - `orphans`: no results at all, then a user turn and an answer (fix, with
   `orphan_tool_call="synthesize"`, makes up the N results);
 - `displaced`: a user turn between the calls and their N results (fix moves them);
-- `duplicates`: one call answered N times under its id (fix drops N - 1).
+- `duplicates`: one call answered N times under its id (fix drops N - 1);
+- `shared-id`: N calls under one id, answered N times under it (issue #28: in
+  `openai-responses`, one run of N call items sharing an id).
 
 Each is rendered as `openai-chat`, `anthropic`, `openai-responses` and `meai`, dumped to
 JSON bytes, and timed through the library (`histnorm.lint(bytes)`, `histnorm.fix(bytes)`),
@@ -32,7 +34,7 @@ from typing import Any
 import orjson
 
 FORMATS = ("openai-chat", "anthropic", "openai-responses", "meai")
-SHAPES = ("paired", "orphans", "displaced", "duplicates")
+SHAPES = ("paired", "orphans", "displaced", "duplicates", "shared-id")
 MODES = ("lint", "fix")
 
 
@@ -46,6 +48,8 @@ def _plan(shape: str, n: int) -> list[tuple[str, Any]]:
     events: list[tuple[str, Any]] = [("user", "run the tools")]
     if shape == "duplicates":
         events += [("calls", calls[:1]), ("results", calls[:1] * n)]
+    elif shape == "shared-id":
+        events += [("calls", calls[:1] * n), ("results", calls[:1] * n)]
     elif shape == "paired":
         events += [("calls", calls), ("results", calls)]
     elif shape == "orphans":

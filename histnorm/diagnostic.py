@@ -7,6 +7,18 @@ from enum import StrEnum
 from typing import Any
 
 
+def printable(text: str) -> str:
+    """`text` with each lone surrogate (a `"\\ud800"` escape in the JSON read) written as
+    a backslash escape, so that it can be encoded as UTF-8 and printed."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
 class Severity(StrEnum):
     """How much a diagnostic matters; only errors fail a run by default."""
 
@@ -47,6 +59,10 @@ class FixInfo:
     title: str
     opted_in: bool = False
     """True when the user chose this fix explicitly (a non-default policy)."""
+    owns: tuple[tuple[int, int | None], ...] | None = None
+    """What the fix may remove, move or rewrite: (message, part) positions, a part of None
+    naming the whole message (`histnorm.conserve`). None: the part or message the
+    diagnostic is located at."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +77,11 @@ class Diagnostic:
     fix: FixInfo | None = None
     data: Any = field(default=None, compare=False, repr=False)
     """Rule-private details its fix uses (positions of related parts and so on)."""
+
+    def __post_init__(self) -> None:
+        # a message quotes the data (roles, ids, names): it must stay printable text
+        if not self.message.isascii():
+            object.__setattr__(self, "message", printable(self.message))
 
     def at(self, **changes: Any) -> Diagnostic:
         """A copy with its location fields changed."""

@@ -9,6 +9,7 @@ from types import MappingProxyType
 import histnorm.conversations as conversations
 from histnorm.analysis.context import Context, NeedsModel
 from histnorm.analysis.outline import Outline
+from histnorm.conserve import lost
 from histnorm.diagnostic import Applicability, Diagnostic, Location, Severity
 from histnorm.edit import dropped_answers, is_result_only
 from histnorm.errors import HistnormError
@@ -148,11 +149,58 @@ def guarded(
     unknown: Sequence[Block],
 ) -> list[Diagnostic]:
     """`found` (diagnostics of `rule`) with the fixes that the unknown content of
-    `transcript` (its `blocks`) forbids held back (`histnorm.guard`)."""
+    `transcript` (its `blocks`) forbids held back (`histnorm.guard`), and, for a rule
+    whose fixes are `tried`, those that would drop a value they do not own withdrawn."""
     fix = rule.fix
-    if fix is None or not unknown:
+    if fix is None:
+        return found
+    if rule.tried and not _tried_together(rule, transcript, settings, found):
+        found = [_tried(rule, transcript, settings, d) for d in found]
+    if not unknown:
         return found
     return guard(transcript, found, lambda d: fix(transcript, [d], settings), unknown)
+
+
+def _tried_together(
+    rule: Rule, transcript: Transcript, settings: Settings, found: list[Diagnostic]
+) -> bool:
+    """Whether the fixes of `found`, applied together, conserve (`conserved`): then each
+    one does, and none is tried alone (one trial, not one per diagnostic)."""
+    assert rule.fix is not None
+    offered = [d for d in found if d.fix is not None]
+    if not offered:
+        return True
+    try:
+        return conserved(transcript, rule.fix(transcript, offered, settings), offered) is None
+    except HistnormError:
+        return False
+
+
+def _tried(rule: Rule, transcript: Transcript, settings: Settings, found: Diagnostic) -> Diagnostic:
+    """`found` without its fix when that fix, applied alone, would not conserve (`lost`)."""
+    assert rule.fix is not None
+    if found.fix is None:
+        return found
+    try:
+        problem = conserved(transcript, rule.fix(transcript, [found], settings), [found])
+    except HistnormError as error:
+        problem = error.message
+    if problem is None:
+        return found
+    reason = f"{rule.code}'s fix {problem}"
+    return replace(found, fix=None, message=f"{found.message} (not fixable: {reason})")
+
+
+def conserved(
+    before: Transcript,
+    after: Transcript,
+    fixes: Sequence[Diagnostic],
+    original: Transcript | None = None,
+) -> str | None:
+    """Why `after`, what `fixes` made of `before` (a fixed version of `original`), must
+    not be kept: a value they do not own is gone (`histnorm.conserve.lost`); None when
+    everything is conserved."""
+    return lost(before, after, fixes, original)
 
 
 def lint(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> tuple[Diagnostic, ...]:
@@ -286,6 +334,10 @@ def _fix(transcript: Transcript, settings: Settings, trial: bool = False) -> Fix
             if keeps(transcript, fixed, unknown) is not None:
                 continue
             if fixed != transcript:
+                problem = conserved(transcript, fixed, wanted, seen[0])
+                if problem is not None:
+                    reason = f"{rule.code}'s fix {problem}"
+                    return FixResult(seen[0], {}, fix_refused(lint(seen[0], settings), reason))
                 fixes.extend(_locate(transcript, d) for d in wanted)
                 transcript, changed = fixed, True
                 unknown = blocks(transcript)

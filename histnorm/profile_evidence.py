@@ -69,6 +69,10 @@ RESPONSES = {
     "items from your input and try again.`",
     "severity": "HN008 is a warning: the Responses API pairs outputs with calls by call_id "
     "wherever they sit",
+    "instructions_between_results": "a Codex rollout whose 33 `function_call_output` items "
+    "each sat after a `developer` message (an approval notice) that followed its "
+    "`function_call` was answered 200 by OpenAI on every later turn (histnorm's issue 23): "
+    "instructions between a call and its output do not separate them",
     "empty_text": 'accepted: OpenAI answered 200 to an assistant message with content "" and '
     f'an output_text part with text "" ({CASSETTES}test_openai_responses/'
     f"test_native_output.yaml, {CASSETTES}test_openai_responses/"
@@ -96,9 +100,13 @@ ANTHROPIC = {
     "take system text only in the top-level `system` (pydantic-ai's "
     "`_INLINE_SYSTEM_PROMPT_MODEL_PREFIXES`, "
     f"{PYDANTIC_AI}pydantic_ai_slim/pydantic_ai/providers/anthropic.py)",
-    "empty_text": "Anthropic 400: `messages: text content blocks must be non-empty` "
-    "(aliasrobotics/cai#182) and `messages: text content blocks must contain non-whitespace "
-    "text` (anthropics/claude-code#3196)",
+    "empty_text": "lone-blank: Anthropic 400: `messages: text content blocks must be "
+    "non-empty` (aliasrobotics/cai#182) for empty text anywhere, and `messages: text content "
+    "blocks must contain non-whitespace text` (anthropics/claude-code#3196) for a message "
+    "whose only block is whitespace; `[text: ' ', text: 'real']` was accepted "
+    '(LibreChat-AI/agents#124, calling `messages.create`), and so was `{"type": "text", '
+    '"text": " "}` before a `tool_use` in an earlier assistant message (histnorm\'s '
+    "issue 23)",
     "final_assistant": f"some-models: Anthropic 400 {PREFILL} "
     "(smallmain/vscode-unify-chat-provider#249); claude-sonnet-4-6, claude-opus-4-6 and "
     "newer reject a final assistant message, the `*-4-5` models take it as a prefill "
@@ -177,11 +185,16 @@ BEDROCK = {
 GEMINI = {
     "equal_call_counts": "Gemini 400: `Please ensure that the number of function response parts "
     "is equal to the number of function call parts of the function call turn.` "
-    "(google-gemini/gemini-cli#4217)",
+    "(google-gemini/gemini-cli#4217); responses in consecutive user contents are merged into "
+    "one turn first (see `merges_same_role`), so only responses with another content between "
+    "them are split",
     "merges_same_role": "Gemini answered 200 to two model contents with one functionCall each, "
     "answered by one user content with both functionResponses "
     f"({CASSETTES}test_tool_search/test_cross_provider_capability_replay%5Bgoogle-gemini-3-"
-    "flash-preview-openai-responses-gpt-5.4%5D.yaml)",
+    "flash-preview-openai-responses-gpt-5.4%5D.yaml); the Gemini API answered 200 to a "
+    "parallel call's functionResponses split over consecutive user contents on "
+    "gemini-2.5-flash and gemini-2.5-flash-lite (Oaklight/llm-rosetta#300, split and merged "
+    "both 200), so consecutive response contents are one response turn (HN102)",
     "system_placement": "roles are user and model only: `Role must be user or model, but got "
     "system` (google-genai, "
     "https://github.com/googleapis/python-genai/blob/main/google/genai/chats.py); system text "
@@ -210,17 +223,40 @@ GEMINI = {
     "image/heif.` (EvanZhouDev/gemini-ai#3; no GIF: "
     "https://ai.google.dev/gemini-api/docs/image-understanding#supported-formats)",
 }
+VERTEX = {
+    "equal_call_counts": "Vertex AI 400: `Please ensure that the number of function response "
+    "parts is equal to the number of function call parts of the function call turn. "
+    "INVALID_ARGUMENT` when each response of a parallel call sat in its own user content "
+    "(docker/docker-agent#2959; epam/ai-dial-adapter-vertexai#214): Vertex does not merge "
+    "them as the Gemini API does",
+    "empty_text": "Vertex AI 400: `Unable to submit request because it has an empty text "
+    'parameter.` for a model content whose only part was `{"text": ""}` '
+    "(google/adk-python#338; FoundationAgents/OpenManus#876), the very history the Gemini "
+    "API answered 200 (see `gemini`)",
+}
+"""Gemini on Vertex AI (`aiplatform.googleapis.com`), where it differs from the Gemini API;
+the other constraints are the `gemini` profile's, with its evidence."""
 MISTRAL = {
     "call_id_pattern": "Mistral 400: `Tool call id was call_PTLP8xhu3uwZk4l3nlnrrJha but must "
     "be a-z, A-Z, 0-9, with a length of 9.` (anomalyco/opencode#1680; code 3280 for `turn1_0`, "
     "nearai/ironclaw#1241); Mistral answered 200 to ids such as `FI5qQGzDE` "
     f"({CASSETTES}test_mistral/test_image_as_binary_content_tool_response.yaml)",
+    "answer_after_results": "Mistral 400: `Unexpected role 'user' after role 'tool'` "
+    "(`invalid_request_message_order`, code 3230; datapizza-labs/datapizza-ai#98, "
+    "NousResearch/hermes-agent#20154); `mistral_common`'s validator takes only an assistant "
+    "or tool message after a tool message (mistralai/mistral-common#169), so Devstral and "
+    "other Mistral models on vLLM with Mistral's tokenizer answer the same 400 "
+    "(mistralai/mistral-vibe#454, aliou/pi-neuralwatt#12). Not in the `vllm` profile: vLLM "
+    "validates this only for models it serves with `mistral_common`, other chat templates "
+    "accept the shape; use `--profile mistral` for Mistral models on vLLM",
 }
 OLLAMA = {
     "result_names": "paired: Ollama tool calls carry no id and a result names its tool: "
     '`{"role": "tool", "tool_name": "get_temperature", "content": "22°C"}` '
     "(https://docs.ollama.com/capabilities/tool-calling); without `tool_name` parallel "
-    "results cannot be matched to their calls (agentscope-ai/agentscope#2006)",
+    "results cannot be matched to their calls (agentscope-ai/agentscope#2006); the result "
+    "of a lone call is paired by position: Ollama answered 200 to a tool message with "
+    "neither an id nor a name after a single call (histnorm's issue 23)",
 }
 PORTABLE = "the strictest value any profile takes; see that profile's evidence"
 VLLM = {

@@ -25,9 +25,11 @@ SystemPlacement = Literal["anywhere", "inline", "leading", "top-level"]
 models of the target take it there (`inline`, reported as information); only before the
 first other message; or only in the request's top-level field."""
 
-EmptyText = Literal["accepted", "beside-result", "rejected"]
+EmptyText = Literal["accepted", "beside-result", "lone-blank", "rejected"]
 """Which empty or whitespace-only text parts the target rejects: none; only those in a
-message that also holds a tool result (Gemini); all of them."""
+message that also holds a tool result (Gemini); every empty one, but a whitespace-only one
+only where it stands alone in its message or sits in the last message (Anthropic); all of
+them."""
 
 ToolArguments = Literal["any", "json-object"]
 """What the target needs of a function call's arguments: nothing it checks (`any`), or
@@ -76,6 +78,9 @@ class Profile:
     first_message_user: bool = False
     alternating_roles: bool = False
     """Consecutive messages of the same role are rejected."""
+    instructions_between_results: bool = False
+    """System and developer messages between a call and its result do not separate them:
+    the target pairs results by call id wherever they sit (Responses API; HN008)."""
     merges_same_role: bool = False
     """Consecutive messages of one role are merged into one turn, so calls in back-to-back
     assistant messages are answered together by the message after them."""
@@ -98,6 +103,9 @@ class Profile:
     Bedrock; HN122, tail=close)."""
     error_result_content: bool = False
     """A tool result marked as an error must have content (Bedrock; HN123)."""
+    answer_after_results: bool = False
+    """Only an assistant message or more results may follow tool results: the assistant
+    answers them before the user speaks again (Mistral; HN124)."""
     max_string_length: int | None = None
     """Characters one string of the request may hold (HN113)."""
     max_request_bytes: int | None = None
@@ -147,6 +155,7 @@ RULES_OF: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "first_message_user": ("HN106",),
         "alternating_roles": ("HN107",),
         "merges_same_role": ("HN008",),
+        "instructions_between_results": ("HN008",),
         "system_placement": ("HN108",),
         "empty_text": ("HN004",),
         "tool_arguments": ("HN109",),
@@ -155,6 +164,7 @@ RULES_OF: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "final_assistant": ("HN121",),
         "final_text_trimmed": ("HN122",),
         "error_result_content": ("HN123",),
+        "answer_after_results": ("HN124",),
         "max_string_length": ("HN113",),
         "max_request_bytes": ("HN113",),
         "max_image_base64": ("HN113",),
@@ -198,7 +208,7 @@ _ANTHROPIC = Profile(
     call_id_pattern=_ANTHROPIC_ID,
     merges_same_role=True,
     system_placement="inline",
-    empty_text="rejected",
+    empty_text="lone-blank",
     final_assistant="some-models",
     final_text_trimmed=True,
     max_request_bytes=32 * _MIB,
@@ -259,6 +269,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 "openai-responses",
                 "OpenAI Responses API",
                 reasoning_needs_next=True,
+                instructions_between_results=True,
                 max_call_id_length=64,
                 unique_call_ids=True,
                 max_string_length=10_485_760,
@@ -306,10 +317,22 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 reasoning_carry="signed-calls",
                 evidence={**cited.GEMINI, **cited.GEMINI_3},
             ),
+            replace(
+                _GEMINI,
+                name="vertex",
+                summary="Gemini on Google Vertex AI (split responses and empty text rejected)",
+                merges_same_role=False,
+                empty_text="rejected",
+                evidence={
+                    **{k: v for k, v in cited.GEMINI.items() if k != "merges_same_role"},
+                    **cited.VERTEX,
+                },
+            ),
             Profile(
                 "mistral",
                 "Mistral AI chat completions (La Plateforme)",
                 call_id_pattern=_MISTRAL_ID,
+                answer_after_results=True,
                 evidence=cited.MISTRAL,
             ),
             Profile(
@@ -368,6 +391,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 final_assistant="rejected",
                 final_text_trimmed=True,
                 error_result_content=True,
+                answer_after_results=True,
                 max_string_length=10_485_760,
                 max_request_bytes=32 * _MIB,
                 max_image_base64=5 * _MIB,
@@ -400,6 +424,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                         "final_assistant",
                         "final_text_trimmed",
                         "error_result_content",
+                        "answer_after_results",
                         "max_string_length",
                         "max_request_bytes",
                         "max_image_base64",

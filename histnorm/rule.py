@@ -68,6 +68,10 @@ class Rule:
     aliases: tuple[str, ...] = field(default=())
     check_outline: OutlineCheckFn | None = None
     wants: int = ALWAYS
+    tried: bool = False
+    """Whether each of its fixes is tried alone, in lint as in fix, and withdrawn (with
+    the reason in its message) when it would drop a value it does not own
+    (`histnorm.conserve`): for fixes, such as merges, that may not carry everything."""
     other_severities: tuple[tuple[Severity, str], ...] = ()
     """The severities it reports besides `severity`, each with when (profile overrides
     aside: `Profile.severity` names those)."""
@@ -100,12 +104,17 @@ class Rule:
         opted_in: bool = False,
         severity: Severity | None = None,
         data: Any = None,
+        owns: tuple[tuple[int, int | None], ...] | None = None,
     ) -> Diagnostic:
-        """Build a diagnostic of this rule; a `fix_title` means a fix is offered."""
+        """Build a diagnostic of this rule; a `fix_title` means a fix is offered, which
+        owns `owns` (`FixInfo.owns`)."""
         fix = None
         if fix_title is not None:
             fix = FixInfo(
-                applicability or self.applicability or Applicability.SAFE, fix_title, opted_in
+                applicability or self.applicability or Applicability.SAFE,
+                fix_title,
+                opted_in,
+                owns,
             )
         return Diagnostic(
             code=self.code,

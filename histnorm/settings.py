@@ -93,8 +93,10 @@ class Settings(BaseModel):
     or `fail` (report only)."""
     whitespace_is_empty: bool = True
     """Whether a message of nothing but whitespace counts as empty."""
-    tail: TailMode = TailMode.KEEP
-    """`keep`: calls still open at the end are a live state (HN011); `close`: defects."""
+    tail: TailMode | None = None
+    """`keep`: calls still open at the end are a live state (HN011); `close`: defects;
+    unset: `close` for a request body (`model`, `max_tokens`... beside the messages),
+    `keep` otherwise (`histnorm.tail`)."""
     scope: Scope = Scope.ALL
     """Which messages are reported: `all`, `tail` (after the last user message) or `marked`."""
     profile: str | None = None

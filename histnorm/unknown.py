@@ -88,7 +88,8 @@ def _findings(transcript: Transcript) -> tuple[Unknown, ...]:
     total = 0
     read = codec.read_call_keys
     for mi, message in enumerate(transcript.messages):
-        for key in unread_call_keys(message.native, read) if read is not None else ():
+        keys = unread_call_keys(message.native, read) if read is not None else []
+        for key in keys:
             found.append(
                 Unknown(
                     mi,
@@ -100,6 +101,9 @@ def _findings(transcript: Transcript) -> tuple[Unknown, ...]:
                     Severity.ERROR,
                 )
             )
+        unread = [] if keys else codec.unread_content(message.native)
+        if unread:
+            found.append(_unread_content(transcript, mi, unread))
         if (
             message.role.casefold() not in roles
             and codec.known_roles is not None
@@ -144,6 +148,25 @@ def _findings(transcript: Transcript) -> tuple[Unknown, ...]:
     else:
         found.extend(_parts(transcript, unknown))
     return tuple(sorted(found, key=lambda u: (u.message_index, u.part_index or -1)))
+
+
+def _unread_content(transcript: Transcript, mi: int, keys: list[str]) -> Unknown:
+    """The finding for message `mi`, whose content lies under `keys` its reader does not
+    read (`histnorm.content_keys`)."""
+    from histnorm.formats import get_codec
+
+    codec = get_codec(transcript.format or "")
+    message = transcript.messages[mi]
+    listed = ", ".join(repr(k) for k in keys[:3]) + (", ..." if len(keys) > 3 else "")
+    return Unknown(
+        mi,
+        None,
+        join_pointer(codec.message_pointer(transcript, mi), keys[0]),
+        f"{message.role} message has no content where the {codec.name} reader looks, but "
+        f"holds {listed}: its content is hidden from histnorm, so it is not empty (is this "
+        "file in another format?)",
+        Severity.ERROR,
+    )
 
 
 def _unknown(message: Message) -> Iterator[UnknownPart]:

@@ -242,10 +242,26 @@ def function_calls(draw: st.DrawFn) -> dict[str, Any]:
 # --- messages --------------------------------------------------------------------------
 
 
+_CONTENT = ("content", "tool_calls", "function_call", "refusal", "audio")
+
+
 def _message(draw: st.DrawFn, fields: dict[str, Any]) -> dict[str, Any]:
     if draw(st.integers(0, 3)) == 0:
         fields["name"] = draw(NAMES | st.none())
-    return draw(with_extras(fields, MESSAGE_KEYS | SNIFF_POISON_KEYS, 2))
+    return without_hidden_content(draw(with_extras(fields, MESSAGE_KEYS | SNIFF_POISON_KEYS, 2)))
+
+
+def without_hidden_content(message: dict[str, Any]) -> dict[str, Any]:
+    """`message` as drawn, but for a message without content (nothing under `_CONTENT`):
+    without the arrays and objects its unknown keys hold, which would be content the
+    reader cannot see (HN013, `histnorm.content_keys`), another format's message."""
+    if any(message.get(key) not in (None, "", [], {}) for key in _CONTENT):
+        return message
+    return {
+        k: v
+        for k, v in message.items()
+        if k in MESSAGE_KEYS or not isinstance(v, list | dict) or not v
+    }
 
 
 @st.composite
@@ -306,7 +322,7 @@ def function_messages(draw: st.DrawFn) -> dict[str, Any]:
         "name": draw(NAMES),
         "content": draw(TEXT | st.none()),
     }
-    return draw(with_extras(fields, MESSAGE_KEYS | SNIFF_POISON_KEYS, 2))
+    return without_hidden_content(draw(with_extras(fields, MESSAGE_KEYS | SNIFF_POISON_KEYS, 2)))
 
 
 @st.composite

@@ -109,7 +109,8 @@ SESSION = (
 )
 """One message per line (a session log): HN001 on line 2."""
 
-BROKEN = b"{not json\n"
+BROKEN = b'[{"role": "user", "content": "hi"} {not json\n'
+"""A message list that stops being JSON (what does not read as a transcript is skipped)."""
 
 
 pytestmark = pytest.mark.usefixtures("cli_workdir")
@@ -183,13 +184,15 @@ def test_lint_dirty_file_exits_1():
 
 def test_lint_unreadable_input_is_hn000_and_exits_1():
     put("broken.json", BROKEN)
-    put("binary.json", b"\xff\xfe\x00garbage")
-    result = invoke("lint", "broken.json", "binary.json")
+    put("binary.json", b'[{"role": "user", "content": "\xff\xfe\x00garbage"}]')
+    put("garbage.json", b"\xff\xfe\x00garbage")  # nothing reads as a transcript
+    result = invoke("lint", "broken.json", "binary.json", "garbage.json")
     assert result.exit_code == 1, result.output
     assert result.stderr == ""
     assert result.stdout.startswith("broken.json:1: HN000 not valid JSON")
     assert "binary.json" in result.stdout
     assert result.stdout.count(" HN000 ") == 2
+    assert "1 file skipped: not a transcript." in result.stdout
 
 
 def test_lint_missing_path_among_good_ones_exits_2_and_reports_the_others():

@@ -42,7 +42,7 @@ def _workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         monkeypatch.delenv(name, raising=False)
     for source in DEMO.iterdir():
         shutil.copyfile(source, tmp_path / source.name)
-    (tmp_path / "broken.json").write_bytes(b"{not json\n")
+    (tmp_path / "broken.json").write_bytes(b'[{"role": "user", "content": "hi"} {not json\n')
     return tmp_path
 
 

@@ -75,8 +75,10 @@ def test_every_key_is_in_the_schema_and_the_reference():
         assert spec.get("description"), f"{key} has no description"
     assert rows["`tail`"] == [
         "one of `keep` or `close`",
-        '`"keep"`',
-        "`keep`: calls still open at the end are a live state (HN011); `close`: defects.",
+        "unset",
+        "`keep`: calls still open at the end are a live state (HN011); `close`: defects; "
+        "unset: `close` for a request body (`model`, `max_tokens`... beside the messages), "
+        "`keep` otherwise (`histnorm.tail`).",
     ]
     assert rows["`include`"][1] == '`["*.json", "*.jsonl"]`'
 

@@ -464,7 +464,9 @@ def test_a_torn_session_converts_around_its_broken_lines_as_lint_reads_it(name: 
     put("s.jsonl", (CLAUDE_CODE / "torn" / f"{name}.jsonl").read_bytes())
     result = invoke("s.jsonl", "--to", "anthropic", "-o", "out.json")
     assert result.exit_code == status, result.output
-    assert [line.split()[1] for line in result.stderr.splitlines()] == ["HN000", "HN011"]
+    codes = [line.split()[1] for line in result.stderr.splitlines()]
+    assert codes == ["HN000", "CV001", "HN011"]
+    assert "message ids have no place in anthropic" in result.stderr
     out = orjson.loads(Path("out.json").read_bytes())
     assert out[0] == {"role": "user", "content": "Run the tests."}
 
@@ -503,7 +505,8 @@ def test_a_dumpd_aimessage_with_usage_converts_with_a_note():
     ]
     assert result.stderr.splitlines() == [
         "lc.json:1: CV001 token usage has no place in openai-chat: not carried "
-        "(at /1/kwargs/usage_metadata)"
+        "(at /1/kwargs/usage_metadata)",
+        "lc.json:1: CV001 1 message id has no place in openai-chat: not carried (at /1)",
     ]
 
 
@@ -569,3 +572,114 @@ def test_a_sharegpt_record_llamafactory_would_skip_is_reported():
     assert orjson.loads(Path("record.json").read_bytes())["conversations"][1]["from"] == "gpt"
     put("quiet.json", MESSAGES)
     assert "CV003" not in invoke("quiet.json", "--to", "sharegpt").stderr
+
+
+PNG_B64 = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQ"
+    "AAAABJRU5ErkJggg=="
+)
+PDF_B64 = "JVBERi0xLjQKJcfsj6IKMSAwIG9iago8PD4+CmVuZG9iagp0cmFpbGVyCjw8Pj4KJSVFT0YK"
+PICTURE = {
+    "model": "claude-x",
+    "max_tokens": 100,
+    "messages": [
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "What do these show?"},
+                {
+                    "type": "image",
+                    "source": {"type": "base64", "media_type": "image/png", "data": PNG_B64},
+                },
+                {
+                    "type": "document",
+                    "source": {"type": "base64", "media_type": "application/pdf", "data": PDF_B64},
+                    "title": "Q3 report",
+                },
+            ],
+        },
+        {"role": "assistant", "content": "A dot and a page."},
+    ],
+}
+
+
+def test_anthropic_base64_media_convert_to_openai_chat_as_data_urls():
+    """An inline image becomes an `image_url` data URL and a PDF a `file` with
+    `file_data`, as OpenAI Chat takes them; the document's title, which has no place
+    there, is reported."""
+    put("pic.json", PICTURE)
+    result = invoke("pic.json", "--to", "openai-chat")
+    assert result.exit_code == 0, result.output
+    content = orjson.loads(result.stdout_bytes)["messages"][0]["content"]
+    assert content[1] == {
+        "type": "image_url",
+        "image_url": {"url": f"data:image/png;base64,{PNG_B64}"},
+    }
+    assert content[2] == {
+        "type": "file",
+        "file": {"file_data": f"data:application/pdf;base64,{PDF_B64}"},
+    }
+    assert "CV001 the 'title' of a media part (application/pdf)" in result.stderr
+    assert "(at /messages/0/content/2/title)" in result.stderr
+
+
+def test_anthropic_base64_media_convert_to_responses_as_data_urls():
+    put("pic.json", PICTURE)
+    result = invoke("pic.json", "--to", "openai-responses")
+    assert result.exit_code == 0, result.output
+    content = orjson.loads(result.stdout_bytes)["input"][0]["content"]
+    assert content[1] == {"type": "input_image", "image_url": f"data:image/png;base64,{PNG_B64}"}
+    assert content[2] == {
+        "type": "input_file",
+        "file_data": f"data:application/pdf;base64,{PDF_B64}",
+    }
+
+
+def test_media_and_author_names_a_target_cannot_hold_are_reported():
+    """ShareGPT holds no media and no author name: both are left out with a CV001 note
+    naming them, the rest converts."""
+    chat = [
+        {
+            "role": "user",
+            "name": "ada",
+            "content": [
+                {"type": "text", "text": "What is this?"},
+                {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{PNG_B64}"}},
+            ],
+        },
+        {"role": "assistant", "content": "A dot."},
+    ]
+    put("chat.json", chat)
+    result = invoke("chat.json", "--to", "sharegpt")
+    assert result.exit_code == 0, result.output
+    assert PNG_B64 not in result.stdout
+    assert "CV001 a media part (image/png) has no place in sharegpt" in result.stderr
+    assert "(at /0/content/1)" in result.stderr
+    assert "CV001 the author name 'ada' has no place in sharegpt" in result.stderr
+
+
+def test_an_image_by_url_converts_to_anthropic_as_a_url_source():
+    """An image OpenAI Chat names by URL (no media type) is an Anthropic `url` image."""
+    url = "https://example.com/tide-chart.png"
+    chat = [
+        {"role": "user", "content": [{"type": "image_url", "image_url": {"url": url}}]},
+        {"role": "assistant", "content": "A tide chart."},
+    ]
+    put("chat.json", chat)
+    result = invoke("chat.json", "--to", "anthropic")
+    assert result.exit_code == 0, result.output
+    content = orjson.loads(result.stdout_bytes)[0]["content"]
+    assert content == [{"type": "image", "source": {"type": "url", "url": url}}]
+    assert "CV001" not in result.stderr
+
+
+def test_message_ids_a_target_has_no_place_for_are_noted_once():
+    """A Claude Code session's assistant lines carry message ids; OpenAI Chat has no place
+    for them: one note counts them (at the first), none where the target keeps them."""
+    put("s.jsonl", (CLAUDE_CODE / "tool-use.jsonl").read_bytes())
+    result = invoke("s.jsonl", "--to", "openai-chat")
+    assert result.exit_code == 0, result.output
+    notes = [line for line in result.stderr.splitlines() if "message id" in line]
+    assert len(notes) == 1 and "message ids have no place in openai-chat" in notes[0]
+    kept = invoke("s.jsonl", "--to", "langchain")
+    assert "message id" not in kept.stderr

@@ -341,7 +341,8 @@ def test_an_explicit_format_makes_it_an_error(folder: Path) -> None:
 
 
 def test_invalid_json_stays_an_error(tmp_path: Path) -> None:
-    (tmp_path / "broken.json").write_text('{"name": "chat-widget",')
+    """When what can be read of it is a transcript (else, as JSONC, it is skipped)."""
+    (tmp_path / "broken.json").write_text('{"messages": [{"role": "user", "content": "hi"},')
     result = cli("lint", str(tmp_path))
     assert result.exit_code == 1
     assert "HN000" in result.stdout

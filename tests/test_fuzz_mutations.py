@@ -24,7 +24,10 @@ from fuzzing.invariants import FILE_INVARIANTS, number_spelling_kept
 from hypothesis import strategies as st
 
 import histnorm
+from histnorm.diagnostic import Diagnostic, Severity
 from histnorm.model import Transcript
+
+ERROR = Severity.ERROR
 
 SEED = 0
 EXAMPLES = int(os.environ.get("HISTNORM_FUZZ_EXAMPLES", "300"))
@@ -120,3 +123,21 @@ def test_replay_checks_a_reproducer_file(capsys: pytest.CaptureFixture[str]) -> 
     path = Path(cases.ROOT / "claude-code" / "tool-use.jsonl")
     assert driver.main(["--replay", str(path), "--format", "claude-code"]) == 0
     assert capsys.readouterr().out.endswith(": ok\n")
+
+
+def test_a_refused_fix_is_a_fuzz_failure() -> None:
+    """A fix the conservation check refused took more than it owns: the fuzzer says so."""
+    from fuzzing.invariants import FILE_INVARIANTS as FILES
+    from fuzzing.invariants import MODEL_INVARIANTS, _not_conserved, file_fixes_conserve
+
+    assert file_fixes_conserve in FILES and any(
+        check.__name__ == "fixes_conserve" for check in MODEL_INVARIANTS
+    )
+    refused = Diagnostic(
+        "HN001", "x", "m (not fixed: HN001's fix would drop the value 'a' at /1/name)", ERROR
+    )
+    assert _not_conserved([refused]) == (
+        "a fix did not conserve: HN001's fix would drop the value 'a' at /1/name"
+    )
+    tried = Diagnostic("HN107", "x", "m (not fixable: HN107's fix would drop 'a')", ERROR)
+    assert _not_conserved([tried]) is None  # a merge not offered is no bug

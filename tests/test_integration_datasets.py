@@ -212,3 +212,49 @@ def test_the_callables_pickle_and_check_their_options() -> None:
 def test_format_is_used_for_every_row() -> None:
     out = repairer(format="chat-template", remaining_column="left")({"messages": [ORPHAN]})
     assert out["left"] == [""] and len(out["messages"][0]) == 2
+
+
+EMPTY_CONTENT_ORPHAN = [  # a dangling call on a turn whose content is "", as many datasets store it
+    {"role": "user", "content": "Book a table"},
+    {"role": "assistant", "content": "", "tool_calls": [_call("book", "c9", seats=2)]},
+    {"role": "user", "content": "Never mind"},
+    {"role": "assistant", "content": "Cancelled."},
+]
+
+
+def test_an_assistant_turn_a_fix_empties_is_removed() -> None:
+    """Dropping the dangling call of a `content: ""` turn leaves no empty assistant turn
+    (as `histnorm fix` removes a `content: null` turn it empties); the rest is kept."""
+    ds = _dataset(EMPTY_CONTENT_ORPHAN, ANSWERED)
+    out = ds.map(repairer(applied_column="fixed"), batched=True)
+    assert out["fixed"] == ["HN001", ""]
+    messages = out[0]["messages"]
+    assert [(m["role"], m["content"]) for m in messages] == [
+        ("user", "Book a table"),
+        ("user", "Never mind"),
+        ("assistant", "Cancelled."),
+    ]
+    assert messages[2] == ds[0]["messages"][3]
+    assert out[1] == {**ds[1], "fixed": ""}
+
+
+def test_a_turn_that_keeps_text_or_a_call_is_kept() -> None:
+    """Only a turn left with nothing goes: one with text, or a call still answered, stays
+    with its content as stored."""
+    texted = [dict(m) for m in EMPTY_CONTENT_ORPHAN]
+    texted[1] = {**texted[1], "content": "Booking."}
+    parallel = [
+        {"role": "user", "content": "Book and pay"},
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [_call("book", "c1", seats=2), _call("pay", "c2", seats=2)],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": "booked"},
+        {"role": "user", "content": "thanks"},
+    ]
+    out = _dataset(texted, parallel).map(repairer(applied_column="fixed"), batched=True)
+    assert out["fixed"] == ["HN001", "HN001"]
+    assert [(m["role"], m["content"]) for m in out[0]["messages"]][1] == ("assistant", "Booking.")
+    kept = out[1]["messages"][1]
+    assert kept["content"] == "" and [c["id"] for c in kept["tool_calls"]] == ["c1"]

@@ -161,3 +161,45 @@ def test_the_capability_takes_settings() -> None:
 def test_what_histnorm_cannot_read_comes_back_unchanged() -> None:
     odd: list[Any] = [*_clean(), object()]
     assert repair_history(odd) == odd
+
+
+def _repeated_call_one_return() -> list[ModelMessage]:
+    """A call stored twice in one response under its id, answered once: Pydantic AI's own
+    repair answers the second copy with a synthesized `interrupted` return."""
+    return [
+        ModelRequest(parts=[UserPromptPart("When is high tide?")]),
+        ModelResponse(parts=[CALL, CALL]),
+        ModelRequest(parts=[RESULT]),
+        ModelResponse(parts=[TextPart("At 12:40.")]),
+    ]
+
+
+def test_a_return_pydantic_ai_synthesized_beside_the_real_one_is_dropped() -> None:
+    """Pydantic AI synthesizes a return for the repeated call before histnorm runs; histnorm
+    drops the repeated call, and the synthesized return with it (the call has a real one):
+    the model gets one call and its real return, not one call and two returns."""
+    plain = _run(_repeated_call_one_return(), [])
+    assert _returns(plain.seen[0]) == ["call_1", "call_1"]  # what Pydantic AI sends alone
+    recorder = _run(_repeated_call_one_return(), [repair_capability()])
+    sent = recorder.seen[0]
+    assert _calls(sent) == ["call_1"] and _returns(sent) == ["call_1"]
+    kept = [p for m in sent for p in m.parts if isinstance(p, ToolReturnPart)]
+    assert kept[0].content == "12:40" and not kept[0].metadata
+
+
+def test_a_synthesized_return_that_is_the_only_answer_is_kept() -> None:
+    """A synthesized return answering a call that has no real one is the only answer it
+    has: it stays (here the call, re-used by a later response, is answered each time)."""
+    history = [
+        ModelRequest(parts=[UserPromptPart("When is high tide?")]),
+        ModelResponse(parts=[CALL]),
+        ModelRequest(parts=[RESULT]),
+        ModelResponse(parts=[CALL]),
+        ModelRequest(parts=[UserPromptPart("Still there?")]),
+        ModelResponse(parts=[TextPart("Yes.")]),
+    ]
+    recorder = _run(history, [repair_capability()])
+    sent = recorder.seen[0]
+    assert _calls(sent) == ["call_1", "call_1"] and _returns(sent) == ["call_1", "call_1"]
+    synthesized = [p for m in sent for p in m.parts if isinstance(p, ToolReturnPart)][1]
+    assert synthesized.metadata == {"pydantic_ai_synthesized_tool_return": True}

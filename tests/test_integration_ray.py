@@ -99,3 +99,61 @@ def test_read_text_could_not_give_the_files_back(corpus: dict[str, Any]) -> None
     rows = ray.data.read_text(str(path)).take_all()
     assert len(rows) > FILES["chats/clean.jsonl"].count(b"\n")
     assert len(read_lines(str(path)).take_all()) == FILES["chats/clean.jsonl"].count(b"\n")
+
+
+@pytest.mark.parametrize("block_bytes", [16 << 20, 64], ids=["one-block-a-file", "spread"])
+def test_the_sink_keeps_each_file_s_mode(tmp_path: Path, block_bytes: int) -> None:
+    """A fixed file has the mode of the file it was read from (not a temporary file's
+    0600), in place and in another folder, whole or joined from parts."""
+    root = tmp_path / "corpus"
+    paths = write_corpus(root)
+    for number, path in enumerate(paths):
+        path.chmod((0o644, 0o640, 0o664)[number % 3])
+    modes = {relative_name(root, p): p.stat().st_mode & 0o7777 for p in paths}
+    fixed = fix_dataset(read_lines(str(root), block_bytes=block_bytes)).materialize()
+    fixed.write_datasink(LineDatasink(tmp_path / "out", root=root))
+    fixed.write_datasink(LineDatasink(root, root=root))
+    for folder in (tmp_path / "out", root):
+        written = {relative_name(folder, p): p.stat().st_mode & 0o7777 for p in folder.rglob("*")}
+        assert {name: written[name] for name in modes} == modes
+
+
+@pytest.mark.parametrize("block_bytes", [16 << 20, 64], ids=["one-block-a-file", "spread"])
+def test_the_sink_leaves_a_file_that_changed_since_it_was_read(
+    tmp_path: Path, block_bytes: int
+) -> None:
+    """A line appended between the read and the write in place is not lost: that file is
+    left as it was and named in the error, the others are written (as `histnorm fix`)."""
+    root = tmp_path / "corpus"
+    write_corpus(root)
+    fixed = fix_dataset(read_lines(str(root), block_bytes=block_bytes)).materialize()
+    grown = root / "chats" / "mixed.jsonl"
+    appended = FILES["chats/mixed.jsonl"] + b'[{"role": "user", "content": "late"}]\n'
+    grown.write_bytes(appended)
+    with pytest.raises(Exception, match="changed while being fixed") as raised:
+        fixed.write_datasink(LineDatasink(root, root=root))
+    assert "mixed.jsonl" in str(raised.value)
+    assert grown.read_bytes() == appended
+    other = root / "single.json"
+    assert other.read_bytes() != FILES["single.json"]  # the others are fixed
+
+
+def relative_name(folder: Path, path: Path) -> str:
+    return str(path.relative_to(folder))
+
+
+def test_fix_files_leaves_a_file_that_grew_since_it_was_read(tmp_path: Path) -> None:
+    """The per-file path too: `read_binary_files` keeps no file status, so `fix_files`
+    records the file with the size of the bytes it fixed, and a line appended after that
+    shows at the write."""
+    root = tmp_path / "corpus"
+    write_corpus(root)
+    files = ray.data.read_binary_files(str(root), include_paths=True)
+    fixed = fix_files(files).materialize()
+    grown = root / "single.json"
+    appended = FILES["single.json"] + b"\n"
+    grown.write_bytes(appended)
+    with pytest.raises(Exception, match="changed while being fixed"):
+        fixed.write_datasink(LineDatasink(root, root=root))
+    assert grown.read_bytes() == appended
+    assert (root / "chats" / "mixed.jsonl").read_bytes() != FILES["chats/mixed.jsonl"]

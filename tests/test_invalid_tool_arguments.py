@@ -91,7 +91,7 @@ def test_replace_keeps_the_raw_text_in_the_result() -> None:
 
 def test_replace_writes_a_result_for_a_call_without_one() -> None:
     doc = _chat(TRUNCATED)[:2]
-    fixed = _fixed(doc, profile="vllm")
+    fixed = _fixed(doc, profile="vllm", orphan_tool_call="synthesize", tail="close")
     assert len(fixed) == 3 and fixed[2]["role"] == "tool"
     assert fixed[2]["tool_call_id"] == "call_1" and TRUNCATED in fixed[2]["content"]
 
@@ -212,3 +212,91 @@ def test_the_default_profile_keeps_the_fast_path() -> None:
     transcript = histnorm.load(json.dumps(native), format="openai-chat")
     assert outline_clean(outline_of(transcript), histnorm.Settings(), native)
     assert not outline_clean(outline_of(transcript), histnorm.Settings(profile="vllm"), native)
+
+
+def _template_call(arguments: Any) -> list[Any]:
+    call = {"type": "function", "function": {"name": "lookup", "arguments": arguments}}
+    return [
+        {"role": "user", "content": "Look it up."},
+        {"role": "assistant", "content": "", "tool_calls": [call]},
+    ]
+
+
+@pytest.mark.parametrize(
+    "number",
+    ["1e-400", "0.1000000000000000055511151231257827", "-0", "1E2", "1.50", "-0.0e0", "1e-7"],
+)
+@pytest.mark.parametrize("twice", [False, True])
+@pytest.mark.parametrize("unsafe", [False, True])
+def test_a_conversion_that_would_respell_a_number_is_not_offered(
+    number: str, twice: bool, unsafe: bool
+) -> None:
+    """Numbers no rule owns keep their spelling: JSON text whose numbers would be written
+    back otherwise (`1e-400` as `0.0`, `1E2` as `100.0`, `-0` as `0`) stays as it is."""
+    text = '{"x": ' + number + "}"
+    arguments = json.dumps(text) if twice else text
+    found = inspect_arguments(arguments, "object")
+    assert found is not None and found.kind in ("string-form", "double-encoded")
+    assert not found.exact and found.value is None
+    data = json.dumps(_template_call(arguments)).encode()
+    options: dict[str, Any] = {"profile": "vllm", "unsafe_fixes": unsafe}
+    hn109 = [d for d in histnorm.lint(data, format="chat-template", **options) if d.code == "HN109"]
+    assert hn109 and all(d.fix is None for d in hn109)
+    assert "would re-spell" in hn109[0].message and number in hn109[0].message
+    fixed = histnorm.fix_document(data, format="chat-template", path_hint="c.json", **options)
+    assert fixed.output is None
+
+
+@pytest.mark.parametrize("number", ["1", "-2", "0.5", "-0.0", "12345678901234567890123", "1.0"])
+def test_a_conversion_that_keeps_every_number_is_safe(number: str) -> None:
+    text = '{"x": ' + number + "}"
+    found = inspect_arguments(text, "object")
+    assert found is not None and found.exact
+    data = json.dumps(_template_call(text)).encode()
+    fixed = histnorm.fix_document(data, format="chat-template", path_hint="c.json", profile="vllm")
+    assert fixed.output is not None
+    assert ('"x": ' + number).encode() in fixed.output or ('"x":' + number).encode() in fixed.output
+
+
+def _unanswered(arguments: Any, at_end: bool) -> list[Any]:
+    """A call with no result, in the middle of the history or at its end."""
+    doc = _chat(arguments)
+    del doc[2]
+    return doc[:2] if at_end else doc
+
+
+@pytest.mark.parametrize(
+    ("options", "at_end"),
+    [
+        ({"orphan_tool_call": "fail"}, False),
+        ({"orphan_tool_call": "fail", "tail": "close"}, True),
+        ({"tail": "keep"}, True),
+        ({"tail": "keep", "orphan_tool_call": "synthesize"}, True),
+        ({"tail": "keep", "unsafe_fixes": True}, True),
+    ],
+)
+def test_replace_adds_no_result_where_hn001_would_not(
+    options: dict[str, Any], at_end: bool
+) -> None:
+    """`replace` keeps the raw text in the call's result; for a call with none it adds
+    one only where HN001 would add one itself (orphan-tool-call=synthesize, and not a
+    call left open at the end under tail=keep). Elsewhere it offers no fix."""
+    doc = _unanswered(TRUNCATED, at_end)
+    settings: dict[str, Any] = {"profile": "vllm", **options}
+    found = [d for d in histnorm.lint(json.dumps(doc), format="openai-chat", **settings)]
+    hn109 = [d for d in found if d.code == "HN109"]
+    assert hn109 and all(d.fix is None for d in hn109)
+    fixed = _fixed(doc, **settings)
+    assert not any(m["role"] == "tool" for m in fixed), "no result is invented"
+    assert fixed[1]["tool_calls"][0]["function"]["arguments"] == TRUNCATED
+
+
+@pytest.mark.parametrize("at_end", [False, True])
+def test_replace_adds_a_result_where_hn001_synthesizes_one(at_end: bool) -> None:
+    doc = _unanswered(TRUNCATED, at_end)
+    fixed = _fixed(
+        doc, profile="vllm", orphan_tool_call="synthesize", tail="close", select=["HN109"]
+    )
+    results = [m for m in fixed if m["role"] == "tool"]
+    assert len(results) == 1 and TRUNCATED in results[0]["content"]
+    assert fixed[1]["tool_calls"][0]["function"]["arguments"] == "{}"

@@ -20,7 +20,15 @@ import histnorm
 from histnorm.diagnostic import Severity
 from histnorm.engine import outline_clean, proven_clean
 from histnorm.formats import get_codec
-from histnorm.profiles import CONSTRAINTS, PROFILES, RULES_OF, Profile, evidence_for, is_default
+from histnorm.profiles import (
+    CONSTRAINTS,
+    PROFILES,
+    RULES_OF,
+    Profile,
+    evidence_for,
+    is_default,
+    profile_for,
+)
 from histnorm.settings import Settings
 
 
@@ -332,5 +340,256 @@ def test_histnorm_rule_shows_the_evidence_of_each_profile() -> None:
 
     text = describe("HN004")
     assert text is not None and "## Evidence by profile" in text
-    assert "- `anthropic` empty_text: Anthropic 400: `messages: text content blocks" in text
+    assert "- `anthropic` empty_text: lone-blank: Anthropic 400: `messages: text content" in text
     assert "## Evidence by profile" not in (describe("HN001") or "")
+
+
+# --- issue #23: bodies accepted that rules flagged ----------------------------------------
+
+
+def _gemini_parallel_split() -> Any:
+    """Gemini 2.5 answered 200: a parallel call's responses in three user contents."""
+
+    def call(name: str) -> Any:
+        return {"functionCall": {"name": name, "args": {}}}
+
+    def response(name: str) -> Any:
+        return {"role": "user", "parts": [{"functionResponse": {"name": name, "response": {}}}]}
+
+    return {
+        "contents": [
+            {"role": "user", "parts": [{"text": "Weather, time and news?"}]},
+            {"role": "model", "parts": [call("weather"), call("time"), call("news")]},
+            response("weather"),
+            response("time"),
+            response("news"),
+        ],
+        "generationConfig": {"temperature": 0},
+    }
+
+
+_ANTHROPIC_SPACE_BEFORE_TOOL_USE: Any = {
+    "model": "claude-sonnet-4-5",
+    "max_tokens": 1024,
+    "messages": [
+        {"role": "user", "content": "List the files."},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "text", "text": " "},
+                {"type": "tool_use", "id": "toolu_01", "name": "ls", "input": {}},
+            ],
+        },
+        {
+            "role": "user",
+            "content": [{"type": "tool_result", "tool_use_id": "toolu_01", "content": "a.txt"}],
+        },
+        {"role": "assistant", "content": "One file."},
+        {"role": "user", "content": "Thanks."},
+    ],
+}
+
+_OLLAMA_RESULT_WITHOUT_ID_OR_NAME: Any = {
+    "model": "llama3.1",
+    "stream": False,
+    "messages": [
+        {"role": "user", "content": "Weather in Oslo?"},
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [{"function": {"name": "weather", "arguments": {"city": "Oslo"}}}],
+        },
+        {"role": "tool", "content": "4 C"},
+    ],
+}
+
+ACCEPTED_23 = [
+    pytest.param(_gemini_parallel_split(), "gemini", "gemini", id="gemini-split-responses"),
+    pytest.param(_ANTHROPIC_SPACE_BEFORE_TOOL_USE, "anthropic", None, id="anthropic-space"),
+    pytest.param(_OLLAMA_RESULT_WITHOUT_ID_OR_NAME, "chat-template", "ollama", id="ollama"),
+]
+
+
+@pytest.mark.parametrize(("body", "format", "profile"), ACCEPTED_23)
+def test_issue_23_accepted_bodies_lint_clean(body: Any, format: str, profile: str | None) -> None:
+    assert _flagged(body, format, profile) == []
+    assert _fix_keeps_bytes(body, format, profile)
+
+
+def test_vertex_rejects_what_the_gemini_api_accepts() -> None:
+    """Vertex AI answered 400 to an empty text part (google/adk-python#338) and to a
+    parallel call's responses in separate contents (docker/docker-agent#2959); the Gemini
+    API answered 200 to both (the gemini-2.5 cassette, Oaklight/llm-rosetta#300)."""
+    assert _flagged(_GEMINI_EMPTY_TEXTS, "gemini", "vertex") == ["HN004", "HN004"]
+    assert _flagged(_GEMINI_EMPTY_TEXTS, "gemini", "gemini") == []
+    assert _flagged(_gemini_parallel_split(), "gemini", "vertex") == ["HN102"]
+
+
+def test_split_responses_with_a_user_text_between_stay_flagged_for_gemini() -> None:
+    body = _gemini_parallel_split()
+    body["contents"].insert(3, {"role": "user", "parts": [{"text": "Any news too?"}]})
+    assert set(_flagged(body, "gemini", "gemini")) == {"HN008"}
+
+
+def test_a_lone_blank_or_a_final_one_stays_an_error_for_anthropic() -> None:
+    alone = json.loads(json.dumps(_ANTHROPIC_SPACE_BEFORE_TOOL_USE))
+    alone["messages"][3]["content"] = [{"type": "text", "text": " "}]
+    assert _flagged(alone, "anthropic") == ["HN004"]
+    final = json.loads(json.dumps(_ANTHROPIC_SPACE_BEFORE_TOOL_USE))
+    final["messages"][4]["content"] = [
+        {"type": "text", "text": "Thanks."},
+        {"type": "text", "text": "\n"},
+    ]
+    assert _flagged(final, "anthropic") == ["HN004"]
+
+
+def test_ollama_results_of_parallel_calls_without_names_stay_an_error() -> None:
+    body = json.loads(json.dumps(_OLLAMA_RESULT_WITHOUT_ID_OR_NAME))
+    call = body["messages"][1]["tool_calls"][0]
+    body["messages"][1]["tool_calls"] = [call, {"function": {"name": "time", "arguments": {}}}]
+    body["messages"].append({"role": "tool", "tool_name": "time", "content": "9:00"})
+    assert _flagged(body, "chat-template", "ollama") == ["HN112"]
+
+
+_CHAT_PARALLEL: Any = {
+    "messages": [
+        {"role": "user", "content": "Weather and time?"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "w", "arguments": "{}"}},
+                {"id": "c2", "type": "function", "function": {"name": "t", "arguments": "{}"}},
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": "4 C"},
+        {"role": "tool", "tool_call_id": "c2", "content": "9:00"},
+        {"role": "user", "content": "Thanks."},
+    ]
+}
+
+
+def test_openai_chat_parallel_results_are_one_turn_for_the_gemini_api() -> None:
+    assert _flagged(_CHAT_PARALLEL, "openai-chat", "gemini") == []
+
+
+def test_a_split_the_format_cannot_merge_is_reported_without_a_fix() -> None:
+    """OpenAI Chat keeps each result in a `tool` message of its own: the merge HN102
+    offers cannot be written, so lint offers none and fix reports it unfixed."""
+    data = json.dumps(_CHAT_PARALLEL)
+    (found,) = [d for d in histnorm.lint(data, Settings(profile="vertex")) if d.code == "HN102"]
+    assert found.fix is None
+    assert "openai-chat" in found.message
+    result = histnorm.fix(data, Settings(profile="vertex"), format="openai-chat")
+    assert "HN102" not in result.applied
+    assert "HN102" in {d.code for d in result.remaining}
+
+
+# --- issue #23: Mistral rejects a user message right after a tool message -------------
+
+_MISTRAL_USER_AFTER_TOOL: Any = {
+    "model": "mistral-large-latest",
+    "messages": [
+        {"role": "user", "content": "Which grants are open?"},
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [
+                {
+                    "id": "D681PevKs",
+                    "type": "function",
+                    "function": {"name": "search", "arguments": "{}"},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "D681PevKs", "name": "search", "content": "none"},
+        {"role": "user", "content": "And next year?"},
+    ],
+}
+
+
+def test_a_user_message_right_after_a_tool_message_is_an_error_for_mistral() -> None:
+    found = histnorm.lint(json.dumps(_MISTRAL_USER_AFTER_TOOL), Settings(profile="mistral"))
+    assert [(d.code, d.severity, d.location.message_index) for d in found] == [
+        ("HN124", Severity.ERROR, 3)
+    ]
+    assert found[0].fix is None
+    assert "HN124" in _flagged(_MISTRAL_USER_AFTER_TOOL, "openai-chat", "portable")
+
+
+def test_an_answer_between_the_results_and_the_user_is_clean_for_mistral() -> None:
+    body = json.loads(json.dumps(_MISTRAL_USER_AFTER_TOOL))
+    body["messages"].insert(3, {"role": "assistant", "content": "None are open."})
+    assert _flagged(body, "openai-chat", "mistral") == []
+    assert "HN124" not in _flagged(_MISTRAL_USER_AFTER_TOOL, "openai-chat", "openai-chat")
+    assert "HN124" not in _flagged(_MISTRAL_USER_AFTER_TOOL, "openai-chat", "vllm")
+
+
+# --- issue #23: an approval notice between a call and its output (Codex, Responses) -----
+
+_RESPONSES_NOTICE_BETWEEN: Any = {
+    "model": "gpt-5-codex",
+    "input": [
+        {"type": "message", "role": "user", "content": "Run the tests."},
+        {"type": "function_call", "call_id": "call_t", "name": "shell", "arguments": "{}"},
+        {
+            "type": "message",
+            "role": "developer",
+            "content": [{"type": "input_text", "text": "Approved command prefix saved."}],
+        },
+        {"type": "function_call_output", "call_id": "call_t", "output": "12 passed"},
+        {"type": "message", "role": "user", "content": "Thanks."},
+    ],
+}
+
+
+def test_a_developer_message_between_a_call_and_its_output_is_no_displacement() -> None:
+    assert _flagged(_RESPONSES_NOTICE_BETWEEN, "openai-responses") == []
+    assert _fix_keeps_bytes(_RESPONSES_NOTICE_BETWEEN, "openai-responses")
+    assert profile_for(None, "codex").instructions_between_results
+
+
+def test_a_user_message_between_a_call_and_its_output_is_still_displaced() -> None:
+    body = json.loads(json.dumps(_RESPONSES_NOTICE_BETWEEN))
+    body["input"][2] = {"type": "message", "role": "user", "content": "Hurry."}
+    assert _flagged(body, "openai-responses") == ["HN008"]
+    assert "HN008" in _flagged(_RESPONSES_NOTICE_BETWEEN, "openai-responses", "openai-chat")
+
+
+# --- issue #28: one tool_use id for two tools across back-to-back assistant messages -----
+
+
+def _anthropic_shared_id_across_messages() -> Any:
+    def use(name: str) -> Any:
+        return {"type": "tool_use", "id": "toolu_0", "name": name, "input": {}}
+
+    def result(text: str) -> Any:
+        return {"type": "tool_result", "tool_use_id": "toolu_0", "content": text}
+
+    return {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 1024,
+        "messages": [
+            {"role": "user", "content": "Weather and time in Oslo?"},
+            {"role": "assistant", "content": [use("get_weather")]},
+            {"role": "assistant", "content": [use("get_time")]},
+            {"role": "user", "content": [result("4 C"), result("17:42")]},
+            {"role": "user", "content": "Thanks."},
+        ],
+    }
+
+
+@pytest.mark.parametrize("profile", ["anthropic", "anthropic-thinking"])
+def test_one_id_for_two_tools_in_back_to_back_assistant_messages_is_an_error(
+    profile: str,
+) -> None:
+    """Anthropic merges the two messages into one turn: the id is shared inside it."""
+    body = _anthropic_shared_id_across_messages()
+    found = histnorm.lint(json.dumps(body), Settings(profile=profile), format="anthropic")
+    errors = [(d.code, d.location.message_index) for d in found if d.severity is Severity.ERROR]
+    assert ("HN016", 2) in errors
+    fixed = histnorm.fix(
+        json.dumps(body), Settings(profile=profile, unsafe_fixes=True), format="anthropic"
+    )
+    assert "HN016" in fixed.applied
+    assert not [d for d in histnorm.lint(fixed.transcript) if d.severity is Severity.ERROR]

@@ -65,6 +65,7 @@ def test_public_contract_codes_and_names():
         "HN121": "ends-on-assistant",
         "HN122": "trailing-whitespace-at-end",
         "HN123": "empty-error-result",
+        "HN124": "user-after-tool-result",
         "HN113": "oversized-content",
         "HN114": "unsupported-media",
         "HN116": "reasoning-not-carried",

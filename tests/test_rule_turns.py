@@ -177,7 +177,14 @@ def test_a_prefill_ending_with_a_newline_is_an_error_for_anthropic() -> None:
 
 
 def test_trailing_whitespace_is_not_reported_when_the_tail_is_kept() -> None:
-    assert "HN122" not in _codes(_prefill("Soft rain\n"), "anthropic")
+    assert "HN122" not in _codes(_prefill("Soft rain\n"), "anthropic", tail=TailMode.KEEP)
+    record = {"messages": _prefill("Soft rain\n")["messages"]}  # no request: kept
+    assert "HN122" not in _codes(record, "anthropic")
+
+
+def test_a_request_body_is_sent_as_it_is() -> None:
+    """A body with `model` and `max_tokens` is closed unless a tail is chosen."""
+    assert ("HN122", "error") in _found(_prefill("Soft rain\n"), "anthropic")
 
 
 def test_fix_strips_only_the_end_of_the_final_text() -> None:
@@ -261,7 +268,8 @@ def test_an_error_result_with_a_message_is_clean() -> None:
 def test_the_default_profiles_never_decode_for_these_rules() -> None:
     body = _failed({"is_error": True, "content": "permission denied"})
     assert _outline_clean(body, "anthropic")
-    assert _outline_clean(_prefill("Soft rain\n"), "anthropic")
+    assert _outline_clean({"messages": _prefill("Soft rain\n")["messages"]}, "anthropic")
+    assert _outline_clean(_prefill("Soft rain"), "anthropic")  # a closed body, clean
 
 
 def test_severities_are_the_documented_ones() -> None:

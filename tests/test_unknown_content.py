@@ -66,14 +66,18 @@ def test_fix_never_deletes_the_message_whose_calls_it_cannot_see() -> None:
     result = histnorm.fix(transcript)
     assert not result.changed
     assert histnorm.encode(result.transcript) == OPENAI
-    (empty,) = [d for d in result.remaining if d.code == "HN005"]
-    assert empty.fix is None
-    assert empty.message.endswith("fix held back: unknown content at /1/tool_calls")
+    # a message holding keys its reader does not read is unknown content, not empty (#23)
+    assert codes(result.remaining) == ["HN013", "HN013"]
+    assert "/1/tool_calls" in {d.location.pointer for d in result.remaining}
 
 
 def test_held_back_even_when_hn013_is_ignored_or_not_selected() -> None:
     for options in ({"ignore": ("HN013",)}, {"select": ("HN005",)}):
         result = histnorm.fix(OPENAI, format="anthropic", **options)
+        assert not result.changed, options
+        assert codes(result.remaining) == []  # the message is unknown content, not empty
+        emptied = [*OPENAI, {"role": "assistant", "content": []}]  # truly empty, same turn
+        result = histnorm.fix(emptied, format="anthropic", **options)
         assert not result.changed, options
         assert codes(result.remaining) == ["HN005"]
         assert held(result.remaining)
@@ -114,7 +118,7 @@ def test_cli_fix_with_the_wrong_format_keeps_the_file_and_fails(workdir: Path) -
     lint = CliRunner().invoke(app, ["lint", "--format", "anthropic", "chat.json"])
     assert lint.exit_code == 1
     assert "HN013" in lint.output and "/messages/1/tool_calls" in lint.output
-    assert "fix held back: unknown content at /messages/1/tool_calls" in lint.output
+    assert "HN005" not in lint.output  # unknown content, not an empty message (#23)
     assert "[*]" not in lint.output
     fixed = CliRunner().invoke(app, ["fix", "--format", "anthropic", "chat.json"])
     assert fixed.exit_code == 1

@@ -15,6 +15,7 @@ comparisons go through `orjson.dumps`, since Python's `==` takes `1` and `True` 
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 from typing import Any
 
@@ -488,3 +489,25 @@ def test_a_tool_part_with_a_state_that_is_no_string_is_unknown_content() -> None
             {"type": "tool-getWeather", "toolCallId": "c1", "state": []}]},
     ]  # fmt: skip
     assert [d.code for d in histnorm.lint(doc, format="vercel-ai")] == ["HN013"]
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        [{"id": "m1", "role": "system", "parts": [{"type": "text", "text": " "}]}],
+        {
+            "id": "chat-1",
+            "messages": [{"id": "m1", "role": "system", "parts": [{"type": "text", "text": " "}]}],
+        },
+    ],
+)
+def test_a_fix_never_empties_the_history(document: Any) -> None:
+    """The AI SDK's `validateUIMessages` rejects an empty list ("Messages array must not
+    be empty"): a fix whose only way out is no message at all is refused, saying why."""
+    data = json.dumps(document).encode()
+    options: dict[str, Any] = {"profile": "anthropic", "tail": "close"}
+    result = histnorm.fix_document(data, format="vercel-ai", path_hint="chat.json", **options)
+    assert result.output is None
+    assert result.diagnostics, "what was found is still reported"
+    assert all(d.fix is None for d in result.diagnostics)
+    assert any("must not be empty" in d.message for d in result.diagnostics)

@@ -112,7 +112,7 @@ def test_a_400_of_unknown_cause_is_listed_not_guessed(folder: Path) -> None:
 def test_openai_verdicts_evidence_the_endpoint_of_the_folder() -> None:
     assert verdicts.profile_for("api.openai.com", "openai-responses") == "openai-responses"
     assert verdicts.profile_for("api.openai.com", "anthropic") is None
-    assert verdicts.profile_for("aiplatform.googleapis.com", "gemini") == "gemini"
+    assert verdicts.profile_for("aiplatform.googleapis.com", "gemini") == "vertex"
     assert verdicts.profile_for("api.mistral.ai", "openai-chat") == "mistral"
     assert verdicts.profile_for("openrouter.ai", "openai-chat") is None
 
@@ -136,3 +136,25 @@ def test_main_prints_a_table_and_json(
     value = json.loads(capsys.readouterr().out)
     assert value["profiles"]["openai-chat"]["by_rule"] == {"HN104": 1}
     assert value["clean"] is False
+
+
+def test_an_index_entry_may_name_its_format_profile_and_cause(tmp_path: Path) -> None:
+    """The second verdict folder: one subfolder per source project, the format, the
+    profile and the cause of a rejection named in the index."""
+    bodies = {"proj/a.json": _CLEAN, "proj/b.json": _ORPHAN, "proj/c.json": _CLEAN}
+    for name, body in bodies.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(json.dumps(body))
+    entry = {"host": _OPENAI, "format": "openai-chat", "profile": "openai-chat"}
+    index = [
+        {**entry, "file": "proj/a.json", "status": 200},
+        {**entry, "file": "proj/b.json", "status": 400, "cause": "history", "error": "orphan"},
+        {**entry, "file": "proj/c.json", "status": 401, "cause": "other", "error": "key"},
+        {**entry, "file": "proj/c.json", "status": 200, "profile": None},
+    ]
+    (tmp_path / "index.json").write_text(json.dumps(index))
+    report = check(tmp_path, {})
+    tally = report.profiles["openai-chat"]
+    assert (tally.bodies, tally.accepted, tally.rejected) == (3, 1, 2)
+    assert (tally.history_rejected, tally.caught, tally.unclassified) == (1, 1, [])
+    assert report.not_evidence == {_OPENAI: 1}

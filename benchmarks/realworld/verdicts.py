@@ -11,6 +11,9 @@ when its cause lies in the history (`KNOWN_CAUSES` says which do, from the error
 the provider sent) and histnorm reports no error. Groq's and Mistral's bodies are
 evidence for `groq` and `mistral`; bodies sent to other hosts (DeepSeek's Responses
 endpoint, OpenRouter...) say nothing about any profile and are only counted.
+An index entry may instead name the body's `format` and `profile` itself (the second
+verdict folder, whose files sit in one subfolder per source project), and the `cause` of
+a rejection (`history`, or `other` for keys, quotas and model names).
 Exit status: 0 when there is no false positive, no miss and no changed body; 1 otherwise.
 """
 
@@ -35,7 +38,7 @@ from histnorm.settings import Settings
 PROFILE_OF_HOST: Mapping[str, str] = {
     "api.anthropic.com": "anthropic",
     "generativelanguage.googleapis.com": "gemini",
-    "aiplatform.googleapis.com": "gemini",
+    "aiplatform.googleapis.com": "vertex",
     "api.groq.com": "groq",
     "api.mistral.ai": "mistral",
 }
@@ -135,6 +138,25 @@ def profile_for(host: str, folder: str) -> str | None:
     return PROFILE_OF_HOST.get(host)
 
 
+def format_and_profile(entry: Mapping[str, Any]) -> tuple[str, str | None]:
+    """The format of an index entry's body and the profile its verdict is evidence for
+    (None: no profile): named by the entry, or its folder's and its host's."""
+    if "format" in entry:
+        kind = str(entry["format"])
+        named = entry.get("profile")
+        return kind, named if kind in FORMATS and isinstance(named, str) else None
+    kind = str(entry["file"]).split("/", 1)[0]
+    return kind, profile_for(str(entry["host"]), kind) if kind in FORMATS else None
+
+
+def indexed_cause(entry: Mapping[str, Any]) -> Cause | None:
+    """The cause an index entry gives a rejection itself (`history` or `other`), if any."""
+    cause = entry.get("cause")
+    if cause not in ("history", "other"):
+        return None
+    return Cause(cause == "history", str(entry.get("error") or entry.get("why") or cause))
+
+
 def cause_key(entry: Mapping[str, Any]) -> str:
     """The key of an index entry in a table of causes: `cassette#interaction`, or the file."""
     if "cassette" in entry:
@@ -173,8 +195,7 @@ def check(folder: Path, causes: Mapping[str, Cause] | None = None) -> Report:
     entries: list[dict[str, Any]] = json.loads((folder / "index.json").read_bytes())
     for entry in entries:
         name, host, status = entry["file"], entry["host"], int(entry["status"])
-        kind = name.split("/", 1)[0]
-        profile = profile_for(host, kind) if kind in FORMATS else None
+        kind, profile = format_and_profile(entry)
         if profile is None:
             report.not_evidence[host] += 1
             continue
@@ -190,7 +211,7 @@ def check(folder: Path, causes: Mapping[str, Cause] | None = None) -> Report:
                 tally.changed_by_fix.append(name)
             continue
         tally.rejected += 1
-        cause = known.get(cause_key(entry))
+        cause = known.get(cause_key(entry)) or indexed_cause(entry)
         if cause is None:
             tally.unclassified.append(name)
         elif cause.history:

@@ -134,7 +134,8 @@ Tail = Annotated[
     typer.Option(
         "--tail",
         metavar=_choices(TailMode),
-        help="keep: open calls at the end are a live state (HN011); close: fix them too.",
+        help="keep: open calls at the end are a live state (HN011); close: fix them too "
+        "(default: close for a request body, keep otherwise).",
     ),
 ]
 Scope = Annotated[

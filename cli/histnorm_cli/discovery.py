@@ -2,7 +2,8 @@
 
 A folder scan (a folder named, or the working directory when no path is given) never
 enters a hidden folder nor one of `DEFAULT_EXCLUDE`, nor a folder or file an exclude
-pattern or (unless `respect_gitignore` is off) a `.gitignore` matches. The `.gitignore`
+pattern or (unless `respect_gitignore` is off) a `.gitignore` matches. Nor does it take
+a file of `DEFAULT_EXCLUDE_FILES` (tool configurations and lock files). The `.gitignore`
 files read are those in the scanned folders and, inside a git repository, those of its
 parent folders up to the repository's top and `.git/info/exclude`. A file named on the
 command line is always taken, unless `force_exclude` is on: then the default and the
@@ -12,6 +13,7 @@ tracked).
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -24,7 +26,28 @@ from histnorm_cli.identity import regular_error
 
 DEFAULT_EXCLUDE = (".git", ".venv", "venv", "node_modules", "__pycache__", "site-packages")
 """Folders never scanned (hidden folders, whose names start with a dot, neither)."""
-_DEFAULTS = GitIgnore.of([f"{name}/" for name in DEFAULT_EXCLUDE] + [".*/"])
+DEFAULT_EXCLUDE_FILES = (
+    "tsconfig*.json",
+    "jsconfig*.json",
+    ".eslintrc*",
+    ".babelrc*",
+    ".swcrc",
+    "tslint.json",
+    "biome.json",
+    "deno.json",
+    "devcontainer.json",
+    ".devcontainer.json",
+    "package-lock.json",
+    "npm-shrinkwrap.json",
+    "composer.lock",
+    "Pipfile.lock",
+    "flake.lock",
+    "deno.lock",
+    "bun.lock",
+)
+"""Files never taken from a folder: tool configurations (JSON with comments, as
+`tsconfig.json`) and lock files, which are never transcripts."""
+_DEFAULTS = GitIgnore.of([f"{name}/" for name in DEFAULT_EXCLUDE] + [".*/", *DEFAULT_EXCLUDE_FILES])
 
 
 def _join(folder: str, name: str) -> str:
@@ -250,7 +273,21 @@ def expand(paths: list[str], discovery: Discovery) -> Iterator[tuple[str, str | 
             if _new(path, seen):
                 yield name, regular_error(name)
         else:
-            yield name, f"{name}: no such file or directory"
+            yield name, f"{name}: {_missing(name)}"
+
+
+def _missing(name: str) -> str:
+    """Why a named path that is no file or folder cannot be read."""
+    try:
+        os.stat(name)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a symlink loop (a symlink that, followed, leads back to itself)"
+        if os.path.islink(name):
+            return f"a broken symlink (it points to {os.readlink(name)}, which does not exist)"
+        if exc.errno not in (errno.ENOENT, None):
+            return exc.strerror or str(exc)
+    return "no such file or directory"
 
 
 def _new(path: Path, seen: set[str]) -> bool:

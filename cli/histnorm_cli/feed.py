@@ -5,12 +5,12 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 
-from histnorm.diagnostic import Diagnostic
+from histnorm.diagnostic import Diagnostic, printable
 from histnorm.document import Skip
 from histnorm.engine import fix_allowed
 from histnorm.settings import Settings
 from histnorm_cli.job import Outcome
-from histnorm_cli.reporters import Reporter, Summary
+from histnorm_cli.reporters import Reporter, Summary, one_line
 
 
 class PipeClosed(BaseException):
@@ -90,12 +90,11 @@ class Feed:
     def finish(self, outcome: Outcome) -> None:
         """The end of the file: totals, error, what was kept back, diff, output."""
         summary = self.summary
-        summary.files += 1
+        summary.files += outcome.error is None  # a file that failed was not checked
         summary.transcripts += outcome.transcripts
         if outcome.error is not None:
-            print(
-                f"histnorm: error: {outcome.error.replace(self.path, self.shown)}", file=sys.stderr
-            )
+            error = one_line(printable(outcome.error.replace(self.path, self.shown)))
+            print(f"histnorm: error: {error}", file=sys.stderr)
             summary.errors += 1
         if outcome.skipped_file:
             summary.skipped_files += 1

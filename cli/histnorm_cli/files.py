@@ -1,10 +1,12 @@
 """Bytes out: writing files atomically (finding them is `histnorm_cli.discovery`).
 
 A new content is written to a temporary file beside its target, named
-`.NAME.XXXXXXXX.histnorm` (`.NAME.N.XXXXXXXX.histnorm` for a share of a file fixed by
-several processes; X is one of `a-z0-9_`), fsynced with the target's owner, group, mode
-and extended attributes, then renamed over the target and the folder fsynced. A folder
-scan never takes such a file, so one left behind by a killed run is never read as input.
+`.NAME.pPID.XXXXXXXX.histnorm` (`.NAME.N.pPID.XXXXXXXX.histnorm` for a share of a file
+fixed by several processes; PID is the run's process, X one of `a-z0-9_`) and locked
+while written, fsynced with the target's owner, group, mode and extended attributes,
+then renamed over the target and the folder fsynced. A folder scan never takes such a
+file, so one left behind by a killed run is never read as input; the next `fix` of the
+same file removes it (`histnorm_cli.stale`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import BinaryIO
 
+from histnorm_cli import stale
 from histnorm_cli.identity import (
     SUFFIX,
     NotRegular,
@@ -72,7 +75,7 @@ class AtomicWriter:
         folder = self.target.parent
         try:
             handle, name = tempfile.mkstemp(
-                dir=folder, prefix=f".{self.target.name}.", suffix=SUFFIX
+                dir=folder, prefix=stale.prefix(self.target), suffix=SUFFIX
             )
         except OSError as exc:
             reason = exc.strerror
@@ -81,6 +84,7 @@ class AtomicWriter:
             raise OSError(exc.errno, reason, str(path)) from None
         self.temp = Path(name)
         try:
+            stale.lock(handle)
             self.stream = os.fdopen(handle, "wb")
         except BaseException:
             os.close(handle)

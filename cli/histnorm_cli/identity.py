@@ -1,4 +1,6 @@
-"""What a file is, so it is read only when regular and replaced only when unchanged.
+"""What a file is, so it is read only when regular and replaced only when unchanged
+(`Source`, `FileChanged` and `keep_identity` live in `histnorm.file_identity`, which the
+corpus sinks share).
 
 An input is opened without blocking (a FIFO never stalls the run) and must be a regular
 file. What was read is remembered as a `Source`; before its replacement is renamed into
@@ -10,20 +12,22 @@ file itself (hard-linked as `FILE.bak`) or a copy with that identity.
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import os
 import secrets
 import shutil
 import stat
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from histnorm.file_identity import CHANGED as CHANGED
+from histnorm.file_identity import FileChanged as FileChanged
+from histnorm.file_identity import Source as Source
+from histnorm.file_identity import keep_identity as keep_identity
+
 SUFFIX = ".histnorm"
 """The end of a temporary file's name (see `histnorm_cli.files`)."""
-CHANGED = "changed while being fixed; left as it was"
 KINDS = {
     stat.S_IFIFO: "a FIFO",
     stat.S_IFCHR: "a character device",
@@ -31,13 +35,6 @@ KINDS = {
     stat.S_IFSOCK: "a socket",
     stat.S_IFDIR: "a folder",
 }
-
-
-class FileChanged(OSError):
-    """The file changed (or went away) after it was read: it is not replaced."""
-
-    def __init__(self, path: str) -> None:
-        super().__init__(errno.EAGAIN, CHANGED, path)
 
 
 class NotRegular(OSError):
@@ -82,73 +79,6 @@ def read_regular(path: str) -> tuple[bytes, Source]:
         assert isinstance(data, bytes)
         source.check_open(stream)
     return data, source
-
-
-@dataclass(frozen=True)
-class Source:
-    """The file an input was read from, as it was when reading began."""
-
-    path: str
-    dev: int
-    ino: int
-    size: int
-    mtime_ns: int
-
-    @classmethod
-    def of(cls, path: str, stream: BinaryIO) -> Source:
-        """The file open as `stream` (named `path`), as it is now."""
-        st = os.fstat(stream.fileno())
-        return cls(path, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
-
-    def _same(self, st: os.stat_result) -> bool:
-        return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns) == (
-            self.dev,
-            self.ino,
-            self.size,
-            self.mtime_ns,
-        )
-
-    def check_open(self, stream: BinaryIO) -> None:
-        """Raise `FileChanged` if the file open as `stream` was written since."""
-        if not self._same(os.fstat(stream.fileno())):
-            raise FileChanged(self.path)
-
-    def check(self) -> None:
-        """Raise `FileChanged` unless `path` still names this file, unchanged."""
-        try:
-            st = os.stat(self.path)
-        except FileNotFoundError:
-            raise FileChanged(self.path) from None
-        if not self._same(st):
-            raise FileChanged(self.path)
-
-
-def keep_identity(fd: int, original: os.stat_result, path: str) -> None:
-    """Give the new file open as `fd` the owner, group, mode and extended attributes of
-    `original` (the file at `path` it replaces). Setuid and setgid are dropped when the
-    owner cannot be kept, as rename-based editors do."""
-    mode = stat.S_IMODE(original.st_mode)
-    try:
-        os.fchown(fd, original.st_uid, original.st_gid)
-    except PermissionError:
-        mode &= ~(stat.S_ISUID | stat.S_ISGID)
-        with contextlib.suppress(PermissionError):
-            os.fchown(fd, -1, original.st_gid)  # a group the user is in
-    _copy_xattrs(path, fd)
-    os.fchmod(fd, mode)
-
-
-def _copy_xattrs(path: str, fd: int) -> None:
-    try:
-        keys = os.listxattr(path)
-    except OSError:
-        return  # none, or not supported here
-    for key in keys:
-        try:
-            os.setxattr(fd, key, os.getxattr(path, key))
-        except OSError as exc:
-            if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EACCES):
-                raise
 
 
 def sync_folder(folder: Path) -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from histnorm.document import is_jsonl
+from histnorm_cli import stale
 from histnorm_cli.diffs import render_hunks
 from histnorm_cli.files import STDIN, AtomicWriter
 from histnorm_cli.identity import SUFFIX, Source, open_regular
@@ -106,10 +107,11 @@ def run_part(part: Part, emit: Emit | None = None) -> Outcome:
             target = _target(part)
             target = target.resolve() if target.is_symlink() else target
             handle, name = tempfile.mkstemp(
-                dir=target.parent, prefix=f".{target.name}.{part.index}.", suffix=SUFFIX
+                dir=target.parent, prefix=stale.prefix(target, part.index), suffix=SUFFIX
             )
             outcome.part_file = name
             try:
+                stale.lock(handle)
                 with os.fdopen(handle, "wb") as out:
                     run_lines(lines, job, outcome, lambda data, _: out.write(data), part.start == 0)
             except BaseException:  # an error, or a signal that ends the run

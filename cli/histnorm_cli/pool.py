@@ -26,6 +26,7 @@ from typing import Any
 
 from histnorm.diagnostic import Diagnostic
 from histnorm.document import Skip
+from histnorm_cli import stale
 from histnorm_cli.job import Emit, Job, Outcome
 from histnorm_cli.parallel import Part, run_part
 from histnorm_cli.per_file import run_file
@@ -139,6 +140,7 @@ def _watch(parent: int) -> None:
 
 
 def _initializer(parent: int) -> None:
+    stale.owner = parent  # the temporary files a worker makes are the run's
     signal.signal(signal.SIGTERM, _on_signal)
     signal.signal(signal.SIGINT, _on_signal)
     signal.signal(signal.SIGALRM, _again(_resume))

@@ -25,7 +25,8 @@ from histnorm_cli.job import Job, Outcome
 from histnorm_cli.parallel import Part, merge, parts
 from histnorm_cli.pool import Interrupted, Pool, Task, process, signals_raise, workers
 from histnorm_cli.progress import Progress
-from histnorm_cli.reporters import FORMATS, Reporter, Summary, reporter
+from histnorm_cli.reporters import FORMATS, Reporter, Summary, one_line, reporter
+from histnorm_cli.stale import remove_stale
 
 
 @dataclass
@@ -61,7 +62,7 @@ class Request:
 
 
 def _fail(message: str) -> int:
-    print(f"histnorm: error: {message}", file=sys.stderr)
+    print(f"histnorm: error: {one_line(message)}", file=sys.stderr)
     return ExitCode.ERROR
 
 
@@ -190,7 +191,7 @@ def _run_request(request: Request, sink: TextIO | None) -> int:
     except ConfigError as exc:
         return _fail(str(exc))
     if request.output and len(request.paths) != 1:
-        return _fail("-o/--output needs exactly one input path")
+        return _fail("-o/--output takes one input file, but several paths were named")
     if request.stdin_filename is not None and request.paths != [STDIN]:
         return _fail("--stdin-filename names standard input: give no PATH, or -")
     writes_stdout = (
@@ -211,12 +212,19 @@ def _run_request(request: Request, sink: TextIO | None) -> int:
     summary = Summary(request.mode, check=request.check or request.diff)
     discovery = discovery_for(request, resolver)
     jobs = Jobs(request, show_fixes=request.mode == "fix" and (show_fixes or report.lists_fixes))
+    found = list(expand(request.paths or ["."], discovery))
+    if request.output and sum(error is None for _, error in found) > 1:
+        count = sum(error is None for _, error in found)
+        return _fail(
+            f"-o/--output takes one input file, but {count} were found: "
+            "fix them in place, or name one file"
+        )
     items: list[Item] = []
-    for path, error in expand(request.paths or ["."], discovery):
+    for path, error in found:
         if error is not None:
             if not os.path.lexists(path) and glob.has_magic(path):
                 error = f"no files matched: {shown(path)} (a pattern nothing matched)"
-            print(f"histnorm: error: {shown(error)}", file=sys.stderr)
+            print(f"histnorm: error: {one_line(shown(error))}", file=sys.stderr)
             summary.errors += 1
             continue
         named = path
@@ -229,7 +237,7 @@ def _run_request(request: Request, sink: TextIO | None) -> int:
         resolved = resolver.for_path(named)
         if isinstance(resolved, ConfigError):
             if jobs.failed(resolved):
-                print(f"histnorm: error: {shown(str(resolved))}", file=sys.stderr)
+                print(f"histnorm: error: {one_line(shown(str(resolved)))}", file=sys.stderr)
             summary.errors += 1
             continue
         data = sys.stdin.buffer.read() if path == STDIN else None
@@ -242,16 +250,32 @@ def _run_request(request: Request, sink: TextIO | None) -> int:
         )
     if not items and not summary.errors and not discovery.excluded:
         print(
-            f"histnorm: no files matched: {' '.join(map(shown, request.paths or ['.']))}",
+            f"histnorm: no files matched: {one_line(' '.join(map(shown, request.paths or ['.'])))}",
             file=sys.stderr,
         )
         if not request.allow_no_files:
             return ExitCode.ERROR
+    if request.mode == "fix":
+        _remove_stale(items, request.quiet)
     stopped = _run(_Run(report, summary, items, request.diff), items, request.jobs)
     if stopped is not None:
         return stopped
     report.finish(summary)
     return _exit_code(request, summary)
+
+
+def _remove_stale(items: list[Item], quiet: bool) -> None:
+    """Remove what a stopped fix of these files left behind (see `histnorm_cli.stale`)."""
+    targets = [
+        Path(job.output or path)
+        for path, job, data in items
+        if job.write and data is None and not job.stdin and job.output != STDIN
+    ]
+    for removed in remove_stale(targets):
+        if quiet:
+            continue
+        note = f"removed {shown(removed)}, a temporary file a stopped run left behind"
+        print(f"histnorm: {one_line(note)}", file=sys.stderr)
 
 
 def _hand_back(request: Request) -> None:

@@ -11,7 +11,8 @@ import histnorm.jsonio as jsonio
 from histnorm.analysis.outline import Outline
 from histnorm.model import JsonValue, Transcript
 from histnorm.pairing import Pairing, pair_transcript
-from histnorm.settings import Settings
+from histnorm.settings import Settings, TailMode
+from histnorm.tail import REQUEST_NOTE, tail_of
 
 if TYPE_CHECKING:
     from histnorm.profiles import Profile
@@ -72,6 +73,17 @@ class Context:
         """How the transcript pairs, or on the fast path its outline (the same: `pair()`
         reads both, and the representation test holds them equal)."""
         return pair_transcript(self._transcript or self.outline)
+
+    @cached_property
+    def tail(self) -> TailMode:
+        """The tail in force (`histnorm.tail`): the one chosen, else that of the value."""
+        native = self.native if self._transcript is None else self._transcript.native
+        return tail_of(self.settings, native)
+
+    @property
+    def closed_tail_note(self) -> str:
+        """Why the tail is closed, for messages: the setting, or the request body."""
+        return "tail=close" if self.settings.tail is not None else REQUEST_NOTE
 
     @cached_property
     def profile(self) -> Profile:

@@ -31,7 +31,8 @@ from histnorm.model import (
 PARTIAL = 1
 """The message is marked as part of a cancelled (partial) response."""
 UNKNOWN = 2
-"""It carries call keys its format's reader skips (`histnorm.call_keys`)."""
+"""It carries call keys its format's reader skips (`histnorm.call_keys`), or content under
+keys it does not read and none where it reads content (`histnorm.content_keys`)."""
 EMPTY_TEXT = 4
 """(Derived) a text part is empty or whitespace only."""
 EMPTY = 8
@@ -218,15 +219,21 @@ def outline_part(part: Part) -> OutlinePart:
 
 
 def build_outline(
-    transcript: Transcript, read_call_keys: frozenset[str] | None = None, flags: int = 0
+    transcript: Transcript,
+    read_call_keys: frozenset[str] | None = None,
+    flags: int = 0,
+    unread_content: Callable[[Any], list[str]] | None = None,
 ) -> Outline:
     """The outline of a decoded transcript, given what its codec reads
-    (`Codec.read_call_keys`) and the outline flags only the codec can tell; the codec-aware
-    `histnorm.formats.outline_of` is the reference every codec's outline equals."""
+    (`Codec.read_call_keys`, `Codec.unread_content`) and the outline flags only the codec
+    can tell; the codec-aware `histnorm.formats.outline_of` is the reference every codec's
+    outline equals."""
     steps = []
     for message in transcript.messages:
         step_flags = PARTIAL if message.is_partial else 0
-        if read_call_keys is not None and unread_call_keys(message.native, read_call_keys):
+        if (read_call_keys is not None and unread_call_keys(message.native, read_call_keys)) or (
+            unread_content is not None and unread_content(message.native)
+        ):
             step_flags |= UNKNOWN
         steps.append(
             Step(message.role, tuple(map(outline_part, message.parts)), step_flags, message.id)

@@ -2,17 +2,31 @@
 
 `conversion` gives the converted transcript and notes (CV001 warnings) on what the target
 has no place for and was left out: token usage, reasoning, request settings, tools of
-another kind. `convert` gives the transcript alone.
+another kind, media it cannot hold, author names, and each value of a native block no
+field of histnorm's model holds (`histnorm.convert.carry`). `convert` gives the
+transcript alone.
 """
 
 from __future__ import annotations
 
 import hashlib
+import operator
 from dataclasses import dataclass
 from typing import Any
 
 import histnorm.jsonio as jsonio
 from histnorm.analysis.outline import MODELLED_ROLES
+from histnorm.convert.carry import (
+    AUTHOR_NAMES,
+    MESSAGE_IDS,
+    NO_CALL_IDS,
+    UNNAMED_HOSTED,
+    inline_uri,
+    left_behind,
+    media_place,
+    media_texts,
+    media_type_of,
+)
 from histnorm.convert.request import read_request, system_message, write_request
 from histnorm.diagnostic import Diagnostic, Location, Severity
 from histnorm.errors import HistnormError
@@ -20,8 +34,13 @@ from histnorm.formats import CODECS, get_codec
 from histnorm.model import (
     ApprovalRequestPart,
     ApprovalResponsePart,
+    MediaPart,
     Message,
+    RefusalPart,
+    TextPart,
     ToolCallPart,
+    ToolFamily,
+    ToolResultPart,
     Transcript,
 )
 
@@ -100,9 +119,11 @@ def conversion(transcript: Transcript, to: str) -> Conversion:
 
     The request envelope goes with it where the target has a place for it: system text
     outside the messages, model, sampling settings, function tools (in the target's tool
-    shape). Token usage, reasoning, settings and tools the target has no place for are
-    left out, each with a note (pointing into the source), as are call arguments that are
-    no JSON object where the target takes only objects. Unknown native parts have no
+    shape). Inline media data goes as a `data:` URL. Token usage, reasoning, settings,
+    tools, media and author names the target has no place for are left out, each with a
+    note (pointing into the source), as are call arguments that are no JSON object where
+    the target takes only objects, and the values of a native block (a document's title,
+    a call item's status) that the model does not hold. Unknown native parts have no
     meaning in another format and are kept as they are; the target codec raises
     `HistnormError` for anything else it cannot express.
     """
@@ -117,7 +138,7 @@ def conversion(transcript: Transcript, to: str) -> Conversion:
         )
     request = read_request(transcript)
     notes: list[Diagnostic] = []
-    messages = list(_without_usage(transcript, to, notes))
+    messages = _carried(transcript, to, notes)
     if to in OBJECT_ARGUMENTS:
         notes.extend(_shapeless_arguments(transcript, to))
     roles = _target_roles(to) | OWN_ROLES.get(transcript.format or "", {})
@@ -135,26 +156,119 @@ def conversion(transcript: Transcript, to: str) -> Conversion:
     return Conversion(converted, tuple(notes))
 
 
-def _without_usage(transcript: Transcript, to: str, notes: list[Diagnostic]) -> list[Message]:
-    """The messages without the parts `to` has no place for (`NO_PLACE`; a message that
-    held nothing else goes too), noting each part left out."""
+def _carried(transcript: Transcript, to: str, notes: list[Diagnostic]) -> list[Message]:
+    """The messages as far as `to` can carry them, noting each value left out: the parts
+    it has no place for (`NO_PLACE`; media of a type or source it cannot write), the
+    values of a media block its URI does not carry, an author name. Inline media data
+    goes as a `data:` URL. A message that held nothing else goes too."""
     dropped = {kind for kind, targets in NO_PLACE.items() if to in targets}
-    if not dropped:
-        return list(transcript.messages)
     source = get_codec(transcript.format) if transcript.format else None
     out = []
     for mi, message in enumerate(transcript.messages):
-        kept = tuple(p for p in message.parts if p.kind not in dropped)
+        kept: list[Any] = []
         for pi, part in enumerate(message.parts):
+            lost: list[tuple[str, str]] = []
             if part.kind in dropped:
-                pointer = source.part_pointer(transcript, mi, pi) if source else None
-                what = WHAT[part.kind]
-                notes.append(_note(f"{what} has no place in {to}: not carried", pointer, mi))
-        if len(kept) == len(message.parts):
-            out.append(message)
-        elif kept:
-            out.append(message.evolve(parts=kept))
+                lost = [(WHAT[part.kind], "")]
+            elif isinstance(part, MediaPart):
+                carried, lost = _media(part, to)
+                kept.extend([carried] if carried is not None else [])
+            else:
+                kept.append(part)
+                lost = _unwritten(part, to)
+                if isinstance(part.native, dict):
+                    twins = [p for p in message.parts if p.native is part.native]
+                    lost = _left_of(part, twins) + lost
+            pointer = source.part_pointer(transcript, mi, pi) if source and lost else None
+            for what, at in lost:
+                where = None if pointer is None else pointer + at
+                notes.append(_note(f"{what} has no place in {to}: not carried", where, mi))
+        changes: dict[str, Any] = {}
+        if message.author_name is not None and to not in AUTHOR_NAMES:
+            pointer = source.message_pointer(transcript, mi) if source else None
+            what = f"the author name {message.author_name!r}"
+            notes.append(_note(f"{what} has no place in {to}: not carried", pointer, mi))
+            changes["author_name"] = None
+        if len(kept) != len(message.parts) or any(map(operator.is_not, kept, message.parts)):
+            if not kept and message.parts:
+                continue
+            changes["parts"] = tuple(kept)
+        out.append(message.evolve(**changes) if changes else message)
+    notes.extend(_lost_ids(transcript, to))
     return out
+
+
+def _lost_ids(transcript: Transcript, to: str) -> list[Diagnostic]:
+    """One note on the message ids `to` has no place for (`MESSAGE_IDS`), at the first."""
+    roles = MESSAGE_IDS.get(to, frozenset())
+    lost = [
+        mi
+        for mi, message in enumerate(transcript.messages)
+        if message.id is not None and roles is not None and message.role.casefold() not in roles
+    ]
+    if not lost:
+        return []
+    source = get_codec(transcript.format) if transcript.format else None
+    pointer = source.message_pointer(transcript, lost[0]) if source else None
+    what = "1 message id has" if len(lost) == 1 else f"{len(lost)} message ids have"
+    return [_note(f"{what} no place in {to}: not carried", pointer, lost[0])]
+
+
+def _left_of(part: Any, twins: list[Any]) -> list[tuple[str, str]]:
+    """What of the native block of a text, refusal, call or result part no field of it
+    holds, nor of the `twins` read from the same block (a Vercel AI tool part is a call
+    and its result), as (what, pointer relative to the part): it goes nowhere when the
+    part is written in another format."""
+    what = {"text": "a text part", "refusal": "a refusal", "tool_call": "a tool call"}
+    what["tool_result"] = "a tool result"
+    twins = [twin for twin in twins if twin.kind in what or twin.kind.startswith("approval")]
+    if part.kind not in what or not isinstance(part.native, dict) or part is not twins[0]:
+        return []  # the first of the twins speaks for the block
+    carried = [value for twin in twins for value in _fields(twin)]
+    return [
+        (f"the {at[1:]!r} of {what[part.kind]}", at) for at in left_behind(part.native, carried)
+    ]
+
+
+def _unwritten(part: Any, to: str) -> list[tuple[str, str]]:
+    """The fields of a call or result `to` has no place for: its call id (`NO_CALL_IDS`),
+    a server-side tool's name (`UNNAMED_HOSTED`)."""
+    if not isinstance(part, ToolCallPart | ToolResultPart):
+        return []
+    found = []
+    if to in NO_CALL_IDS and part.call_id:
+        found.append((f"the call id {part.call_id!r}", ""))
+    if to in UNNAMED_HOSTED and part.family is ToolFamily.HOSTED and part.name:
+        found.append((f"the name {part.name!r} of a server-side tool", ""))
+    return found
+
+
+def _fields(part: Any) -> tuple[Any, ...]:
+    """The values histnorm's model holds of a part."""
+    if isinstance(part, TextPart | RefusalPart):
+        return (part.text,)
+    if isinstance(part, ToolCallPart):
+        return (part.call_id, part.name, part.arguments, part.tool_type, part.informational)
+    if isinstance(part, ToolResultPart):
+        return (part.call_id, part.name, part.content, part.tool_type, part.is_error)
+    if isinstance(part, ApprovalRequestPart):
+        return (part.request_id, part.requires_confirmation)
+    if isinstance(part, ApprovalResponsePart):
+        return (part.request_id, part.approved, part.reason)
+    return ()
+
+
+def _media(part: MediaPart, to: str) -> tuple[MediaPart | None, list[tuple[str, str]]]:
+    """The media part as `to` carries it (None when it has no place for it) and what is
+    left out, as (what, pointer relative to the part)."""
+    uri = part.uri if part.uri is not None else inline_uri(part.native)
+    media_type = media_type_of(uri, part.media_type)
+    shown = f"a media part ({media_type})" if media_type else "a media part"
+    if not media_place(to, uri, media_type):
+        return None, [(shown, "")]
+    carried = media_texts(uri, media_type)
+    lost = [(f"the {at[1:]!r} of {shown}", at) for at in left_behind(part.native, carried)]
+    return part.evolve(uri=uri, media_type=media_type), lost
 
 
 def _shapeless_arguments(transcript: Transcript, to: str) -> list[Diagnostic]:

@@ -15,7 +15,8 @@ The modules: `layout` (how transcripts sit in a document), `read` (records with 
 bytes), `check` (the rules on one record), `write` (byte-exact write-back), `locate`
 (pointers and lines), `lines` (streamed JSONL), `torn` (sessions with broken lines),
 `run` (the two document functions; `read_document`, the records in the layout they
-find), `result` (what they return).
+find), `result` (what they return), `prefix` (whether JSON that does not parse starts as
+a transcript: JSONC configuration files are skipped, not HN000).
 """
 
 from __future__ import annotations

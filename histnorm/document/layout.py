@@ -114,15 +114,23 @@ message (or session event) per line."""
 
 def is_jsonl(path_hint: str | None, data: bytes | None = None) -> bool:
     """JSONL by the name `path_hint` (`.jsonl`); without one, when `data` is not one JSON
-    document but several lines."""
+    document but several lines, the first of which (not blank) is a JSON object or array
+    on its own (pretty-printed JSON that does not parse stays one document)."""
     if path_hint is not None:
         return PurePath(path_hint).suffix.lower() == ".jsonl"
     if data is None:
         return False
+    body = data.removeprefix(BOM)
     try:
-        jsonio.loads(data.removeprefix(BOM))
+        jsonio.loads(body)
     except HistnormError:
-        return b"\n" in data.strip()
+        if b"\n" not in body.strip():
+            return False
+        first = next((line for line in body.split(b"\n") if line.strip()), b"")
+        try:
+            return isinstance(jsonio.loads_typed(first), dict | list)
+        except HistnormError:
+            return False
     return False
 
 

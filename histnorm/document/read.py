@@ -20,8 +20,9 @@ from histnorm.document.layout import (
     looks_like_message,
     split_lines,
 )
+from histnorm.document.prefix import looks_like_transcript
 from histnorm.document.torn import READERS, around_torn_lines
-from histnorm.errors import HistnormError, join_pointer
+from histnorm.errors import HistnormError, NotATranscript, join_pointer
 from histnorm.formats import (
     claims,
     common_format,
@@ -36,6 +37,9 @@ from histnorm.model import Transcript
 DETECT_MODES = ("file", "per-line")
 """`file`: one format per file, settled by its first transcripts (`WINDOW`); `per-line`:
 each transcript of a JSONL file or JSON array is detected on its own."""
+
+NO_TRANSCRIPT = "what can be read of it is no transcript (JSONC, a configuration file?)"
+"""Why a document that is no valid JSON is skipped (see `histnorm.document.prefix`)."""
 
 WINDOW = 32
 """How many of a file's first transcripts settle its format."""
@@ -99,6 +103,8 @@ def read_json(data: bytes, format: str | None = None, detect: str = "file") -> D
     try:
         value = jsonio.loads(body)
     except HistnormError as exc:
+        if format is None and not looks_like_transcript(body):
+            exc = NotATranscript(f"{exc.message}; {NO_TRANSCRIPT}", pointer="")
         return Document(Layout.JSON, (Record(None, exc, exc.line, "", data),), data, style, bom)
     if is_transcript_array(value):
         file_format = _formats(value, format, detect)

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from histnorm.diagnostic import Diagnostic
+from histnorm.diagnostic import Diagnostic, printable
 from histnorm.document.layout import Layout
 
 _NONE: Mapping[str, int] = MappingProxyType({})
@@ -24,6 +24,10 @@ class Skip:
     line: int | None = None
     pointer: str | None = None
     transcript_index: int | None = None
+
+    def __post_init__(self) -> None:
+        if not self.message.isascii():  # it may quote the data
+            object.__setattr__(self, "message", printable(self.message))
 
 
 @dataclass(frozen=True)

@@ -238,6 +238,8 @@ def _write_message_lines(document: Document, transcript: Transcript) -> bytes:
     encoded = list(encode_transcript(transcript))
     originals = {id(value): i for i, value in enumerate(old_values)}
     paired = pairs(old_values, encoded)
+    used = {originals[id(v)] for v in encoded if id(v) in originals} | set(paired.values())
+    rows, after = _keep_blanks(rows, used, after)
     out = bytearray()
     near = rows[0][1] if rows else b""
     for j, value in enumerate(encoded):
@@ -263,6 +265,23 @@ def _write_message_lines(document: Document, transcript: Transcript) -> bytes:
     if not body.endswith(b"\n") and out.endswith(ending):
         del out[len(out) - len(ending) :]
     return bytes(out)
+
+
+def _keep_blanks(
+    rows: list[tuple[bytes, ...]], used: set[int], after: bytes
+) -> tuple[list[tuple[bytes, ...]], bytes]:
+    """The rows with the blank lines before each removed message line moved to the next
+    line written (or to the lines after the last): a removed line takes only itself."""
+    kept = list(rows)
+    carried = b""
+    for index, (blanks, *rest) in enumerate(rows):
+        if index in used:
+            if carried:
+                kept[index] = (carried + blanks, *rest)
+                carried = b""
+        else:
+            carried += blanks
+    return kept, carried + after
 
 
 def _message_rows(document: Document, body: bytes) -> tuple[list[tuple[bytes, ...]], bytes]:

@@ -6,10 +6,11 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
 from histnorm.analysis.outline import Outline, build_outline
+from histnorm.content_keys import ANY_CONTENT, unread_content
 from histnorm.errors import HistnormError, NotATranscript, join_pointer
 from histnorm.formats.agent_framework import AgentFrameworkCodec
 from histnorm.formats.anthropic import AnthropicCodec
-from histnorm.formats.base import Codec, messages_sniff, type_name
+from histnorm.formats.base import Codec, converse_body, messages_sniff, type_name
 from histnorm.formats.chat_template import ChatTemplateCodec
 from histnorm.formats.claude_code import ClaudeCodeCodec
 from histnorm.formats.codex import CodexCodec
@@ -115,6 +116,21 @@ def pick(found: Mapping[str, float], data: JsonValue) -> str:
                 "of messages is one transcript (--jsonl-mode message)",
                 pointer="",
             )
+        if converse_body(data):
+            raise NotATranscript(
+                "not a transcript in a format histnorm reads: a Bedrock Converse request "
+                "body or history (untyped content blocks, inferenceConfig, toolConfig), "
+                "which histnorm does not read yet",
+                pointer="",
+            )
+        elsewhere = _content_elsewhere(data)
+        if elsewhere:
+            raise NotATranscript(
+                "not a transcript in a format histnorm reads: its messages keep their "
+                f"content under {', '.join(map(repr, elsewhere))}, where no format histnorm "
+                "reads has it",
+                pointer="",
+            )
         if _looks_like_messages(data):
             raise HistnormError(
                 "could not tell the transcript format: the messages carry no format's "
@@ -211,6 +227,22 @@ def _looks_like_messages(data: JsonValue) -> bool:
 
 
 _MESSAGE_KEYS = {"role", "from", "parentuuid", "lc"}
+
+
+def _content_elsewhere(data: JsonValue) -> list[str]:
+    """The keys under which the messages of `data` keep their content when every message
+    (an object with a role) has none where any format keeps content (`ANY_CONTENT`) and
+    something under a key no codec knows (`histnorm.content_keys`); empty otherwise."""
+    messages = messages_sniff(data, "messages")
+    known = frozenset().union(*(codec.message_keys for codec in CODECS.values()))
+    found: list[str] = []
+    for message in (messages or [])[:50]:
+        unread = unread_content(message, ANY_CONTENT, known) if isinstance(message, dict) else []
+        if not unread or "role" not in message:
+            return []
+        if unread[0] not in found:
+            found.append(unread[0])
+    return found[:3]
 
 
 def _not_a_transcript(data: JsonValue) -> str:

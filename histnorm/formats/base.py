@@ -9,6 +9,7 @@ from typing import Any, ClassVar, Final
 from pydantic import BaseModel
 
 from histnorm.analysis.outline import Outline, build_outline
+from histnorm.content_keys import unread_content
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.errors import type_name as type_name  # re-exported for the codecs
 from histnorm.formats._fixed_types import changed_type
@@ -37,6 +38,9 @@ class Codec(ABC):
     items_are_messages: ClassVar[bool] = False
     """True when each call and result is its own message (OpenAI Responses items), so a
     batch of parallel calls spans several messages."""
+    one_result_per_message: ClassVar[bool] = False
+    """True when the native form holds each tool result in a message of its own (OpenAI
+    Chat `tool` messages, Responses items), so results can never share a message."""
     known_roles: ClassVar[frozenset[str] | None] = None
     """The message roles (casefolded, as decoded) the format defines; any other role is
     unknown content (HN013). None: roles come from a closed set of types, never free text."""
@@ -44,9 +48,30 @@ class Codec(ABC):
     """The keys of `histnorm.call_keys.CALL_KEYS` this codec reads; the others, when a
     native message carries them, hold calls or results it cannot see (HN013). None: its
     native messages are not flat objects where such keys could sit (nothing is checked)."""
+    empty_rejected: ClassVar[str | None] = None
+    """What the format's own loader says of a history with no message, when it rejects
+    one (None: it reads one): `fix` never leaves such a history empty (`check_fixed`)."""
+    derived_keys: ClassVar[frozenset[str]] = frozenset()
+    """Keys whose values the writer works out from the history (a tool part's `state`
+    from whether its result is there), so a fix elsewhere may change them: the
+    conservation check (`histnorm.conserve`) does not ask for their old values."""
     verbatim_types: ClassVar[frozenset[str]] = frozenset()
     """`UnknownPart` types the codec recognises and keeps verbatim on purpose: content that
     is no client tool call or result (server-side items, bookkeeping blocks)."""
+    content_keys: ClassVar[tuple[str, ...]] = ()
+    """The native message keys the codec reads content from (compared in any casing, with
+    or without underscores: `histnorm.content_keys.fold`), likeliest first.
+    A message holding none of them but something under a key outside `message_keys` holds
+    content the codec cannot read (HN013; `histnorm.content_keys`). Empty: not checked."""
+    message_keys: ClassVar[frozenset[str]] = frozenset()
+    """The other native message keys the codec reads or knows to hold no content."""
+
+    def unread_content(self, native: Any) -> list[str]:
+        """The keys of the native message `native` holding content this codec does not
+        read, when it holds none the codec reads (`histnorm.content_keys.unread_content`)."""
+        if not self.content_keys:
+            return []
+        return unread_content(native, self.content_keys, self.message_keys)
 
     @abstractmethod
     def sniff(self, data: JsonValue) -> float:
@@ -78,7 +103,9 @@ class Codec(ABC):
 
     def outline_of(self, transcript: Transcript) -> Outline:
         """The outline of a decoded transcript: the reference `outline` must equal."""
-        return build_outline(transcript, self.read_call_keys, self.outline_flags(transcript))
+        unread = self.unread_content if self.content_keys else None
+        flags = self.outline_flags(transcript)
+        return build_outline(transcript, self.read_call_keys, flags, unread)
 
     def outline_flags(self, transcript: Transcript) -> int:
         """Outline flags of the whole transcript only the codec can tell (default none)."""
@@ -125,9 +152,18 @@ class Codec(ABC):
         """What the fixed transcript would break for the format's consumers, or None.
 
         `fix` calls this after repairing `original` and refuses the repair when it returns
-        a problem. The default refuses a change of JSON type (`changed_type`) of a top-level
-        key of the envelope or of a message that is kept."""
-        return changed_type(self, original, fixed)
+        a problem. The default refuses a history emptied where the loader rejects an empty
+        one (`emptied`), and a change of JSON type (`changed_type`) of a top-level key of
+        the envelope or of a message that is kept."""
+        return emptied(self, original, fixed) or changed_type(self, original, fixed)
+
+
+def emptied(codec: Codec, original: Transcript, fixed: Transcript) -> str | None:
+    """Why `fixed` must not be written when a fix removed every message of `original` and
+    the format's loader rejects an empty history (`Codec.empty_rejected`), or None."""
+    if fixed.messages or not original.messages or codec.empty_rejected is None:
+        return None
+    return f"the fixed history would hold no message, and {codec.empty_rejected}"
 
 
 class MessageListCodec(Codec):
@@ -344,6 +380,55 @@ def anthropic_envelope(data: JsonValue) -> bool:
         or bool(ANTHROPIC_ENVELOPE_KEYS & data.keys())
         or (isinstance(thinking, dict) and "budget_tokens" in thinking)
     )
+
+
+def anthropic_body(data: JsonValue) -> bool:
+    """Whether `data` is a request body marked as Anthropic's by keys OpenAI Chat bodies
+    share: tools in Anthropic's shape (`input_schema`), or the `max_tokens` Anthropic
+    requires with a Claude model (`claude-...`; a router's `anthropic/claude-...` names
+    an OpenAI-compatible endpoint). A weaker mark than `anthropic_envelope`."""
+    if not isinstance(data, dict):
+        return False
+    tools = data.get("tools")
+    if isinstance(tools, list) and any(isinstance(t, dict) and "input_schema" in t for t in tools):
+        return True
+    model = data.get("model")
+    return "max_tokens" in data and isinstance(model, str) and model.startswith("claude-")
+
+
+CONVERSE_BODY_KEYS = frozenset(
+    {
+        *("inferenceConfig", "toolConfig", "guardrailConfig", "promptVariables"),
+        *("additionalModelRequestFields", "additionalModelResponseFieldPaths"),
+        "performanceConfig",
+    }
+)
+"""Request-body keys only Amazon Bedrock's Converse API uses."""
+CONVERSE_BLOCK_KEYS = frozenset(
+    {
+        *("text", "toolUse", "toolResult", "image", "document", "video"),
+        *("reasoningContent", "cachePoint", "guardContent", "citationsContent"),
+    }
+)
+"""The keys of Converse content blocks, which carry no `type`."""
+
+
+def converse_body(data: JsonValue) -> bool:
+    """Whether `data` is a Bedrock Converse request body or message list: Converse's own
+    body keys, or a message content block without `type` holding a Converse block key
+    (every format histnorm reads with a `content` array types its items)."""
+    if isinstance(data, dict) and not CONVERSE_BODY_KEYS.isdisjoint(data):
+        return True
+    for message in (messages_sniff(data, "messages") or [])[:50]:
+        content = message.get("content") if isinstance(message, dict) else None
+        if isinstance(content, list) and any(
+            isinstance(block, dict)
+            and "type" not in block
+            and not CONVERSE_BLOCK_KEYS.isdisjoint(block)
+            for block in content
+        ):
+            return True
+    return False
 
 
 def has_role(messages: list[Any], roles: frozenset[str]) -> bool:

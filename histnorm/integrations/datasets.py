@@ -10,7 +10,9 @@ it), each row read in its own detected format (`format=` to fix one). Rows are r
 they were written before Arrow unified them (`histnorm.integrations._arrow_rows`): the
 None keys Arrow adds to messages that never had them are no defects, a `tool_calls` JSON
 string is read as the calls it holds, and a repaired row is written back in the column's
-schema. Both callables pickle, so `num_proc` works. Needs `datasets`.
+schema. An assistant turn a fix leaves with nothing (its last call dropped, its content
+the `""` datasets store for none) is removed, as `histnorm fix` removes one whose content
+is null. Both callables pickle, so `num_proc` works. Needs `datasets`.
 """
 
 from __future__ import annotations
@@ -72,6 +74,27 @@ def _codes(found: tuple[Diagnostic, ...]) -> list[str]:
     return sorted({d.code for d in found})
 
 
+def _without_emptied_turns(value: Any, before: Any) -> Any:
+    """`value` (a repaired message list) without the assistant turns a fix left with
+    nothing: no calls and `content: ""`, which datasets store where a tool-call turn has no
+    text. `histnorm fix` removes such a turn whose content is null; a turn that was in
+    `before` as it is (the same object: no fix touched it) stays."""
+    if not isinstance(value, list) or not isinstance(before, list):
+        return value
+    untouched = {id(m) for m in before}
+    kept = [m for m in value if id(m) in untouched or not _emptied(m)]
+    return kept if len(kept) != len(value) else value
+
+
+def _emptied(message: Any) -> bool:
+    if not isinstance(message, dict) or message.get("role") != "assistant":
+        return False
+    if message.get("content") not in ("", None):
+        return False
+    rest = {k for k, v in message.items() if v not in (None, [], "")}
+    return rest <= {"role"}
+
+
 @dataclass(frozen=True)
 class Repairer:
     """A `Dataset.map` function that repairs each row's message list (see `repairer`)."""
@@ -100,6 +123,7 @@ class Repairer:
         if not result.changed:
             return _Row(value, [], _codes(result.remaining))
         left = _codes(result.remaining)
+        repaired = _without_emptied_turns(result.value, plain)
         if batch is None:
             shape = shape_of([value])
         else:
@@ -107,7 +131,7 @@ class Repairer:
                 batch[1].append(shape_of(batch[0]))
             shape = batch[1][0]
         try:
-            written = restore(result.value, shape, originals)
+            written = restore(repaired, shape, originals)
         except SchemaConflict:  # the column has no place for the repair: left as it was
             return _Row(value, [], sorted({*left, *_codes(result.fixes)}))
         return _Row(written, sorted(result.applied), left)

@@ -13,6 +13,7 @@ session) comes as one row. `lint_files` / `fix_files` do the same per file over
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -48,6 +49,12 @@ __all__ = [
     "read_lines",
 ]
 
+STAMP = pa.struct(
+    [("dev", pa.int64()), ("ino", pa.int64()), ("size", pa.int64()), ("mtime_ns", pa.int64())]
+)
+"""A file's device, inode, size and mtime when it was read (null where it has none: a
+path no local file system knows)."""
+
 LINES = pa.schema(
     [
         ("path", pa.string()),
@@ -56,11 +63,12 @@ LINES = pa.schema(
         ("whole", pa.bool_()),
         ("format", pa.string()),
         ("bytes", pa.large_binary()),
+        ("read", STAMP),
     ]
 )
 """A row of `read_lines`: a line of `path` (numbered from 1, with its ending; `last` for
 its last line) or, when `whole`, the whole file; `format` is the file's, as settled by its
-first transcripts."""
+first transcripts; `read` the file as it was read (`STAMP`)."""
 
 FIXED = pa.schema(
     [
@@ -69,9 +77,11 @@ FIXED = pa.schema(
         ("last", pa.bool_()),
         ("bytes", pa.large_binary()),
         ("changed", pa.bool_()),
+        ("read", STAMP),
     ]
 )
-"""A row of `fix_dataset` and `fix_files`: the new bytes of a line (or whole file)."""
+"""A row of `fix_dataset` and `fix_files`: the new bytes of a line (or whole file), and
+the file as it was read (`LineDatasink` replaces it only if it is still so)."""
 
 _INTEGERS = {"line", "transcript_index", "message_index", "part_index"}
 RECORDS = pa.schema([(n, pa.int64() if n in _INTEGERS else pa.string()) for n in FLAT])
@@ -90,25 +100,37 @@ class _Lines(FileBasedDatasource):
         self.block_bytes = block_bytes
 
     def _read_stream(self, f: Any, path: str) -> Iterator[pa.Table]:
+        read = _stamp(path)  # before the bytes: a write after it shows at the check
         data: bytes = f.readall()
         pieces = data.split(b"\n")
         lines = [piece + b"\n" for piece in pieces[:-1]]
         if pieces[-1]:
             lines.append(pieces[-1])
         if not lines or read_whole(path, lines):
-            yield _block([(path, 1, True, True, None, data)])
+            yield _block([(path, 1, True, True, None, data, read)])
             return
         file_format = lines_format(lines)
         rows: list[tuple[Any, ...]] = []
         size = 0
         for number, line in enumerate(lines, start=1):
-            rows.append((path, number, number == len(lines), False, file_format, line))
+            rows.append((path, number, number == len(lines), False, file_format, line, read))
             size += len(line)
             if size >= self.block_bytes:
                 yield _block(rows)
                 rows, size = [], 0
         if rows or not lines:
             yield _block(rows)
+
+
+def _stamp(path: str, size: int | None = None) -> dict[str, int] | None:
+    """`path` as it is now (`STAMP`), with `size` for its size when given; None when no
+    local file has that name."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    found = st.st_size if size is None else size
+    return {"dev": st.st_dev, "ino": st.st_ino, "size": found, "mtime_ns": st.st_mtime_ns}
 
 
 def _block(rows: list[tuple[Any, ...]]) -> pa.Table:
@@ -216,9 +238,11 @@ def _files_batch(batch: pa.Table, mode: Mode, settings: Settings) -> pa.Table:
         checked = check_file(row["path"], row["bytes"], mode, settings)
         records += checked.records
         new = checked.outputs[0]
-        fixed.append(
-            {"path": row["path"], "line": 1, "last": True, "bytes": new, "changed": checked.changed}
-        )
+        # read_binary_files keeps no stamp: the file as it is now, if it still has the size
+        # of the bytes read (else the sink sees the change)
+        read = _stamp(row["path"], len(row["bytes"]))
+        values = {"line": 1, "last": True, "bytes": new, "changed": checked.changed, "read": read}
+        fixed.append({"path": row["path"], **values})
     return _results(mode, records, fixed)
 
 

@@ -48,6 +48,7 @@ from histnorm.rules import (
     unknown_content,
     unreadable_transcript,
     unsupported_media,
+    user_after_tool_result,
 )
 
 ALL_RULES: tuple[Rule, ...] = (
@@ -91,6 +92,7 @@ ALL_RULES: tuple[Rule, ...] = (
     ends_on_assistant.RULE,
     trailing_whitespace_at_end.RULE,
     empty_error_result.RULE,
+    user_after_tool_result.RULE,
 )
 """Every rule, in code order: HN0xx core rules, HN1xx provider-profile rules."""
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any, Literal, NamedTuple
 
+import orjson
+
 import histnorm.jsonio as jsonio
 from histnorm.edit import rewrite, turn_end
 from histnorm.errors import HistnormError
@@ -19,7 +21,9 @@ from histnorm.model import (
     Transcript,
 )
 from histnorm.pairing import Pairing, Position, pair_transcript
-from histnorm.settings import InvalidArgumentsPolicy, Settings
+from histnorm.rules._common import left_open
+from histnorm.settings import InvalidArgumentsPolicy, OrphanCallPolicy, Settings
+from histnorm.tail import tail_of
 
 Form = Literal["string", "object", "either"]
 """How a format writes arguments: the JSON text of an object, the object, or both."""
@@ -42,6 +46,9 @@ class Finding(NamedTuple):
     value: Any = None
     exact: bool = False
     """The conversion keeps the value exactly (safe)."""
+    respelled: str | None = None
+    """A number the conversion would write with another spelling (`1e-400` as `0.0`):
+    then it is not offered, since no rule owns the spelling of a number."""
 
 
 def native_form(format: str | None) -> Form:
@@ -77,6 +84,42 @@ def _exact(text: str, value: Any) -> bool:
     return strict_equal(jsonio.loads(jsonio.dumps(value)), value)
 
 
+def respelled(text: str) -> str | None:
+    """The first number of the JSON `text` that, parsed and written back by either of
+    histnorm's writers, is spelled otherwise (`1E2` as `100.0`, `-0` as `0`, `1e-400` as
+    `0.0`, `1e-7` as `1e-07`), or None."""
+    tokens: list[str] = []
+
+    def keep(token: str) -> int:
+        tokens.append(token)
+        return 0
+
+    try:
+        json.loads(text, parse_float=keep, parse_int=keep)
+    except (ValueError, RecursionError):
+        return None
+    for token in tokens:
+        value = jsonio.loads(token)
+        if json.dumps(value) != token:  # the writer of styled documents
+            return token
+        try:
+            if orjson.dumps(value).decode("utf-8") != token:  # the compact writer
+                return token
+        except TypeError:
+            pass  # beyond 64 bits: the standard library writes it, exactly
+    return None
+
+
+def _converted(kind: Kind, message: str, text: str, value: Any) -> Finding:
+    """The finding of JSON `text` that converts to `value`: not offered when a number
+    would be re-spelled, unsafe when the value is not kept exactly."""
+    number = respelled(text)
+    if number is not None:
+        message = f"{message}; converting them would re-spell the number {number}"
+        return Finding(kind, message, None, False, number)
+    return Finding(kind, message, value, _exact(text, value))
+
+
 def _kind(value: Any) -> str:
     if isinstance(value, list):
         return "an array"
@@ -104,13 +147,12 @@ def inspect_arguments(arguments: Any, form: Form) -> Finding | None:
     if isinstance(value, dict):
         if form != "object":
             return None
-        exact = _exact(arguments, value)
-        return Finding("string-form", "are JSON text, not the object", value, exact)
+        return _converted("string-form", "are JSON text, not the object", arguments, value)
     if isinstance(value, str):
         ok, inner, _ = _parse(value)
         if ok and isinstance(inner, dict):
             if form == "object":
-                return Finding("double-encoded", _TWICE, inner, _exact(value, inner))
+                return _converted("double-encoded", _TWICE, value, inner)
             return Finding("double-encoded", _TWICE, value, True)
     return Finding("not-object", f"are JSON {_kind(value)}, not an object")
 
@@ -140,11 +182,23 @@ def with_note(content: Any, note: str) -> Any:
     return None
 
 
-def carries_note(transcript: Transcript, pairing: Pairing, position: Position) -> bool:
-    """Whether `replace` can keep the raw text of the call at `position`."""
+def may_add_result(transcript: Transcript, position: Position, settings: Settings) -> bool:
+    """Whether `replace` may add a result for the unanswered call at `position`: only
+    where HN001 would add one itself (orphan-tool-call=synthesize, and not a call the tail
+    in force, `histnorm.tail`, leaves open)."""
+    policy = settings.orphan_tool_call
+    tail = tail_of(settings, transcript.native)
+    return policy is OrphanCallPolicy.SYNTHESIZE and not left_open(transcript, position, tail)
+
+
+def carries_note(
+    transcript: Transcript, pairing: Pairing, position: Position, settings: Settings
+) -> bool:
+    """Whether `replace` can keep the raw text of the call at `position`: in its result,
+    or in one it may add (`may_add_result`)."""
     answer = pairing.call_results.get(position)
     if answer is None:
-        return True
+        return may_add_result(transcript, position, settings)
     result = transcript.messages[answer[0]].parts[answer[1]]
     return isinstance(result, ToolResultPart) and with_note(result.content, "") is not None
 
@@ -180,7 +234,7 @@ def argument_fix(
         found = (
             None if not isinstance(call, ToolCallPart) else inspect_arguments(call.arguments, form)
         )
-        if found is None or not isinstance(call, ToolCallPart):
+        if found is None or not isinstance(call, ToolCallPart) or found.respelled is not None:
             continue
         if found.kind in FIXED_BY_FORM:
             replace[position] = [call.evolve(arguments=found.value)]
@@ -191,6 +245,8 @@ def argument_fix(
             note = note_for(call.arguments)
             answer = pairing.call_results.get(position)
             if answer is None:
+                if not may_add_result(transcript, position, settings):
+                    continue  # HN001's policy or the kept tail forbids a result
                 added.setdefault(position[0], []).append(_result_for(call, note))
             else:
                 result = transcript.messages[answer[0]].parts[answer[1]]

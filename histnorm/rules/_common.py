@@ -5,10 +5,11 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Iterator, Sequence
 
+from histnorm.analysis.context import Context
 from histnorm.analysis.outline import OutlinePart
 from histnorm.diagnostic import Applicability, Diagnostic
 from histnorm.edit import AnyTranscript, rewrite, turn_is_last
-from histnorm.model import Part, ToolCallPart, Transcript
+from histnorm.model import Part, ToolCallPart, ToolFamily, Transcript
 from histnorm.pairing import Position, pair_transcript
 from histnorm.profiles import Profile, call_id_problem, profile_for
 from histnorm.rule import Rule
@@ -56,16 +57,28 @@ def describe(part: Part | OutlinePart) -> str:
     return f"{part.kind} part"
 
 
-def left_open(transcript: AnyTranscript, position: Position, settings: Settings) -> bool:
-    """Whether an unanswered item at `position` is a tail state to leave alone (tail=keep)."""
-    return settings.tail is TailMode.KEEP and turn_is_last(transcript, position[0])
+SERVER_RUN = frozenset({ToolFamily.HOSTED, ToolFamily.MCP})
+"""Families of calls the provider runs itself: one in flight at the end is the provider's
+to continue (Anthropic answered 200 to a `server_tool_use` and an `mcp_tool_use` without
+results at the end of a request: pydantic-ai's `test_unpaired_native_tool_calls`
+cassettes)."""
+
+
+def left_open(transcript: AnyTranscript, position: Position, tail: TailMode) -> bool:
+    """Whether an unanswered item at `position` is a tail state to leave alone: at the end
+    under tail=keep, or a call the provider runs itself (`SERVER_RUN`) at the end."""
+    if not turn_is_last(transcript, position[0]):
+        return False
+    if tail is TailMode.KEEP:
+        return True
+    part = outline_part_at(transcript, position)
+    return part.kind == "tool_call" and getattr(part, "family", None) in SERVER_RUN
 
 
 def unanswered(
     rule: Rule,
-    transcript: AnyTranscript,
+    context: Context,
     positions: Iterable[Position],
-    settings: Settings,
     *,
     missing: str,
     fix: tuple[str | None, Applicability | None],
@@ -73,16 +86,18 @@ def unanswered(
 ) -> Iterator[Diagnostic]:
     """The diagnostics of calls or requests still waiting for their `missing` answer
     (HN001, HN003): the ones a kept tail leaves open are skipped, and one at the end is
-    reported only under tail=close. `fix` is the fix title and applicability the chosen
-    policy gives (None, None: no fix)."""
+    reported only under a closed tail (`Context.tail`). `fix` is the fix title and
+    applicability the chosen policy gives (None, None: no fix)."""
     title, applicability = fix
+    transcript = context.outline
     for position in positions:
-        if left_open(transcript, position, settings):
+        if left_open(transcript, position, context.tail):
             continue
         at_end = turn_is_last(transcript, position[0])
+        closed = f" ({context.closed_tail_note})"
         yield rule.diagnostic(
             f"{describe(outline_part_at(transcript, position))} has no {missing}"
-            + (", but later messages follow" if not at_end else " (tail=close)"),
+            + (", but later messages follow" if not at_end else closed),
             message_index=position[0],
             part_index=position[1],
             fix_title=title,

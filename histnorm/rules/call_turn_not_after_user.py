@@ -2,9 +2,9 @@
 
 ## What it does
 Under profiles whose target wants every function call turn to follow a user turn or a
-function response turn (`gemini`, `gemini-3`, `portable`), reports the first assistant (model)
-message holding a call when no user or tool message comes before it: the history opens
-with a call, often once a trim cut the request away or a converter moved the leading
+function response turn (`gemini`, `gemini-3`, `vertex`, `portable`), reports the first
+assistant (model) message holding a call when no user or tool message comes before it: the
+history opens with a call, often once a trim cut the request away or a converter moved the leading
 system message to `systemInstruction`. Back-to-back model contents are one turn to
 Gemini, so a call after a model text of the same step is not reported; system messages
 are not turns and are skipped.
@@ -85,7 +85,7 @@ RULE = Rule(
     code="HN120",
     name="call-turn-not-after-user",
     summary="a function call turn has no user turn before it "
-    "(profiles: gemini, gemini-3, portable)",
+    "(profiles: gemini, gemini-3, vertex, portable)",
     severity=Severity.ERROR,
     applicability=None,
     doc=__doc__ or "",

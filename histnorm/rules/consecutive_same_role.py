@@ -16,10 +16,16 @@ user/assistant/user/assistant/...`
 A user message sent twice in a row after a failed request.
 
 ## Fix
-Merge the later message into the earlier one: its parts are appended, in order.
+Merge the later message into the earlier one: its parts are appended, in order. A merge
+carries every key of both messages or is not offered: when the later message holds a
+value the merged one cannot carry (another speaker's `name`, its own id, metadata,
+`additional_kwargs`, a second usage count, a Pydantic AI request's `run_id` or
+`instructions`, a Codex line's timestamp), the message stays reported, with no fix, and
+the report names the value a merge would drop.
 
 ## Fix safety
-Safe: all content is kept; only the message boundary goes.
+Safe: all content is kept; only the message boundary goes. Each merge is tried before it
+is offered (`histnorm.conserve`), in lint as in fix.
 
 ## References
 - `histnorm/profile_evidence.py`: the evidence of each profile's `alternating_roles`,
@@ -72,6 +78,7 @@ def check(context: Context) -> Iterable[Diagnostic]:
                 message_index=mi,
                 fix_title=f"merge it into {nth(outline, run[0])}",
                 data=run[0],
+                owns=(),  # only the boundary goes: every value of both is carried
             )
 
 
@@ -107,6 +114,7 @@ RULE = Rule(
     doc=__doc__ or "",
     check_outline=check,
     fix=fix,
+    tried=True,
     examples=(
         Example(
             bad=_BAD,

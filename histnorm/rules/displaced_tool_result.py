@@ -12,7 +12,9 @@ with the calls: `An assistant message with 'tool_calls' must be followed by tool
 messages responding to each 'tool_call_id'.`; Anthropic needs the results at the start of
 the very next message (`tool_use ids were found without tool_result blocks immediately
 after`); Gemini needs the response turn right after the call turn. The OpenAI Responses
-API pairs by call id anywhere, so there it is only a matter of style. Anthropic and
+API pairs by call id anywhere, so there it is only a matter of style (a warning), and
+system or developer messages between a call and its output (Codex's approval notices)
+are no displacement at all (profile `instructions_between_results`). Anthropic and
 Gemini merge consecutive messages of one role (profile `merges_same_role`): there calls
 in back-to-back assistant messages answered together by the message after them are in
 place, and are not reported.
@@ -86,12 +88,25 @@ def merged_in_place(transcript: AnyTranscript, result: Position, call: Position)
     return all(is_result_only(messages[i]) for i in range(start, result[0]))
 
 
+def only_instructions_between(transcript: AnyTranscript, result: Position, call: Position) -> bool:
+    """Whether only system or developer messages (and results) sit between the call's
+    block and `result`."""
+    messages = transcript.messages
+    return all(
+        messages[i].role_is("system", "developer") or is_result_only(messages[i])
+        for i in range(turn_end(transcript, call[0]) + 1, result[0])
+    )
+
+
 def check(context: Context) -> Iterable[Diagnostic]:
     """Report every result that does not sit in the result block after its call."""
     outline = context.outline
     merges = context.profile.merges_same_role
+    instructions = context.profile.instructions_between_results
     for result, call in displaced(outline):
         if merges and merged_in_place(outline, result, call):
+            continue
+        if instructions and only_instructions_between(outline, result, call):
             continue
         between = result[0] - turn_end(outline, call[0]) - 1
         yield RULE.diagnostic(

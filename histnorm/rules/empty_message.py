@@ -5,7 +5,10 @@ Finds messages that hold nothing: no text, no calls, no results, no media, no pa
 kind histnorm does not know. Such messages appear when a stream stored only a usage
 update, or when content was removed by hand. A message whose only content is `usage`
 (token counts, MEAI's `UsageContent`) is empty too: no provider is sent usage, so the
-replayed message has no content.
+replayed message has no content. A message that holds nothing where its format keeps
+content but holds something under keys the reader does not know (a Semantic Kernel
+message's `items` read as OpenAI Chat) is not empty: HN013 reports it, and nothing
+removes it.
 
 ## Why it breaks a replay
 Anthropic: `messages.N: all messages must have non-empty content except for the optional
@@ -33,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from histnorm.analysis.outline import EMPTY
+from histnorm.analysis.outline import EMPTY, UNKNOWN
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import rewrite
 from histnorm.model import Transcript, UsagePart
@@ -42,8 +45,14 @@ from histnorm.settings import Settings
 
 
 def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
-    """Report every message without parts, or with only usage parts."""
+    """Report every message without parts, or with only usage parts; a message whose
+    content lies where its reader does not look is unknown content (HN013), not empty."""
+    from histnorm.formats import outline_of
+
+    steps = outline_of(transcript).messages
     for mi, message in enumerate(transcript.messages):
+        if steps[mi].flags & UNKNOWN:
+            continue
         if not message.parts:
             yield RULE.diagnostic(
                 f"{message.role} message has no content",

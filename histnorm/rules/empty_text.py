@@ -3,17 +3,22 @@
 ## What it does
 Finds text parts whose text is empty, or (by default, setting `whitespace-is-empty`) only
 whitespace, where the profile's target rejects them (its `empty_text` constraint):
-everywhere under `anthropic`, `bedrock-converse`, `meai` and `portable`; under `gemini`
-only in a message that also holds a tool result. `openai-chat` and `openai-responses`
+everywhere under `bedrock-converse`, `vertex`, `meai` and `portable`; under `anthropic`
+every empty one, but a whitespace-only one only where it stands alone in its message (no
+other content beside it) or is the final content of the request (Anthropic answered 200
+to `" "` before a `tool_use`); under `gemini` only in a message that also holds a tool
+result. `openai-chat` and `openai-responses`
 accept empty text (OpenAI answered 200 to `{"role": "assistant", "content": ""}`), so
 nothing is reported there. Tool results are never reported, however empty: removing one
 would orphan its call. The text of other parts is never trimmed.
 
 ## Why it breaks a replay
-Anthropic: `messages: text content blocks must be non-empty` and `messages: text content
-blocks must contain non-whitespace text`; Bedrock: `The text field in the ContentBlock
-object at messages.N.content.0 is blank.`; Gemini: `required oneof field 'data' must have
-one initialized field` for a blank text part beside a function response. Streams cut off
+Anthropic: `messages: text content blocks must be non-empty` and, for a message whose
+only text is whitespace, `messages: text content blocks must contain non-whitespace text`;
+Vertex AI: `Unable to submit request because it has an empty text parameter.`; Bedrock:
+`The text field in the ContentBlock object at messages.N.content.0 is blank.`; Gemini:
+`required oneof field 'data' must have one initialized field` for a blank text part beside
+a function response. Streams cut off
 by a cancellation often leave such fragments, and the Agent Framework sanitizer removes
 them before storing a turn.
 
@@ -54,7 +59,15 @@ def is_empty(text: str, settings: Settings) -> bool:
 def _concerned(message: Message, rejected: str) -> bool:
     if rejected == "beside-result":
         return any(isinstance(p, ToolResultPart) for p in message.parts)
-    return rejected == "rejected"
+    return rejected in ("rejected", "lone-blank")
+
+
+def _blank_accepted(message: Message, part_index: int, last: bool, settings: Settings) -> bool:
+    """Whether a whitespace-only part is one `lone-blank` accepts: beside other content
+    of its message, and not the final content of the request."""
+    if last and part_index == len(message.parts) - 1:
+        return False
+    return any(not (isinstance(p, TextPart) and is_empty(p.text, settings)) for p in message.parts)
 
 
 def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
@@ -62,11 +75,18 @@ def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
     rejected = profile(transcript, settings).empty_text
     if rejected == "accepted":
         return
+    final = len(transcript.messages) - 1
     for mi, message in enumerate(transcript.messages):
         if not _concerned(message, rejected):
             continue
         for pi, part in enumerate(message.parts):
             if isinstance(part, TextPart) and is_empty(part.text, settings):
+                if (
+                    part.text
+                    and rejected == "lone-blank"
+                    and _blank_accepted(message, pi, mi == final, settings)
+                ):
+                    continue
                 what = "empty" if not part.text else "whitespace-only"
                 yield RULE.diagnostic(
                     f"{what} text part in the {message.role} message",
@@ -79,7 +99,7 @@ def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
 _CALL = {"id": "c1", "type": "function", "function": {"name": "ls", "arguments": "{}"}}
 _BAD = [
     {"role": "user", "content": "List the files."},
-    {"role": "assistant", "content": "\n", "tool_calls": [_CALL]},
+    {"role": "assistant", "content": "", "tool_calls": [_CALL]},
     {"role": "tool", "tool_call_id": "c1", "content": "a.txt"},
     {
         "role": "assistant",

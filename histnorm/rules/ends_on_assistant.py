@@ -5,10 +5,13 @@ With `tail = "close"` (the history is the request about to be sent, as histnorm'
 integrations send it), reports a history whose last message, system messages aside, is
 an assistant (model) message without an open call, under profiles whose target rejects
 that (`portable`, an error) or whose newer models do (`anthropic`, `bedrock-converse`,
-`gemini`: a warning, since older models take it as a prefill to continue). With
-`tail = "keep"` (the default) nothing is reported: a stored conversation ends on the
-answer, and the next request adds the user's message (lint a finished transcript that
-way, or ignore HN121, when it is continued rather than sent as it is). A final message
+`gemini`: a warning, since older models take it as a prefill to continue). A request
+body is closed when no tail is chosen (`histnorm.tail`): it is reported there under
+`portable`, and not where some models take the final message as the prefill the body
+asks for. With `tail = "keep"` (the default for anything but a request body) nothing is
+reported: a stored conversation ends on the answer, and the next request adds the
+user's message (lint a finished transcript that way, or ignore HN121, when it is
+continued rather than sent as it is). A final message
 with an open call is HN001's (tail=close).
 
 ## Why it breaks a replay
@@ -50,7 +53,7 @@ from histnorm.settings import Settings, TailMode
 def final_answer(context: Context) -> int | None:
     """The index of the last message when, system messages aside, it is an assistant
     message without an open call and the history is sent as it is (tail=close)."""
-    if context.settings.tail is not TailMode.CLOSE:
+    if context.tail is not TailMode.CLOSE:
         return None
     outline: Outline = context.outline
     for mi in range(len(outline.messages) - 1, -1, -1):
@@ -74,10 +77,13 @@ def check(context: Context) -> Iterable[Diagnostic]:
     if mi is None:
         return
     some = accepts == "some-models"
+    if some and context.settings.tail is None:
+        return  # a request body's own choice: a prefill on the models that take one
     yield RULE.diagnostic(
         "the history ends on an assistant message; "
         + ("newer models of the target need" if some else "the target needs")
-        + " it to end with a user message",
+        + " it to end with a user message"
+        + ("" if context.settings.tail is not None else f" ({context.closed_tail_note})"),
         message_index=mi,
         severity=Severity.WARNING if some else Severity.ERROR,
     )
@@ -92,7 +98,7 @@ RULE = Rule(
     code="HN121",
     name="ends-on-assistant",
     summary="the history sent ends on an assistant message (tail=close; profiles: portable; "
-    "a warning under anthropic, anthropic-thinking, bedrock-converse, gemini and gemini-3)",
+    "a warning under anthropic, anthropic-thinking, bedrock-converse, gemini, gemini-3 and vertex)",
     severity=Severity.ERROR,
     applicability=None,
     doc=__doc__ or "",

@@ -31,14 +31,19 @@ Arguments encoded twice are decoded once; arguments in the other form are conver
 the format's own (the object written as its JSON text, or the text parsed). Arguments that
 are no JSON object follow the policy `invalid-tool-arguments`: `replace` (default) sets
 them to `{}` in the format's form and appends a note with the raw text to the call's
-result (a text block in block lists; a result saying so is added after a call that has
-none; a result whose content is neither text nor a block list gets no fix); `drop`
+result (a text block in block lists; a result whose content is neither text nor a block
+list gets no fix). A call with no result gets one saying so only where HN001 would add one
+itself (`orphan-tool-call=synthesize`, and not a call left open at the end under
+`tail=keep`); elsewhere it gets no fix; `drop`
 removes the call and every result that answers it; `fail` reports only.
 
 ## Fix safety
 Decoding a second layer is safe: a JSON string holds its text exactly. Converting the
 form is safe when the value round-trips exactly (no duplicate keys; written back, it
-reads as the same value), unsafe otherwise. `replace` is safe: the raw text is kept in
+reads as the same value), unsafe otherwise. JSON text holding a number that would be
+written back with another spelling (`1e-400` as `0.0`, `1E2` as `100.0`, `-0` as `0`,
+`1.50` as `1.5`) is not converted at all, under any setting: the call stays reported, and
+the report names the number. `replace` is safe: the raw text is kept in
 the result. `drop` loses the result, so it applies only when chosen.
 
 ## References
@@ -102,12 +107,20 @@ def check(context: Context) -> Iterable[Diagnostic]:
                 if form != "either":
                     what += f" ({transcript.format} carries {carried})"
                 safe = Applicability.SAFE if found.exact else Applicability.UNSAFE
-                title = "decode them once" if found.kind == "double-encoded" else "convert them"
+                title: str | None = "convert them"
+                if found.kind == "double-encoded":
+                    title = "decode them once"
+                if found.respelled is not None:
+                    title = None  # numbers keep their spelling: no fix
                 yield RULE.diagnostic(
                     what, message_index=mi, part_index=pi, fix_title=title, applicability=safe
                 )
                 continue
             offer, applicability = _offer(policy, context, (mi, pi))
+            owns = None
+            if policy is InvalidArgumentsPolicy.DROP:  # the call and every result of it
+                answers = context.pairing.result_calls.items()
+                owns = ((mi, pi), *(r for r, c in answers if c == (mi, pi)))
             yield RULE.diagnostic(
                 f"{what} ({limits.name} needs one JSON object)",
                 message_index=mi,
@@ -115,6 +128,7 @@ def check(context: Context) -> Iterable[Diagnostic]:
                 fix_title=offer,
                 applicability=applicability,
                 opted_in=policy is InvalidArgumentsPolicy.DROP,
+                owns=owns,
             )
 
 
@@ -125,7 +139,7 @@ def _offer(
         return "remove the call and its results", Applicability.UNSAFE
     if policy is InvalidArgumentsPolicy.FAIL:
         return None, None
-    if not carries_note(context.transcript, context.pairing, position):
+    if not carries_note(context.transcript, context.pairing, position, context.settings):
         return None, None
     return "replace them with {} and keep the raw text in the result", Applicability.SAFE
 

@@ -42,7 +42,7 @@ def check(context: Context) -> Iterable[Diagnostic]:
     pairing, outline = context.pairing, context.outline
     waiting = sorted((*pairing.unmatched_calls, *pairing.pending_requests))
     for position in waiting:
-        if left_open(outline, position, context.settings):
+        if left_open(outline, position, context.tail):
             answer = "a response" if position in pairing.pending_requests else "a result"
             yield RULE.diagnostic(
                 f"{describe(outline_part_at(outline, position))} is still waiting for {answer}",

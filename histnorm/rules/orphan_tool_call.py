@@ -72,9 +72,8 @@ def check(context: Context) -> Iterable[Diagnostic]:
     calls = context.pairing.unmatched_calls
     yield from unanswered(
         RULE,
-        context.outline,
+        context,
         calls,
-        settings,
         missing="result",
         fix=offered,
         opted_in=policy is OrphanCallPolicy.SYNTHESIZE,

@@ -67,9 +67,8 @@ def check(context: Context) -> Iterable[Diagnostic]:
     requests = context.pairing.pending_requests
     yield from unanswered(
         RULE,
-        context.outline,
+        context,
         requests,
-        settings,
         missing="response",
         fix=offered,
         opted_in=policy is ApprovalPolicy.DENY,

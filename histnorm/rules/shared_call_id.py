@@ -3,7 +3,9 @@
 ## What it does
 Finds a message holding two or more client tool calls (function, custom) that share a
 call id but name different tools (in OpenAI Responses, where each call is an item, one
-run of call items): parallel calls from a model server that hands out one
+run of call items; under profiles whose target merges consecutive messages of one role
+into one turn, `anthropic`, `anthropic-thinking`, `gemini`, `gemini-3`, one run of
+assistant messages): parallel calls from a model server that hands out one
 constant id (llama.cpp's `call_0`), or the empty id some agents fall back to. It cannot
 be a streamed re-emission of one request (different tools were asked for), so the history
 is invalid for every provider. HN007 also warns about the later call (upstream keeps the
@@ -39,7 +41,7 @@ unsafe fixes enabled, and without them the error stays reported.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from histnorm.analysis.context import Context
@@ -49,10 +51,11 @@ from histnorm.edit import AnyMessage, AnyTranscript, item_style, rewrite, turn_e
 from histnorm.model import Part, ToolCallPart, ToolFamily, ToolResultPart, Transcript
 from histnorm.pairing import Position, pair_transcript
 from histnorm.rule import Example, Rule
-from histnorm.rules._common import new_call_id, outline_part_at, part_at, show_id
+from histnorm.rules._common import new_call_id, outline_part_at, part_at, profile, show_id
 from histnorm.settings import Settings
 
 _CLIENT = (ToolFamily.FUNCTION, ToolFamily.CUSTOM)
+_ASSISTANT = ("assistant", "model")
 
 
 def _name(transcript: AnyTranscript, position: Position) -> str | None:
@@ -60,48 +63,77 @@ def _name(transcript: AnyTranscript, position: Position) -> str | None:
     return part.name if isinstance(part, ToolCallPart | ToolResultPart | Call | Result) else None
 
 
-def _one_batch(transcript: AnyTranscript, first: Position, later: Position) -> bool:
-    """Whether two calls are in one message or, in a format with one item per message, in
-    one run of call items."""
-    if first[0] == later[0]:
-        return True
-    if not item_style(transcript):
-        return False
-    return all(
-        all(p.kind == "tool_call" or p.kind == "reasoning" for p in message.parts)
-        for message in _messages(transcript)[first[0] : later[0] + 1]
-    )
+def _calls_only(message: AnyMessage) -> bool:
+    return all(p.kind == "tool_call" or p.kind == "reasoning" for p in message.parts)
 
 
-def _messages(transcript: AnyTranscript) -> Sequence[AnyMessage]:
-    return transcript.messages
+def _run_starts(messages: Sequence[AnyMessage], inside: Callable[[AnyMessage], bool]) -> list[int]:
+    """For each message, the first message of the run of messages `inside` accepts that
+    ends with it; itself for a message `inside` refuses."""
+    starts: list[int] = []
+    start: int | None = None
+    for index, message in enumerate(messages):
+        if inside(message):
+            start = index if start is None else start
+            starts.append(start)
+        else:
+            start = None
+            starts.append(index)
+    return starts
 
 
-def groups(transcript: AnyTranscript) -> dict[Position, list[Position]]:
+def batch_starts(transcript: AnyTranscript, merged: bool = False) -> list[int]:
+    """For each message, the first message of the batch it closes: in a format with one
+    item per message, the first of the run of messages holding only calls (and
+    reasoning) that ends with it; with `merged` (the target merges consecutive messages of
+    one role, as Anthropic does), the first of its run of assistant messages, when that
+    starts earlier; otherwise itself. Two calls are in one batch when the later one's
+    message starts at or before the first one's (one walk over the messages, however many
+    calls share an id)."""
+    messages: Sequence[AnyMessage] = transcript.messages
+    starts = list(range(len(messages)))
+    if item_style(transcript):
+        starts = _run_starts(messages, _calls_only)
+    if merged:
+        runs = _run_starts(messages, lambda m: m.role_is(*_ASSISTANT))
+        starts = [min(a, b) for a, b in zip(starts, runs, strict=True)]
+    return starts
+
+
+def groups(transcript: AnyTranscript, merged: bool = False) -> dict[Position, list[Position]]:
     """The first call of each shared id (by position) and the calls after it in its
-    message that name another tool."""
+    message (or run of call items; `merged`: its run of assistant messages) that name
+    another tool."""
     found: dict[Position, list[Position]] = {}
+    names: dict[Position, set[str | None]] = {}
+    starts: list[int] | None = None
     for repeat in pair_transcript(transcript).repeats:
-        if repeat.kind != "tool_call" or not _one_batch(transcript, repeat.first, repeat.position):
+        if repeat.kind != "tool_call":
             continue
+        at, before = repeat.position[0], repeat.first[0]
+        if at != before:
+            starts = batch_starts(transcript, merged) if starts is None else starts
+            if starts[at] > before:
+                continue  # not one batch
         first = outline_part_at(transcript, repeat.first)
         later = outline_part_at(transcript, repeat.position)
         assert isinstance(first, ToolCallPart | Call) and isinstance(later, ToolCallPart | Call)
         if first.family not in _CLIENT or later.family not in _CLIENT:
             continue
-        calls = found.setdefault(repeat.first, [])
-        names = {_name(transcript, p) for p in calls} | {first.name}
-        if later.name not in names:
-            calls.append(repeat.position)
-    return {first: calls for first, calls in found.items() if calls}
+        seen = names.setdefault(repeat.first, {first.name})
+        if later.name not in seen:
+            seen.add(later.name)
+            found.setdefault(repeat.first, []).append(repeat.position)
+    return found
 
 
-def _results(transcript: AnyTranscript, first: Position) -> list[Position]:
-    """The results under the shared id that answer its message: the one the first call
-    pairs with and its duplicates, in order, up to the end of the turn."""
+def _results(transcript: AnyTranscript, first: Position, last: int) -> list[Position]:
+    """The results under the shared id that answer its calls (the last in message
+    `last`): the one the first call pairs with and its duplicates, in order, up to the
+    end of the turn."""
     pairing = pair_transcript(transcript)
     answer = pairing.call_results.get(first)
-    end = max(turn_end(transcript, first[0]), first[0] + 1)
+    end = max(turn_end(transcript, last), last + 1)
     if answer is None or answer[0] > end:
         return []
     later = (d for d, original in pairing.duplicate_results if original == answer and d[0] <= end)
@@ -113,19 +145,21 @@ def assign(
 ) -> tuple[dict[Position, Position], bool]:
     """Which result answers which call (call → result), and whether the tool names prove it."""
     everyone = [first, *calls]
-    results = _results(transcript, first)
+    results = _results(transcript, first, max(c[0] for c in everyone))
     names = [_name(transcript, c) for c in everyone]
     named = [_name(transcript, r) for r in results]
-    distinct = len(set(names)) == len(names) and len(set(named)) == len(named)
-    if results and distinct and all(n is not None and n in names for n in named):
-        return {everyone[names.index(n)]: r for n, r in zip(named, results, strict=True)}, True
+    known = set(names)
+    distinct = len(known) == len(names) and len(set(named)) == len(named)
+    if results and distinct and all(n is not None and n in known for n in named):
+        call_of = dict(zip(names, everyone, strict=True))
+        return {call_of[n]: r for n, r in zip(named, results, strict=True)}, True
     return dict(zip(everyone, results, strict=False)), False
 
 
 def check(context: Context) -> Iterable[Diagnostic]:
     """Report each call that shares the id of an earlier call to another tool in its message."""
     outline = context.outline
-    for first, calls in sorted(groups(outline).items()):
+    for first, calls in sorted(groups(outline, context.profile.merges_same_role).items()):
         _, proven = assign(outline, first, calls)
         head = outline_part_at(outline, first)
         assert isinstance(head, Call)
@@ -134,7 +168,12 @@ def check(context: Context) -> Iterable[Diagnostic]:
             assert isinstance(part, Call)
             yield RULE.diagnostic(
                 f"call id {show_id(part.call_id)} of {show_id(part.name)} is also the id of "
-                f"{show_id(head.name)} in the same message",
+                f"{show_id(head.name)} in the same "
+                + (
+                    "message"
+                    if position[0] == first[0] or item_style(outline)
+                    else "turn (back-to-back messages)"
+                ),
                 message_index=position[0],
                 part_index=position[1],
                 fix_title="give the call its own id"
@@ -149,7 +188,8 @@ def fix(
     """Rename the reported calls and the results that answer them."""
     wanted = {(d.location.message_index, d.location.part_index) for d in diagnostics}
     replace: dict[Position, Sequence[Part]] = {}
-    for first, calls in groups(transcript).items():
+    merged = profile(transcript, settings).merges_same_role
+    for first, calls in groups(transcript, merged).items():
         answers, _ = assign(transcript, first, calls)
         for position in calls:
             if position not in wanted:

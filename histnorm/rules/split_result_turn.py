@@ -1,19 +1,27 @@
 """The results of one call turn spread over several messages.
 
 ## What it does
-Under profiles whose target counts calls and responses per turn (`gemini`, `gemini-3`, `portable`),
-finds results that answer one message's calls but sit in more than one message.
+Under profiles whose target counts calls and responses per turn (`gemini`, `gemini-3`,
+`vertex`, `portable`), finds results that answer one message's calls but sit in more than
+one message. The Gemini API merges consecutive contents of one role into one turn
+(profile `merges_same_role`), so under `gemini` and `gemini-3` results in consecutive
+messages are one response turn; only results with another message between them are
+reported there. Vertex AI rejects the split itself.
 
 ## Why it breaks a replay
 Gemini: `Please ensure that the number of function response parts is equal to the number
 of function call parts of the function call turn.` Histories converted from OpenAI Chat,
-where each result is its own `tool` message, have this shape.
+where each result is its own `tool` message, have this shape: Vertex AI rejects them
+(docker/docker-agent#2959), the Gemini API answered 200 to gemini-2.5 (Oaklight/llm-rosetta#300).
 
 ## Example
 One assistant turn with two calls, answered by two separate tool messages.
 
 ## Fix
-Merge the consecutive result messages of the turn into the first of them.
+Merge the consecutive result messages of the turn into the first of them. Formats that
+keep each result in a message of its own (OpenAI Chat, chat templates, ShareGPT,
+LangChain, TRL, Responses and Codex items) cannot hold the merge: there the split is
+reported without a fix; convert the history to the target's format and fix it there.
 
 ## Fix safety
 Safe: the results are kept, in order; only the message boundaries change.
@@ -31,6 +39,7 @@ from typing import Any
 from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import AnyTranscript, rewrite, turn_end
+from histnorm.formats import CODECS
 from histnorm.model import Message, Part, Transcript
 from histnorm.pairing import Position, pair_transcript
 from histnorm.rule import Example, Rule
@@ -38,8 +47,10 @@ from histnorm.rules._common import nth
 from histnorm.settings import Settings
 
 
-def _turns(transcript: AnyTranscript) -> list[tuple[int, list[int]]]:
-    """(call message, result messages after it) for turns answered by several messages."""
+def _turns(transcript: AnyTranscript, merged: bool) -> list[tuple[int, list[int]]]:
+    """(call message, result messages after it) for turns answered by several messages;
+    when the target merges consecutive messages of one role (`merged`), only for results
+    with another message between them."""
     pairing = pair_transcript(transcript)
     holders: dict[int, set[int]] = {}
     for result, call in pairing.result_calls.items():
@@ -49,7 +60,7 @@ def _turns(transcript: AnyTranscript) -> list[tuple[int, list[int]]]:
     for call_message, results in sorted(holders.items()):
         end = turn_end(transcript, call_message)
         block = [i for i in range(call_message + 1, end + 1) if i in results]
-        if len(block) > 1:
+        if len(block) > 1 and not (merged and block[-1] - block[0] == len(block) - 1):
             found.append((call_message, block))
     return found
 
@@ -59,12 +70,20 @@ def check(context: Context) -> Iterable[Diagnostic]:
     outline = context.outline
     if not context.profile.equal_call_counts:
         return
-    for call_message, block in _turns(outline):
+    codec = CODECS.get(outline.format or "")
+    apart = codec is not None and codec.one_result_per_message
+    for call_message, block in _turns(outline, context.profile.merges_same_role):
+        why = (
+            f"; {outline.format} keeps each result in a message of its own, so they cannot "
+            "be merged here: convert the history to the target's format and fix it there"
+            if apart
+            else ""
+        )
         yield RULE.diagnostic(
             f"the results of the calls in {nth(outline, call_message)} are spread over "
-            f"{len(block)} messages; the target expects one response turn",
+            f"{len(block)} messages; the target expects one response turn{why}",
             message_index=block[1],
-            fix_title=f"merge them into {nth(outline, block[0])}",
+            fix_title=None if apart else f"merge them into {nth(outline, block[0])}",
             data=block,
         )
 
@@ -106,7 +125,7 @@ RULE = Rule(
     code="HN102",
     name="split-result-turn",
     summary="one turn's tool results are spread over several messages (profiles: gemini, "
-    "gemini-3, portable)",
+    "gemini-3, vertex, portable)",
     severity=Severity.ERROR,
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
@@ -120,7 +139,7 @@ RULE = Rule(
                 {"role": "tool", "contents": [_BAD[2]["contents"][0], _BAD[3]["contents"][0]]},
             ],
             format="meai",
-            settings=Settings(profile="gemini"),
+            settings=Settings(profile="vertex"),
             title="two tool messages become one response turn",
         ),
     ),

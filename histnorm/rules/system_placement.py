@@ -85,7 +85,8 @@ RULE = Rule(
     code="HN108",
     name="system-placement",
     summary="system text sits where the target does not accept it (profiles: gemini, "
-    "gemini-3, bedrock-converse, portable; information under anthropic, anthropic-thinking)",
+    "gemini-3, vertex, bedrock-converse, portable; information under anthropic, "
+    "anthropic-thinking)",
     severity=Severity.WARNING,
     applicability=None,
     doc=__doc__ or "",

@@ -6,7 +6,8 @@ chat-template tool message's `name`, Ollama's `tool_name`, LangChain's `ToolMess
 Pydantic AI's `tool_name`) other than the name of the call they are paired with. Under
 `gemini` (result names `checked`) that is an error; under `ollama` and `portable`
 (`paired`: the target pairs results with calls by name, as Ollama's tool messages carry
-no call id) it is an error, and so is a result with neither a call id nor a name.
+no call id) it is an error, and so is a result with neither a call id nor a name that
+answers one of several parallel calls (the result of a lone call is paired by position).
 Elsewhere the target ignores the name, and a mismatch is information: it breaks a replay
 to a target that reads it. It reads only the outline's names and pairing.
 
@@ -49,12 +50,17 @@ from typing import Any
 from histnorm.analysis.context import Context
 from histnorm.analysis.outline import Call, Result
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.edit import rewrite
+from histnorm.edit import AnyTranscript, rewrite
 from histnorm.model import Part, ToolCallPart, Transcript
 from histnorm.pairing import Position, pair_transcript
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import describe, nth, outline_part_at, part_at, reported
 from histnorm.settings import Settings
+
+
+def _calls_in(outline: AnyTranscript, index: int) -> int:
+    """How many calls message `index` makes."""
+    return sum(1 for p in outline.messages[index].parts if isinstance(p, Call))
 
 
 def check(context: Context) -> Iterable[Diagnostic]:
@@ -83,10 +89,15 @@ def check(context: Context) -> Iterable[Diagnostic]:
                 applicability=applicability,
                 severity=severity,
             )
-        elif result.name is None and result.call_id is None and mode == "paired":
+        elif (
+            result.name is None
+            and result.call_id is None
+            and mode == "paired"
+            and _calls_in(outline, call_at[0]) > 1
+        ):
             yield RULE.diagnostic(
                 f"tool result has neither a call id nor a tool name; {context.profile.name} "
-                "pairs results with calls by name",
+                "pairs the results of parallel calls with their calls by name",
                 message_index=result_at[0],
                 part_index=result_at[1],
                 severity=severity,

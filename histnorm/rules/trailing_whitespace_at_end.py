@@ -47,6 +47,30 @@ from histnorm.rules._common import part_at, reported
 from histnorm.rules.ends_on_assistant import final_answer
 from histnorm.settings import Settings, TailMode
 
+_MESSAGE_LISTS = ("messages", "input", "contents")
+
+
+def _may_end_in_whitespace(context: Context, index: int) -> bool:
+    """Whether a string of native message `index` may end in whitespace (True when the
+    native message list cannot be lined up with the outline's messages)."""
+    native = context.native
+    found = next(
+        (native[k] for k in _MESSAGE_LISTS if isinstance(native, dict) and k in native), None
+    )
+    if not isinstance(found, list) or len(found) != len(context.outline.messages):
+        return True
+    pending: list[object] = [found[index]]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str):
+            if value != value.rstrip():
+                return True
+        elif isinstance(value, dict):
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+    return False
+
 
 def check(context: Context) -> Iterable[Diagnostic]:
     """Report trailing whitespace at the end of a final assistant message."""
@@ -59,6 +83,8 @@ def check(context: Context) -> Iterable[Diagnostic]:
     if not parts or parts[-1].kind != "text":
         return
     pi = len(parts) - 1
+    if context.decoded is None and not _may_end_in_whitespace(context, mi):
+        return  # the fast path: no string of that native message ends in whitespace
     part = context.transcript.messages[mi].parts[pi]  # only here: needs the text
     if not isinstance(part, TextPart):
         return

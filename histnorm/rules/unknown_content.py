@@ -5,6 +5,10 @@ Reports what histnorm read but does not understand, wherever it matters for pair
 - a message key that carries calls or results in another format and that this format's
   reader ignores (`tool_calls`, `tool_call_id`, `function_call` in an Anthropic, Gemini
   or MEAI message, usually because `--format` named the wrong format): error;
+- a message that holds nothing where its format keeps content (OpenAI Chat's `content`,
+  `tool_calls`...) but holds something under keys the reader does not know (a Semantic
+  Kernel message's `items`, a LlamaIndex message's `blocks`): error; its content is there,
+  unseen, so it is no empty message (HN005 leaves it alone);
 - a role no format histnorm reads defines (`"assitant"`, `"ipython"`, `"bot"`): error;
 - a part or item of an unknown type whose name says tool, function, call, result or
   observation (`{"type": "tool_call", "value": ...}`): error, it may be a call or result;

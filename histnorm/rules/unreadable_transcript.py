@@ -9,7 +9,11 @@ exception: a Claude Code session whose last line is torn (a write killed mid-lin
 without that line, as Claude Code reads it, so the torn line is a warning and the rest of
 the session is linted and fixed as usual; its bytes are written back unchanged.
 Valid JSON that holds no transcript at all is not HN000 but skipped (unless a format was
-given explicitly).
+given explicitly). So is a JSON file that does not parse when what can be read of it
+before the first error is no transcript (no message list, no envelope such as
+`{"messages": [`): JSONC configuration files with comments or trailing commas (a
+TypeScript or ESLint configuration) are skipped, not HN000; a JSONL file is read line
+by line as before.
 
 ## Why it breaks a replay
 A provider cannot accept what cannot be parsed; typical responses are

@@ -103,7 +103,7 @@ RULE = Rule(
     name="unsupported-media",
     summary="an image has a media type the target rejects, or sits where it takes none "
     "(profiles: openai-chat, openai-responses, anthropic, anthropic-thinking, "
-    "bedrock-converse, gemini, gemini-3, portable)",
+    "bedrock-converse, gemini, gemini-3, vertex, portable)",
     severity=Severity.ERROR,
     applicability=Applicability.UNSAFE,
     doc=__doc__ or "",

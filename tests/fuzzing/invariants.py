@@ -141,12 +141,28 @@ def untouched_parts_kept(run: ModelRun) -> str | None:
     return None if _is_subsequence(wanted, output) else "untouched content lost or reordered"
 
 
+_NOT_CONSERVED = re.compile(r"\(not fixed: HN\d+'s fix would [^)]*")
+"""How `fix` says a rule's fix would drop a value it does not own (`histnorm.conserve`)."""
+
+
+def _not_conserved(diagnostics: tuple[Diagnostic, ...] | list[Diagnostic]) -> str | None:
+    """A fix that had to be refused by the conservation check is a rule that takes more
+    than it owns (or owns more than it says): a bug the fuzzer reports."""
+    found = next((m for d in diagnostics if (m := _NOT_CONSERVED.search(d.message))), None)
+    return None if found is None else f"a fix did not conserve: {found.group(0)[12:]}"
+
+
+def fixes_conserve(run: ModelRun) -> str | None:
+    return _not_conserved(run.result.remaining)
+
+
 MODEL_INVARIANTS: list[Callable[[ModelRun], str | None]] = [
     fix_succeeds,
     decodes_in_format,
     no_errors_left,
     fix_is_idempotent,
     untouched_parts_kept,
+    fixes_conserve,
 ]
 
 
@@ -268,10 +284,15 @@ def number_spelling_kept(run: FileRun) -> str | None:
     return None
 
 
+def file_fixes_conserve(run: FileRun) -> str | None:
+    return _not_conserved(run.first.diagnostics)
+
+
 FILE_INVARIANTS: list[Callable[[FileRun], str | None]] = [
     file_fix_succeeds,
     file_fix_is_idempotent,
     file_no_errors_left,
     stable_lines_kept,
     number_spelling_kept,
+    file_fixes_conserve,
 ]

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TextIO
+from typing import Any, TextIO
 
-from histnorm.diagnostic import Diagnostic, Severity
+from histnorm.diagnostic import Diagnostic, Severity, printable
 from histnorm.document import Skip
 
 
@@ -18,6 +19,7 @@ class Summary:
 
     mode: str
     files: int = 0
+    """Files checked (not those that failed: they count in `errors`)."""
     transcripts: int = 0
     counts: Counter[Severity] = field(default_factory=Counter)
     by_code: Counter[str] = field(default_factory=Counter)
@@ -45,6 +47,49 @@ class Summary:
                 self.unsafe_fixable += 1
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def one_line(text: str) -> str:
+    """`text` with each control character (a newline in a file name, say) written as a
+    backslash escape, so that it stays on its line of a line-based report."""
+    if text.isprintable():
+        return text
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def printable_data(value: Any) -> Any:
+    """JSON data with every string made `printable` (keys too)."""
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, dict):
+        return {printable_data(k): printable_data(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [printable_data(item) for item in value]
+    return value
+
+
+class Printable:
+    """A text stream that writes each lone surrogate as a backslash escape: whatever a
+    diagnostic quotes, the report stays UTF-8 (the last line of defence; messages are
+    made printable where they are built)."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+
+    def write(self, text: str) -> int:
+        """Write `text`, lone surrogates escaped."""
+        return self.out.write(printable(text))
+
+    def flush(self) -> None:
+        """Flush the stream."""
+        self.out.flush()
+
+    def isatty(self) -> bool:
+        """Whether the stream is a terminal."""
+        return self.out.isatty()
+
+
 class Reporter:
     """Receives diagnostics file by file, then the summary."""
 
@@ -60,7 +105,7 @@ class Reporter:
         statistics: bool = False,
         show_fixes: bool = False,
     ) -> None:
-        self.out = out
+        self.out: TextIO = Printable(out)  # type: ignore[assignment]  # what print needs
         self.color = color
         self.quiet = quiet
         self.statistics = statistics

@@ -27,4 +27,4 @@ def fingerprint(diagnostic: Diagnostic, *, with_path: bool = False) -> str:
     ]
     if with_path:
         parts.insert(0, loc.path or "")
-    return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:32]

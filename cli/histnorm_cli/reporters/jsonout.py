@@ -10,7 +10,7 @@ import orjson
 from histnorm.diagnostic import Diagnostic
 from histnorm.document import Skip
 from histnorm.report import applied, record, skipped
-from histnorm_cli.reporters import Reporter, Summary
+from histnorm_cli.reporters import Reporter, Summary, printable_data
 
 
 def file_records(
@@ -30,11 +30,20 @@ def _line(found: dict[str, Any]) -> tuple[int, int]:
     return (location["line"] or 0, location["transcript_index"] or 0)
 
 
+def dumps(value: Any, option: int | None = None) -> str:
+    """`value` as orjson writes it; a string orjson refuses (a lone surrogate, which no
+    UTF-8 can carry) is written with the surrogate as a backslash escape."""
+    try:
+        return orjson.dumps(value, option=option).decode()
+    except TypeError:
+        return orjson.dumps(printable_data(value), option=option).decode()
+
+
 def indented(value: Any, depth: int) -> str:
     """`value` as orjson writes it with two-space indentation when it sits `depth` levels
     deep in a document (no JSON string holds a raw newline, so each line just moves)."""
     pad = "  " * depth
-    return pad + orjson.dumps(value, option=orjson.OPT_INDENT_2).decode().replace("\n", "\n" + pad)
+    return pad + dumps(value, orjson.OPT_INDENT_2).replace("\n", "\n" + pad)
 
 
 class ArrayWriter:
@@ -98,16 +107,16 @@ class JsonLinesReporter(Reporter):
     def applied(self, fixes: list[Diagnostic], path: str) -> None:
         """Print a record per fix applied."""
         for d in fixes:
-            self.out.write(orjson.dumps(applied(d)).decode() + "\n")
+            self.out.write(dumps(applied(d)) + "\n")
 
     def file(self, diagnostics: list[Diagnostic]) -> None:
         """Print the records of one file."""
         for d in diagnostics:
-            self.out.write(orjson.dumps(record(d)).decode() + "\n")
+            self.out.write(dumps(record(d)) + "\n")
 
     def report(
         self, diagnostics: list[Diagnostic], path: str, skipped: Sequence[Skip], whole: bool
     ) -> None:
         """Print the records of one file, what was skipped included."""
         for item in file_records(diagnostics, path, skipped, whole):
-            self.out.write(orjson.dumps(item).decode() + "\n")
+            self.out.write(dumps(item) + "\n")

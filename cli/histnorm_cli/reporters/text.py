@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from histnorm.diagnostic import Diagnostic, Severity
-from histnorm_cli.reporters import Reporter, Summary
+from histnorm_cli.reporters import Reporter, Summary, one_line
 
 _COLORS = {Severity.ERROR: "31", Severity.WARNING: "33", Severity.INFO: "36"}
 
@@ -13,7 +13,7 @@ _COLORS = {Severity.ERROR: "31", Severity.WARNING: "33", Severity.INFO: "36"}
 def where(diagnostic: Diagnostic) -> str:
     """`path:line`, `path`, or `<input>` when nothing is known."""
     loc = diagnostic.location
-    path = loc.path or "<input>"
+    path = one_line(loc.path or "<input>")
     return f"{path}:{loc.line}" if loc.line is not None else path
 
 
@@ -22,7 +22,7 @@ def fix_line(diagnostic: Diagnostic) -> str:
     pointer = diagnostic.location.pointer
     at = f" {pointer or '/'}" if pointer is not None else ""
     title = diagnostic.fix.title if diagnostic.fix is not None else "fixed"
-    return f"  {diagnostic.code} {where(diagnostic)}{at}: {title} ({diagnostic.message})"
+    return one_line(f"  {diagnostic.code} {where(diagnostic)}{at}: {title} ({diagnostic.message})")
 
 
 class TextReporter(Reporter):
@@ -43,7 +43,8 @@ class TextReporter(Reporter):
             mark = " [*]" if d.fix is not None else ""
             pointer = f" (at {d.location.pointer or '/'})" if d.location.pointer is not None else ""
             code = self._paint(d.code, "1;" + _COLORS[d.severity])
-            print(f"{self._paint(where(d), '1')}: {code}{mark} {d.message}{pointer}", file=self.out)
+            text = one_line(f"{d.message}{pointer}")
+            print(f"{self._paint(where(d), '1')}: {code}{mark} {text}", file=self.out)
 
     def applied(self, fixes: list[Diagnostic], path: str) -> None:
         """With `--show-fixes`, keep a line per fix for the end of the run."""

@@ -37,8 +37,10 @@ from histnorm.formats.anthropic.blocks import (
 )
 from histnorm.formats.anthropic.outline import read_outline
 from histnorm.formats.base import (
+    CONVERSE_BODY_KEYS,
     MISSING,
     MessageListCodec,
+    anthropic_body,
     anthropic_envelope,
     expect_object,
     first_index,
@@ -202,6 +204,8 @@ class AnthropicCodec(MessageListCodec):
     def sniff(self, data: JsonValue) -> float:
         """Sure on Anthropic blocks or a top-level `system`; weak on plain user/assistant text."""
         messages = messages_sniff(data, "messages")
+        if isinstance(data, dict) and not CONVERSE_BODY_KEYS.isdisjoint(data):
+            return 0.0  # a Bedrock Converse request body (its `system` is no Anthropic mark)
         envelope = anthropic_envelope(data) and messages is not None
         if not messages:
             return 0.9 if envelope else 0.0
@@ -215,7 +219,9 @@ class AnthropicCodec(MessageListCodec):
             return 0.95
         if envelope:
             return 0.9
-        return 0.0 if system else 0.2
+        if system:
+            return 0.0
+        return 0.6 if anthropic_body(data) else 0.2  # above plain OpenAI Chat's 0.5
 
     def read_outline(self, data: JsonValue) -> Outline | None:
         """The outline read without building models, or None (`Codec.read_outline`)."""

@@ -208,6 +208,12 @@ def _encode_media(part: MediaPart, base: dict[str, Any]) -> dict[str, Any]:
         return rebuild(base, {"source": rebuild(source, updates)})
     if base:
         return base
+    return new_media_block(part, "Anthropic")
+
+
+def new_media_block(part: MediaPart, where: str) -> dict[str, Any]:
+    """A new `image` or `document` block (PDF, plain text) for a media part: a `base64`
+    source from a data URL (a `text` source for plain text), else a `url` source."""
     document = part.media_type in ("application/pdf", "text/plain")
     block_type = "document" if document else "image"
     uri = part.uri or ""
@@ -225,7 +231,7 @@ def _encode_media(part: MediaPart, base: dict[str, Any]) -> dict[str, Any]:
     elif uri:
         new_source = {"type": "url", "url": uri}
     else:
-        raise HistnormError("a media part without a URI cannot be written as Anthropic")
+        raise HistnormError(f"a media part without a URI cannot be written as {where}")
     return {"type": block_type, "source": new_source}
 
 

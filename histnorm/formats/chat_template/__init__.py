@@ -29,6 +29,7 @@ import histnorm.jsonio as jsonio
 from histnorm.analysis.outline import Outline
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import (
+    CONVERSE_BODY_KEYS,
     MISSING,
     MessageListCodec,
     expect_object,
@@ -45,7 +46,9 @@ from histnorm.formats.base import (
 )
 from histnorm.formats.chat_template.outline import read_outline
 from histnorm.formats.chat_template.parts import (
+    CONTENT_KEYS,
     FOREIGN_KEYS,
+    MESSAGE_KEYS,
     arguments,
     decode_item,
     decode_tool_call,
@@ -268,10 +271,13 @@ class ChatTemplateCodec(MessageListCodec):
     """Hugging Face chat-template datasets: object arguments, optional ids."""
 
     name = "chat-template"
+    one_result_per_message = True
     needs_call_ids = False
     summary = "Hugging Face chat-template datasets (messages with object tool arguments)"
     known_roles = frozenset({"system", "developer", "user", "assistant", "tool"})
     read_call_keys = frozenset({"tool_calls", "tool_call_id"})
+    content_keys = CONTENT_KEYS
+    message_keys = MESSAGE_KEYS
 
     def read_message(self, obj: Any, pointer: str) -> Message:
         """Decode one native message."""
@@ -285,7 +291,7 @@ class ChatTemplateCodec(MessageListCodec):
         messages = messages_sniff(data, "messages")
         if not messages or not all(isinstance(m, dict) for m in messages):
             return 0.0
-        if isinstance(data, dict) and "model" in data:
+        if isinstance(data, dict) and ("model" in data or not CONVERSE_BODY_KEYS.isdisjoint(data)):
             return 0.0
         window = messages[:50]
         if FOREIGN_KEYS & set().union(*window):

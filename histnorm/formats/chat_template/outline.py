@@ -23,6 +23,7 @@ from histnorm.analysis.outline import (
     read_steps,
 )
 from histnorm.call_keys import SPELLINGS
+from histnorm.formats.chat_template.parts import unread
 from histnorm.formats.openai_chat.read import HANDOFF_PREFIX
 
 _ROLES = frozenset({"system", "developer", "user", "assistant"})
@@ -80,6 +81,8 @@ def _step(message: Any) -> Step | None:
     content = message.get("content")
     if content is not None and type(content) is not str:
         return None
+    if content is None and unread(message):
+        return None  # its content lies where the reader does not look (`content_keys`)
     if role == "tool":
         key = "tool_name" if "name" not in message and "tool_name" in message else "name"
         call_id, name = message.get("tool_call_id"), message.get(key)

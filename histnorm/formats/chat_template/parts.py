@@ -13,8 +13,16 @@ from __future__ import annotations
 from typing import Any
 
 import histnorm.jsonio as jsonio
+from histnorm.content_keys import unread_content
 from histnorm.errors import HistnormError, join_pointer
-from histnorm.formats.base import MISSING, expect_object, optional_str, rebuild, reuse_native
+from histnorm.formats.base import (
+    CONVERSE_BLOCK_KEYS,
+    MISSING,
+    expect_object,
+    optional_str,
+    rebuild,
+    reuse_native,
+)
 from histnorm.formats.chat_template.v1 import decode_v1_part, is_v1_content, is_v1_part
 from histnorm.formats.openai_chat import HANDOFF_PREFIX, decode_content_item
 from histnorm.model import (
@@ -34,6 +42,17 @@ _OPENAI_KEYS = {"function_call", "refusal", "audio", "weight", "annotations"}
 _FOREIGN_KEYS = {"contents", "parts", "type"}
 FOREIGN_KEYS = frozenset(_OPENAI_KEYS | _FOREIGN_KEYS)
 """Keys that make a message `foreign` to chat-template (`sniff_message`)."""
+CONTENT_KEYS = ("content", "tool_calls", "reasoning_content", "thinking", "reasoning")
+"""Message keys the reader reads content from (`Codec.content_keys`)."""
+MESSAGE_KEYS = frozenset({"role", "tool_call_id", "tool_name"})
+"""Other message keys it reads or knows to hold no content (`Codec.message_keys`)."""
+
+
+def unread(message: Any) -> list[str]:
+    """`histnorm.content_keys.unread_content` of one native message, for this format."""
+    return unread_content(message, CONTENT_KEYS, MESSAGE_KEYS)
+
+
 _FOREIGN_ITEMS = {
     "image_url",
     "input_audio",
@@ -159,6 +178,8 @@ def sniff_message(msg: dict[str, Any]) -> str | None:
         return "foreign"
     role = msg["role"].casefold() if isinstance(msg["role"], str) else ""
     content = msg.get("content")
+    if not content and unread(msg):
+        return "foreign"  # content under keys this format has not: another format's
     if not isinstance(content, list):  # no content items: the role and the calls tell
         if role == "function":
             return "foreign"
@@ -170,7 +191,11 @@ def sniff_message(msg: dict[str, Any]) -> str | None:
         and any(
             isinstance(c, dict)
             and not is_v1_part(c)
-            and ((isinstance(c.get("type"), str) and c["type"] in _FOREIGN_ITEMS) or "source" in c)
+            and (
+                (isinstance(c.get("type"), str) and c["type"] in _FOREIGN_ITEMS)
+                or "source" in c
+                or (role != "tool" and _converse_block(c))
+            )
             for c in content
         )
     ):
@@ -186,6 +211,12 @@ def sniff_message(msg: dict[str, Any]) -> str | None:
     ):
         found = "media"
     return _calls_mark(msg.get("tool_calls"), found)
+
+
+def _converse_block(item: dict[str, Any]) -> bool:
+    """Whether a content item is a Bedrock Converse block: no `type`, a Converse block key
+    (a tool message's content is the result's own data, whatever its shape)."""
+    return "type" not in item and not CONVERSE_BLOCK_KEYS.isdisjoint(item)
 
 
 def _calls_mark(calls: Any, found: str | None) -> str | None:

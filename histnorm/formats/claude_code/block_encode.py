@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 
 from histnorm.errors import HistnormError
+from histnorm.formats.anthropic.blocks import new_media_block
 from histnorm.formats.base import MISSING, rebuild, reuse_native
 from histnorm.formats.claude_code.blocks import (
     _RESULTS,
@@ -113,15 +114,7 @@ def _encode_media(part: MediaPart, base: dict[str, Any]) -> dict[str, Any]:
         if "media_type" in source or part.media_type is not None:
             updates["media_type"] = part.media_type
         return rebuild(base, {"source": rebuild(source, updates)})
-    assert uri is not None
-    if uri.startswith("data:") and ";base64," in uri:
-        head, _, data = uri[5:].partition(";base64,")
-        media_type = part.media_type or head
-        return {
-            "type": "image",
-            "source": {"type": "base64", "media_type": media_type, "data": data},
-        }
-    return {"type": "image", "source": {"type": "url", "url": uri}}
+    return new_media_block(part, "a Claude Code content block")
 
 
 def role_type(role: str) -> str:

@@ -42,7 +42,7 @@ from typing import Any
 
 from histnorm.analysis.outline import Outline
 from histnorm.formats._fixed_types import _type_change
-from histnorm.formats.base import Codec, first_index
+from histnorm.formats.base import Codec, emptied, first_index
 from histnorm.formats.codex.lines import (
     check_lines,
     decode_lines,
@@ -74,6 +74,7 @@ class CodexCodec(Codec):
     """Codex CLI rollout JSONL: the `response_item` lines, as Responses items."""
 
     name = "codex"
+    one_result_per_message = True
     summary = "Codex CLI rollouts (one event per JSONL line, Responses items in response_item)"
     items_are_messages = True
     known_roles = _RESPONSES.known_roles
@@ -115,6 +116,9 @@ class CodexCodec(Codec):
     def check_fixed(self, original: Transcript, fixed: Transcript) -> str | None:
         """What the fix would break: a kept item whose key changes JSON type (compared with
         the payload of its own line as written), as `Codec.check_fixed` checks."""
+        emptied_history = emptied(self, original, fixed)
+        if emptied_history is not None:
+            return emptied_history
         native = fixed.native
         if not isinstance(native, list):
             return None

@@ -43,6 +43,7 @@ class LangChainCodec(Codec):
     """LangChain message lists, as `messages_to_dict` or `dumpd` writes them."""
 
     name = "langchain"
+    one_result_per_message = True
     summary = "LangChain messages_to_dict / dumpd message lists"
     known_roles = frozenset({"user", "assistant", "system", "tool", "function", "remove"})
     verbatim_types = frozenset({"remove"})

@@ -13,6 +13,7 @@ from typing import Any
 from histnorm.analysis.outline import Outline
 from histnorm.errors import join_pointer
 from histnorm.formats.base import (
+    CONVERSE_BODY_KEYS,
     MessageListCodec,
     anthropic_envelope,
     first_index,
@@ -22,12 +23,15 @@ from histnorm.formats.base import (
 )
 from histnorm.formats.openai_chat.outline import read_outline
 from histnorm.formats.openai_chat.read import (
+    CONTENT_KEYS,
     HANDOFF_PREFIX,
+    MESSAGE_KEYS,
     _foreign_part,
     decode_content_item,
     decode_function_call,
     decode_message,
     decode_tool_call,
+    unread,
 )
 from histnorm.formats.openai_chat.write import encode_message
 from histnorm.model import JsonValue, Message, Transcript
@@ -62,9 +66,12 @@ class OpenAIChatCodec(MessageListCodec):
     """OpenAI Chat Completions messages, fine-tuning lines and request bodies."""
 
     name = "openai-chat"
+    one_result_per_message = True
     summary = "OpenAI Chat Completions messages, fine-tuning JSONL lines and request bodies"
     known_roles = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
     read_call_keys = frozenset({"tool_calls", "tool_call_id", "function_call"})
+    content_keys = CONTENT_KEYS
+    message_keys = MESSAGE_KEYS
 
     def read_message(self, obj: Any, pointer: str) -> Message:
         """Decode one native message."""
@@ -79,14 +86,21 @@ class OpenAIChatCodec(MessageListCodec):
             return 0.0
         if anthropic_envelope(data):
             return 0.0  # a top-level system prompt is Anthropic's request shape
+        if isinstance(data, dict) and not CONVERSE_BODY_KEYS.isdisjoint(data):
+            return 0.0  # a Bedrock Converse request body
         window = messages[:50]
         keys = set().union(*window)
         if _OTHER_KEYS & keys or not all("role" in msg for msg in window):
             return 0.0
         for msg in window:
             content = msg.get("content")
+            if (not content or not isinstance(content, str | list)) and unread(msg):
+                return 0.0  # content under keys this format has not: another format's
             if isinstance(content, list) and any(
-                not isinstance(c, dict) or _foreign_part(c.get("type")) for c in content
+                not isinstance(c, dict)
+                or not isinstance(c.get("type"), str)  # untyped: Bedrock Converse blocks
+                or _foreign_part(c["type"])
+                for c in content
             ):
                 return 0.0
             if msg["role"] == "tool" and "tool_call_id" not in msg:

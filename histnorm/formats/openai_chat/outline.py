@@ -19,7 +19,7 @@ from histnorm.analysis.outline import (
     function_result,
     read_steps,
 )
-from histnorm.formats.openai_chat.read import HANDOFF_PREFIX
+from histnorm.formats.openai_chat.read import HANDOFF_PREFIX, unread
 
 _ROLES = frozenset({"system", "developer", "user", "assistant"})
 _new = tuple.__new__  # builds a named tuple as `_make` does, without its slower `__new__`
@@ -77,6 +77,8 @@ def _step(message: Any) -> Step | None:
         call_id, name = message.get("tool_call_id"), message.get("name")
         if type(call_id) is not str or not call_id or not _plain_name(name):
             return None
+        if message.get("content") is None and unread(message):
+            return None  # its content lies where the reader does not look (`content_keys`)
         return _new(Step, ("tool", (function_result(call_id, name, "tool"),), 0, None))
     if type(role) is not str or role not in _ROLES:
         return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from histnorm.content_keys import unread_content
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import (
     expect_object,
@@ -43,6 +44,17 @@ _FOREIGN_PART_TYPES = {
     "input_image",
     "input_file",
 }
+
+
+CONTENT_KEYS = ("content", "tool_calls", "function_call", "refusal", "audio")
+"""Message keys the reader reads content from (`Codec.content_keys`)."""
+MESSAGE_KEYS = frozenset({"role", "tool_call_id", "annotations", "prefix"})
+"""Other message keys it reads or knows to hold no content (`Codec.message_keys`)."""
+
+
+def unread(message: Any) -> list[str]:
+    """`histnorm.content_keys.unread_content` of one native message, for this format."""
+    return unread_content(message, CONTENT_KEYS, MESSAGE_KEYS)
 
 
 def _foreign_part(kind: Any) -> bool:

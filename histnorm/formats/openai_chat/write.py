@@ -18,6 +18,7 @@ from histnorm.formats.openai_chat.read import (
     decode_message,
     decode_tool_call,
 )
+from histnorm.media import parse_data_url
 from histnorm.model import (
     MediaPart,
     Message,
@@ -27,6 +28,9 @@ from histnorm.model import (
     ToolCallPart,
     ToolResultPart,
 )
+
+AUDIO_FORMATS = {"audio/wav": "wav", "audio/x-wav": "wav", "audio/mp3": "mp3", "audio/mpeg": "mp3"}
+"""The audio types OpenAI Chat `input_audio` takes, by the `format` it names them."""
 
 
 def _encode_content_item(part: Part) -> Any:
@@ -39,7 +43,7 @@ def _encode_content_item(part: Part) -> Any:
         return rebuild(base, {"type": "refusal", "refusal": part.text})
     if isinstance(part, MediaPart):
         if not base:
-            return {"type": "image_url", "image_url": {"url": part.uri}}
+            return _new_media_item(part)
         kind = base.get("type")
         body = base.get(kind) if isinstance(kind, str) else None
         if isinstance(body, dict) and ("url" in body or part.uri is not None):
@@ -47,6 +51,19 @@ def _encode_content_item(part: Part) -> Any:
     if part.native is not None:
         return part.native
     raise HistnormError(f"a {part.kind} part cannot be written as OpenAI Chat content")
+
+
+def _new_media_item(part: MediaPart) -> dict[str, Any]:
+    """An `image_url` item, or for inline data of another type an `input_audio` (WAV,
+    MP3) or `file` item (`file_data`), the shapes OpenAI Chat takes them in."""
+    parsed = parse_data_url(part.uri) if part.uri is not None else None
+    major = (parsed[0] if parsed else "").partition("/")[0]
+    if parsed is None or major in ("", "image"):
+        return {"type": "image_url", "image_url": {"url": part.uri}}
+    if parsed[0] in AUDIO_FORMATS:
+        body = {"data": parsed[1], "format": AUDIO_FORMATS[parsed[0]]}
+        return {"type": "input_audio", "input_audio": body}
+    return {"type": "file", "file": {"file_data": part.uri}}
 
 
 def _encode_arguments(arguments: Any) -> Any:

@@ -207,6 +207,7 @@ class OpenAIResponsesCodec(Codec):
     """OpenAI Responses API input items (`input[]`), bare or in a request body."""
 
     name = "openai-responses"
+    one_result_per_message = True
     summary = "OpenAI Responses API input items, bare or in a request body's `input`"
     items_are_messages = True
     items_are_messages = True

@@ -66,7 +66,7 @@ def encode_content(part: Part, role: str) -> Any:
         if kind not in ("input_image", "input_file"):
             image = part.media_type is None or part.media_type.startswith("image")
             kind, base = ("input_image" if image else "input_file"), {}
-        key = "image_url" if kind == "input_image" else "file_url"
+        key = "image_url" if kind == "input_image" else _file_key(base, part.uri)
         if part.uri is None and key not in base:
             return rebuild(base, {"type": kind})
         return rebuild(base, {"type": kind, key: part.uri})
@@ -75,6 +75,14 @@ def encode_content(part: Part, role: str) -> Any:
     raise HistnormError(
         f"a part of kind {part.kind!r} cannot be written as OpenAI Responses content"
     )
+
+
+def _file_key(base: dict[str, Any], uri: str | None) -> str:
+    """`file_data` for an `input_file` holding a data URL (as OpenAI takes inline files),
+    else `file_url`; a block read from a native item keeps the key it had."""
+    if "file_data" in base or "file_url" in base:
+        return "file_data" if "file_data" in base else "file_url"
+    return "file_data" if uri is not None and uri.startswith("data:") else "file_url"
 
 
 def _keep(base: dict[str, Any], key: str, value: Any) -> Any:

@@ -51,7 +51,7 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
     """Decode one `ModelRequest` or `ModelResponse` object."""
     msg = expect_object(obj, pointer, "a Pydantic AI message")
     kind = msg.get("kind")
-    if kind not in ROLES:
+    if not isinstance(kind, str) or kind not in ROLES:
         raise HistnormError(
             f'expected kind to be "request" or "response", got {kind!r}',
             pointer=join_pointer(pointer, "kind"),
@@ -110,7 +110,10 @@ def _name_results(messages: tuple[Message, ...]) -> list[Message]:
 
 def _sniff_message(msg: Any) -> bool | None:
     """Whether a message has a part with a `part_kind`; None when it cannot be ours."""
-    if not isinstance(msg, dict) or msg.get("kind") not in ROLES:
+    if not isinstance(msg, dict):
+        return None
+    kind = msg.get("kind")
+    if not isinstance(kind, str) or kind not in ROLES:
         return None
     parts = msg.get("parts")
     if not isinstance(parts, list):

@@ -36,7 +36,8 @@ def read_outline(data: Any) -> Outline | None:
     for message in messages:
         if type(message) is not dict:
             return None
-        role = _ROLES.get(message.get("kind"))  # type: ignore[arg-type]
+        kind = message.get("kind")
+        role = _ROLES.get(kind) if type(kind) is str else None
         parts = message.get("parts")
         if role is None or type(parts) is not list or unread_call_keys(message):
             return None

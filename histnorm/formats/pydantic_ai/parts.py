@@ -42,6 +42,13 @@ REQUEST_KINDS = frozenset({"system-prompt", "user-prompt", "tool-return", "retry
 RESPONSE_KINDS = frozenset({"text", "thinking", "tool-call", "builtin-tool-call"})
 RESPONSE_KINDS |= {"builtin-tool-return", "file"}
 ERROR_OUTCOMES = frozenset({"failed", "denied", "interrupted", "retried"})
+
+
+def failed(outcome: Any) -> bool:
+    """Whether a tool return's `outcome` says the tool failed (one of `ERROR_OUTCOMES`)."""
+    return isinstance(outcome, str) and outcome in ERROR_OUTCOMES
+
+
 """`outcome` values of a `tool-return` that report no success."""
 
 VERBATIM = frozenset(
@@ -86,7 +93,7 @@ def _result(part: dict[str, Any], kind: str, pointer: str) -> ToolResultPart:
         call_id=required_str(part.get("tool_call_id"), at, "the tool_call_id"),
         name=optional_str(part.get("tool_name"), join_pointer(pointer, "tool_name"), "tool_name"),
         content=part.get("content"),
-        is_error=kind == "retry-prompt" or outcome in ERROR_OUTCOMES,
+        is_error=kind == "retry-prompt" or failed(outcome),
         family=family,
         tool_type=HOSTED_RESULT if family is ToolFamily.HOSTED else kind,
         native=part,
@@ -168,7 +175,7 @@ def _encode_result(part: ToolResultPart, base: dict[str, Any]) -> dict[str, Any]
             updates["metadata"] = dict(part.metadata)
         if kind == "tool-return":
             updates["outcome"] = "failed" if part.is_error else "success"
-    elif kind == "tool-return" and part.is_error != (base.get("outcome") in ERROR_OUTCOMES):
+    elif kind == "tool-return" and part.is_error != failed(base.get("outcome")):
         updates["outcome"] = "failed" if part.is_error else "success"
     updates["part_kind"] = kind
     return rebuild(base, updates)

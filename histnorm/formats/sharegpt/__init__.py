@@ -242,6 +242,7 @@ class ShareGPTCodec(Codec):
     """ShareGPT records (LLaMA-Factory): `conversations` of `{from, value}` turns."""
 
     name = "sharegpt"
+    one_result_per_message = True
     needs_call_ids = False
     summary = "ShareGPT dataset records (LLaMA-Factory convention) with function_call turns"
     known_roles = frozenset({"system", "user", "assistant", "tool"})

@@ -97,6 +97,7 @@ class TRLCodec(Codec):
     """TRL prompt-completion and preference records of chat-template messages."""
 
     name = "trl"
+    one_result_per_message = True
     needs_call_ids = False
     summary = "TRL conversational records (prompt / completion, prompt / chosen / rejected)"
     known_roles = frozenset({"system", "developer", "user", "assistant", "tool"})

@@ -113,6 +113,11 @@ class VercelAICodec(MessageListCodec):
     message_noun = "UIMessages"
     known_roles = ROLES
     read_call_keys = frozenset[str]()
+    derived_keys = frozenset({"state"})
+    empty_rejected = (
+        # vercel/ai packages/ai/src/ui/validate-ui-messages.test.ts: `messages: []` fails
+        "the AI SDK's validateUIMessages rejects an empty list (Messages array must not be empty)"
+    )
     verbatim_types = _Verbatim(VERBATIM)
 
     def read_message(self, obj: Any, pointer: str) -> Message:

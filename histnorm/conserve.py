@@ -1,0 +1,365 @@
+"""The conservation check: a fix removes, moves or rewrites only what it owns.
+
+Each fix owns what its diagnostic names (`FixInfo.owns`, else the part or message it is
+located at). A message whose every part is owned is owned with them; in a document that
+is a list of lines, so is the line an owned part was read from (whole when no other part
+was read from it, else its own keys and scalars); and so is every object naming the id
+of a call or result the fix removes (its copy in a content block).
+
+After a rule's fixes changed a transcript, `lost` compares the documents written before
+and after: every key, string, number and boolean read from the input must still be
+somewhere in the second, unless what is owned holds it. A string also counts as kept
+inside a longer new string (merged text), JSON text as kept when every value in it is,
+and the values of a codec's `derived_keys` are the writer's to change. Objects the two
+documents share (untouched messages keep their very objects) are not walked. The check
+runs only on the fix path, once per rule whose fixes changed something; a clean
+transcript never reaches it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from histnorm.diagnostic import Diagnostic
+from histnorm.errors import HistnormError, join_pointer
+from histnorm.model import Transcript
+
+Atom = tuple[str, str]
+"""One value a document holds: ("k", key), ("s", string) or (type name, repr)."""
+
+
+def _walk(value: Any, pointer: str = "") -> Iterator[tuple[Atom, str]]:
+    """Every atom of the JSON `value`, with the pointer it is at."""
+    stack: list[tuple[Any, str]] = [(value, pointer)]
+    while stack:
+        here, at = stack.pop()
+        if isinstance(here, dict):
+            for key, inner in here.items():
+                where = join_pointer(at, key)
+                yield ("k", str(key)), where
+                stack.append((inner, where))
+        elif isinstance(here, list | tuple):
+            stack.extend((inner, join_pointer(at, i)) for i, inner in enumerate(here))
+        elif isinstance(here, str):
+            yield ("s", here), at
+        elif here is not None:
+            yield (type(here).__name__, repr(here)), at
+
+
+def atoms(value: Any) -> set[Atom]:
+    """The keys, strings, numbers and booleans of the JSON `value`."""
+    return {atom for atom, _ in _walk(value)}
+
+
+def _message_atoms(transcript: Transcript, index: int) -> set[Atom]:
+    """What a message holds: its native value and fields, its parts, and the record it
+    was read from (the line of a document that is a list of lines)."""
+    message = transcript.messages[index]
+    found = atoms(message.native)
+    found |= atoms([message.role, message.id, message.author_name, message.metadata])
+    for part in message.parts:
+        found |= _part_atoms(part)
+    native = transcript.native
+    if isinstance(native, list) and transcript.format is not None:
+        from histnorm.formats import get_codec
+
+        codec = get_codec(transcript.format)
+        pointers = [codec.message_pointer(transcript, index)]
+        pointers += [codec.part_pointer(transcript, index, k) for k in range(len(message.parts))]
+        for pointer in pointers:
+            found |= atoms(_line(native, pointer))
+    return found
+
+
+def _line(native: list[Any], pointer: str) -> Any:
+    """The line (item of a document that is a list of lines) `pointer` is in, or None."""
+    head = pointer.split("/")[1] if pointer.count("/") >= 1 else ""
+    return native[int(head)] if head.isdigit() and int(head) < len(native) else None
+
+
+def _lines(transcript: Transcript, index: int, held: set[int]) -> set[Atom]:
+    """In a document that is a list of lines: the line each owned part (`held`, of
+    message `index`) was read from, whole when every part read from it is owned, else its
+    keys and scalars (its id, its parent's id, its time), which go with the part."""
+    native = transcript.native
+    if not isinstance(native, list) or transcript.format is None:
+        return set()
+    from histnorm.formats import get_codec
+
+    codec = get_codec(transcript.format)
+    heads: dict[int, list[int]] = {}
+    for pi in range(len(transcript.messages[index].parts)):
+        line = _line(native, codec.part_pointer(transcript, index, pi))
+        if line is not None:
+            heads.setdefault(id(line), []).append(pi)
+    found: set[Atom] = set()
+    for pi in held:
+        line = _line(native, codec.part_pointer(transcript, index, pi))
+        if not isinstance(line, dict):
+            continue
+        if set(heads.get(id(line), ())) <= held:
+            found |= atoms(line)
+        else:
+            found |= atoms([*line, *(v for v in line.values() if not isinstance(v, dict | list))])
+    return found
+
+
+def _part_atoms(part: Any) -> set[Atom]:
+    found = atoms(part.native) | atoms(part.model_dump(exclude={"native"}))
+    if part.slot is not None:
+        found.add(("k", part.slot))  # the key it lived under goes with it
+    return found
+
+
+def _at(value: Any, pointer: str) -> Any:
+    """The value at `pointer` in `value` (None when there is none)."""
+    for token in pointer.split("/")[1:]:
+        token = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(value, list) and token.isdigit() and int(token) < len(value):
+            value = value[int(token)]
+        elif isinstance(value, dict) and token in value:
+            value = value[token]
+        else:
+            return None
+    return value
+
+
+def _encoded(transcript: Transcript, encoded: Any, index: int, part: int | None) -> set[Atom]:
+    """The atoms of what a message or a part is written as in `encoded`, the document
+    `transcript` encodes to (a part histnorm made has no native value of its own)."""
+    from histnorm.formats import get_codec
+
+    codec = get_codec(transcript.format or "")
+    try:
+        if part is None:
+            pointer = codec.message_pointer(transcript, index)
+        else:
+            pointer = codec.part_pointer(transcript, index, part)
+    except (HistnormError, LookupError, ValueError):
+        return set()
+    if not pointer:
+        return set()
+    return atoms(_at(encoded, pointer))
+
+
+def owned(
+    transcript: Transcript,
+    fixes: Iterable[Diagnostic],
+    encoded: Any = None,
+    after: Transcript | None = None,
+) -> set[Atom] | None:
+    """The atoms of what `fixes` own in `transcript`, which encodes to `encoded` (None: a
+    fix with no position owns the whole transcript, so nothing is checked). A call or a
+    result they remove (`after` holds it no more) takes with it every object of `encoded`
+    that names its id."""
+    parts: dict[int, set[int]] = {}
+    whole: set[int] = set()
+    messages = transcript.messages
+    for diagnostic in fixes:
+        info = diagnostic.fix
+        loc = diagnostic.location
+        if info is not None and info.owns is not None:
+            named = info.owns
+        elif loc.message_index is None:
+            return None
+        else:
+            named = ((loc.message_index, loc.part_index),)
+        for mi, pi in named:
+            if mi >= len(messages):
+                continue
+            if pi is None or pi >= len(messages[mi].parts):
+                whole.add(mi)
+            else:
+                parts.setdefault(mi, set()).add(pi)
+    found: set[Atom] = set()
+    for mi in whole:
+        found |= _message_atoms(transcript, mi) | _encoded(transcript, encoded, mi, None)
+    for mi, held in parts.items():
+        message = messages[mi]
+        if mi in whole:
+            continue
+        if len(held) == len(message.parts):  # every part owned: the message goes with them
+            found |= _message_atoms(transcript, mi) | _encoded(transcript, encoded, mi, None)
+            found |= {a for pi in held for a in _encoded(transcript, encoded, mi, pi)}
+            continue
+        found |= _lines(transcript, mi, held)
+        for pi in held:
+            found |= _part_atoms(message.parts[pi]) | _encoded(transcript, encoded, mi, pi)
+    return found | _naming(encoded, _removed_ids(transcript, whole, parts, after))
+
+
+def _signature(part: Any) -> tuple[object, ...]:
+    return (part.kind, getattr(part, "name", None), repr(getattr(part, "arguments", None)))
+
+
+def _removed_ids(
+    transcript: Transcript, whole: set[int], parts: dict[int, set[int]], after: Transcript | None
+) -> set[str]:
+    """The ids of the owned calls and results that `after` holds no more, under any id
+    (a renamed call is rewritten, not removed)."""
+    if after is None:
+        return set()
+    left = {_signature(p) for m in after.messages for p in m.parts}
+    left_ids = {getattr(p, "call_id", None) for m in after.messages for p in m.parts}
+    found: set[str] = set()
+    for mi, message in enumerate(transcript.messages):
+        for pi, part in enumerate(message.parts):
+            if mi in whole or pi in parts.get(mi, ()):
+                call_id = getattr(part, "call_id", None)
+                gone = call_id not in left_ids and _signature(part) not in left
+                if isinstance(call_id, str) and call_id and gone:
+                    found.add(call_id)
+    return found
+
+
+def _naming(encoded: Any, ids: set[str]) -> set[Atom]:
+    """The atoms of every object of `encoded` that names one of `ids` as a value (the
+    copy of a call in a content block beside `tool_calls`): it goes with that call."""
+    found: set[Atom] = set()
+    if not ids:
+        return found
+    stack = [encoded]
+    while stack:
+        here = stack.pop()
+        if isinstance(here, dict):
+            if any(isinstance(v, str) and v in ids for v in here.values()):
+                found |= atoms(here)
+            else:
+                stack.extend(here.values())
+        elif isinstance(here, list):
+            stack.extend(here)
+    return found
+
+
+def lost(
+    before: Transcript,
+    after: Transcript,
+    fixes: Sequence[Diagnostic],
+    original: Transcript | None = None,
+) -> str | None:
+    """Why the fixes `fixes` (of one rule, on `before`) must not give `after`: the first
+    value of `before` that `after` no longer holds and no fix owns, or None. Only values
+    read from `original` (the transcript as read, of which `before` is a fixed version;
+    default `before`) count: one a fix or the writer made up (a generated id) does not."""
+    if after is before or before.format is None or after.format is None:
+        return None
+    from histnorm.formats import get_codec
+
+    codec = get_codec(before.format)
+    try:
+        old = codec.encode(before)
+    except HistnormError:
+        return None  # not writable before the fix either: writing it reports that
+    try:
+        new = get_codec(after.format).encode(after)
+    except HistnormError as error:
+        return f"would make a transcript that cannot be written ({error.message})"
+    kept, containers = _index(new)
+    shared: set[int] = set()  # objects both documents hold: all they hold is kept
+    missing = [
+        (atom, key)
+        for atom, key in _atoms_outside(old, containers, shared)
+        if atom not in kept and not (key in codec.derived_keys and atom[0] != "k")
+    ]
+    if not missing:
+        return None
+    mine = owned(before, fixes, old, after)
+    if mine is None:
+        return None
+    gained = [text for kind, text in _fresh(new, shared) if kind == "s"]
+    kept |= {a for text in gained for a in _inside(text)}
+    read: set[Atom] | None = None
+    for atom, _ in missing:
+        if atom in mine or (atom[0] == "s" and _carried(atom[1], gained, kept | mine)):
+            continue
+        if read is None:
+            read = _read(original or before)
+        if atom not in read:
+            continue  # made by a fix or by the writer (a generated id), never read
+        what = "key" if atom[0] == "k" else "value"
+        pointer = next((at for found, at in _walk(old) if found == atom), "")
+        return f"would drop the {what} {_show(atom[1])} at {pointer or '/'}"
+    return None
+
+
+def _carried(text: str, gained: list[str], kept: set[Atom]) -> bool:
+    """Whether a string is kept inside a longer new one (merged text), or is JSON text
+    whose every value is kept or owned (arguments rewritten)."""
+    if any(text in longer for longer in gained):
+        return True
+    inner = _inside(text)
+    return bool(inner) and inner <= kept
+
+
+def _index(value: Any) -> tuple[set[Atom], set[int]]:
+    """The atoms of `value`, and the ids of the objects and arrays it holds."""
+    found: set[Atom] = set()
+    containers: set[int] = set()
+    stack = [value]
+    while stack:
+        here = stack.pop()
+        if isinstance(here, dict):
+            containers.add(id(here))
+            found.update(("k", str(key)) for key in here)
+            stack.extend(here.values())
+        elif isinstance(here, list):
+            containers.add(id(here))
+            stack.extend(here)
+        else:
+            found.update(_scalar(here))
+    return found, containers
+
+
+def _scalar(value: Any) -> tuple[Atom, ...]:
+    if isinstance(value, str):
+        return (("s", value),)
+    if value is None:
+        return ()
+    return ((type(value).__name__, repr(value)),)
+
+
+def _atoms_outside(
+    value: Any, skip: set[int], shared: set[int]
+) -> Iterator[tuple[Atom, str | None]]:
+    """The atoms of `value` outside the objects and arrays in `skip` (each one met is
+    added to `shared`), each with the key it is under."""
+    stack: list[tuple[Any, str | None]] = [(value, None)]
+    while stack:
+        here, under = stack.pop()
+        if isinstance(here, dict | list) and id(here) in skip:
+            shared.add(id(here))
+        elif isinstance(here, dict):
+            for key, inner in here.items():
+                yield ("k", str(key)), str(key)
+                stack.append((inner, str(key)))
+        elif isinstance(here, list):
+            stack.extend((inner, under) for inner in here)
+        else:
+            yield from ((atom, under) for atom in _scalar(here))
+
+
+def _fresh(value: Any, shared: set[int]) -> Iterator[Atom]:
+    """The atoms of `value` outside the objects and arrays in `shared`."""
+    return (atom for atom, _ in _atoms_outside(value, shared, set()))
+
+
+def _read(transcript: Transcript) -> set[Atom]:
+    """The atoms of what `transcript` was read from: its native values and fields."""
+    return atoms(transcript.native) | atoms([m.model_dump() for m in transcript.messages])
+
+
+def _inside(text: str) -> set[Atom]:
+    """The atoms of `text` when it is JSON text of an object or an array (else none)."""
+    if not text.startswith(("{", "[")):
+        return set()
+    from histnorm.jsonio import loads
+
+    try:
+        return atoms(loads(text))
+    except HistnormError:
+        return set()
+
+
+def _show(text: str) -> str:
+    return repr(text if len(text) <= 40 else text[:37] + "...")
