@@ -337,7 +337,7 @@ def _fix(transcript: Transcript, settings: Settings, trial: bool = False) -> Fix
                 problem = conserved(transcript, fixed, wanted, seen[0])
                 if problem is not None:
                     reason = f"{rule.code}'s fix {problem}"
-                    return FixResult(seen[0], {}, fix_refused(lint(seen[0], settings), reason))
+                    return _refusal(seen[0], settings, reason, trial)
                 fixes.extend(_locate(transcript, d) for d in wanted)
                 transcript, changed = fixed, True
                 unknown = blocks(transcript)

@@ -228,3 +228,37 @@ def test_claude_code_hook_lines_follow_the_renamed_call() -> None:
     new = fixed[1]["message"]["content"][0]["id"]
     assert fixed[2]["toolUseID"] == new == fixed[3]["message"]["content"][0]["tool_use_id"]
     assert "toolu_01Vx" not in _strings(fixed)
+
+
+def test_a_reused_id_cited_by_an_event_is_not_renamed() -> None:
+    """HN105 renames the later of two calls sharing an id; a Codex event citing that id
+    could mean either call, so no rename is offered or made, and lint says why."""
+
+    def item(payload: Any) -> dict[str, Any]:
+        return {
+            "timestamp": "2026-07-14T09:20:00.000Z",
+            "type": "response_item",
+            "payload": payload,
+        }
+
+    def shell(n: int) -> list[Any]:
+        return [
+            item({"type": "function_call", "name": "shell", "arguments": "{}", "call_id": "c1"}),
+            {
+                "timestamp": "2026-07-14T09:20:00.000Z",
+                "type": "event_msg",
+                "payload": {"type": "exec_command_end", "call_id": "c1", "exit_code": n},
+            },
+            item({"type": "function_call_output", "call_id": "c1", "output": str(n)}),
+        ]
+
+    user = item(
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Go."}]}
+    )
+    data = _jsonl([user, *shell(0), *shell(1)])
+    linted = lint_document(data, path_hint="r.jsonl", format="codex")
+    reused = [d for d in linted.diagnostics if d.code == "HN105"]
+    assert reused and all(d.fix is None for d in reused)
+    assert "cites it" in reused[0].message
+    done = fix_document(data, path_hint="r.jsonl", format="codex")
+    assert "HN105" not in done.applied

@@ -148,3 +148,29 @@ def _find(value: Any, wanted: set[str]) -> dict[str, str]:
         elif isinstance(node, list | tuple):
             stack.extend((item, join_pointer(at, i)) for i, item in enumerate(node))
     return found
+
+
+def cited_elsewhere(transcript: Transcript, ids: Iterable[str]) -> dict[str, str]:
+    """Why a call id several calls share cannot be renamed in one of them (HN105), for the
+    ids where that is so: an approval or a record of the format cites it, and which call
+    it means cannot be told."""
+    wanted = set(ids)
+    out: dict[str, str] = {}
+    for message in transcript.messages:
+        for part in message.parts:
+            if isinstance(part, ApprovalRequestPart | ApprovalResponsePart):
+                cited = {part.request_id}
+                if part.tool_call is not None and part.tool_call.call_id is not None:
+                    cited.add(part.tool_call.call_id)
+                for ident in cited & wanted:
+                    out.setdefault(ident, "an approval cites it")
+    rest = wanted - out.keys()
+    if rest and transcript.format is not None:
+        from histnorm.formats import get_codec
+
+        codec = get_codec(transcript.format)
+        for ident in rest:
+            probe = codec.rename_references(transcript, {ident: ident + "\x00"})
+            if probe is not transcript:
+                out[ident] = "a record of the file that holds no message cites it"
+    return out

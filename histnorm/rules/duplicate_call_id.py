@@ -21,7 +21,9 @@ Rewrite the id of each later call, and of the results paired with it, to a
 deterministic new id (`call_` and 24 hex digits of a hash of the old id and position).
 
 ## Fix safety
-Safe: every pairing is kept and nothing is added or removed.
+Safe: every pairing is kept and nothing is added or removed. Not offered when an approval
+or a record of the file that holds no message (a Codex `event_msg` line, a Claude Code
+hook line) cites the id: which of the calls it means cannot be told.
 
 ## References
 - `histnorm/profile_evidence.py`: the evidence of each profile's `unique_call_ids`,
@@ -40,6 +42,7 @@ from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.model import Transcript
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import new_call_id, nth, profile, rename_calls, show_id
+from histnorm.rules._rename import cited_elsewhere
 from histnorm.settings import Settings
 
 
@@ -50,6 +53,7 @@ def check(context: Context) -> Iterable[Diagnostic]:
         return
     repeats = {r.position for r in context.pairing.repeats}  # HN006, HN007, HN009
     seen: dict[str, int] = {}
+    found: list[tuple[int, int, str]] = []
     for mi, message in enumerate(outline.messages):
         for pi, part in enumerate(message.parts):
             if not isinstance(part, Call) or part.call_id is None:
@@ -57,15 +61,26 @@ def check(context: Context) -> Iterable[Diagnostic]:
             if (mi, pi) in repeats:
                 continue
             if part.call_id in seen:
-                yield RULE.diagnostic(
-                    f"call id {show_id(part.call_id)} was already used in "
-                    f"{nth(outline, seen[part.call_id])}; the target needs unique ids",
-                    message_index=mi,
-                    part_index=pi,
-                    fix_title="give the call and its results a new id",
-                )
+                found.append((mi, pi, part.call_id))
             else:
                 seen[part.call_id] = mi
+    if not found:
+        return
+    refused = cited_elsewhere(context.transcript, {ident for _, _, ident in found})
+    for mi, pi, ident in found:
+        text = (
+            f"call id {show_id(ident)} was already used in {nth(outline, seen[ident])}; "
+            "the target needs unique ids"
+        )
+        reason = refused.get(ident)
+        yield RULE.diagnostic(
+            text
+            if reason is None
+            else f"{text} (not fixable: {reason}, and which call it means cannot be told)",
+            message_index=mi,
+            part_index=pi,
+            fix_title="give the call and its results a new id" if reason is None else None,
+        )
 
 
 def fix(
