@@ -120,14 +120,16 @@ def test_message_per_line_keeps_its_blank_lines():
     assert out == lines[0] + b"\n\n" + fixed_assistant + b"\n\n\r\n" + lines[2] + b"\n\n"
 
 
-def test_message_per_line_drops_the_blank_lines_of_a_removed_message_only():
+def test_message_per_line_drops_a_removed_message_line_and_keeps_every_blank_line():
+    """Only the removed message's own line goes: the blank lines around it are the
+    file's, not the message's (#28: three blank lines between two kept lines stay three)."""
     lines = [
         b'{"role":"user","content":"hi"}',
         b'{"role":"assistant","content":null,"tool_calls":[' + CALL + b"]}",
         b'{"role":"user","content":"again"}',
     ]
     out = _fixed("m.jsonl", lines[0] + b"\n\n" + lines[1] + b"\n\n" + lines[2] + b"\n")
-    assert out == lines[0] + b"\n\n" + lines[2] + b"\n"
+    assert out == lines[0] + b"\n\n\n" + lines[2] + b"\n"
 
 
 # --- item 3: lone surrogates and big integers ----------------------------------------------
