@@ -172,6 +172,8 @@ def _sniff_message(msg: dict[str, Any]) -> tuple[bool, bool] | None:
         return None
     if _FOREIGN_KEYS & msg.keys() or msg.get("type", "message") != "message":
         return None
+    if "type" in msg and role.casefold() != "assistant":
+        return None  # only a stored response (the assistant's) carries `"type": "message"`
     content = msg.get("content")
     marked = False
     if isinstance(content, list):

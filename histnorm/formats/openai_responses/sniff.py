@@ -53,10 +53,16 @@ def _is_str(value: Any) -> bool:
     return isinstance(value, str)
 
 
-def _foreign_message(kind: str, part_kinds: set[str]) -> bool:
-    """A `"type": "message"` whose typed parts are none of Responses' own: an Anthropic
-    message object (`server_tool_use`, `web_search_tool_result`...) has that type too."""
-    return kind == "message" and bool(part_kinds) and not part_kinds & CONTENT_TYPES
+def _foreign_message(kind: str, part_kinds: set[str], role: object) -> bool:
+    """A `"type": "message"` from the assistant whose typed parts are none of Responses'
+    own: an Anthropic message object (`server_tool_use`, `web_search_tool_result`...) has
+    that type too. Anthropic gives it to the assistant's messages only."""
+    return (
+        kind == "message"
+        and role == "assistant"
+        and bool(part_kinds)
+        and not part_kinds & CONTENT_TYPES
+    )
 
 
 def sniff(data: JsonValue) -> float:
@@ -88,6 +94,10 @@ def sniff(data: JsonValue) -> float:
                 return 0.0
             if kinds & CONTENT_TYPES - {"refusal"}:
                 score = max(score, 0.9)
-        if isinstance(kind, str) and kind in ITEM_TYPES and not _foreign_message(kind, kinds):
+        if (
+            isinstance(kind, str)
+            and kind in ITEM_TYPES
+            and not _foreign_message(kind, kinds, item.get("role"))
+        ):
             score = max(score, 0.95)
     return score
