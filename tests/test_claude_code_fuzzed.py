@@ -95,3 +95,27 @@ def test_a_session_ending_in_two_torn_lines_is_fixed_and_keeps_them(tmp_path: Pa
     assert once.endswith(b"\n" + torn)
     assert b"toolu_01" not in once  # the open call was dropped
     assert fixed(once, tmp_path) == once
+
+
+# --- lines that share a uuid, and a branch whose first line changes -------------------
+
+
+def _texts(lines: list[Any]) -> list[str]:
+    return [orjson.dumps(x).decode() for x in lines]
+
+
+def test_a_dropped_first_line_leaves_the_next_its_own_missing_parent() -> None:
+    """Seed 3 case 2347: a streamed reply whose last line (the newest leaf, its parent not
+    in the file) is read first, its sibling lines after it. Dropping that empty line
+    leaves the siblings as they were: the first keeps the parent it names, though the
+    file does not hold it either."""
+    reply = [
+        line(2, uid(97), "assistant", [{"type": "text", "text": "Reading the frame."}]),
+        line(3, uid(2), "assistant", [{"type": "text", "text": "Frame Checkout"}]),
+        line(4, uid(98), "assistant", [{"type": "text", "text": ""}]),
+    ]
+    for x in reply:
+        x["message"]["id"] = "msg_01"
+    result = histnorm.fix(reply, CLOSE)
+    assert result.refused is None, result.refused
+    assert _texts(histnorm.encode(result.transcript)) == _texts(reply[:2])

@@ -93,6 +93,16 @@ class _Splicer:
             parent = parent_of(self.lines[found])
         return parent
 
+    def _root_parent(self, index: int, dropped: set[int], root: str | None) -> str | None:
+        """The parent of the branch's new first line: `root`, the old first line's, unless
+        the line was read from the file and names no line of it (a null or missing parent,
+        once dropped lines are skipped): then it keeps its own, which reads the same."""
+        if index < len(self.lines):
+            own = self._resolved(index, dropped)
+            if own is None or own not in self.session.by_uuid:
+                return own
+        return root
+
     def _parents(
         self, sequence: list[int], dropped: set[int], uuids: dict[int, str], *, linear: bool
     ) -> dict[int, str | None]:
@@ -109,7 +119,7 @@ class _Splicer:
         parents: dict[int, str | None] = {}
         for k, index in enumerate(sequence):
             if k == 0:
-                parents[index] = root
+                parents[index] = self._root_parent(index, dropped, root)
             elif linear or index >= len(self.lines) or before.get(index) != sequence[k - 1]:
                 parents[index] = uuids[sequence[k - 1]]
             else:
