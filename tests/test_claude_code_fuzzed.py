@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 from histnorm_cli.files import STDIN
 from histnorm_cli.job import Job
 from histnorm_cli.per_file import run_file
@@ -102,6 +103,80 @@ def test_a_session_ending_in_two_torn_lines_is_fixed_and_keeps_them(tmp_path: Pa
 
 def _texts(lines: list[Any]) -> list[str]:
     return [orjson.dumps(x).decode() for x in lines]
+
+
+def _shared(kind: str, first: Any, live: Any, parents: tuple[Any, Any]) -> list[Any]:
+    """Two lines with one uuid: an earlier version (`first`) the live one shadows."""
+    return [
+        {**line(7, parents[0], kind, first), "uuid": uid(7)},
+        {**line(7, parents[1], kind, live), "uuid": uid(7)},
+    ]
+
+
+SHARED = {
+    # seed 3 case 1444: a user line emptied after a copy of it was written
+    "user": [*_shared("user", "Run the unit tests", "", (None, None))],
+    # seeds 3 cases 987, 1473, 2713 and seed 2 case 148: an assistant reply under a user line
+    "assistant": [
+        line(1, None, "user", "Run the unit tests"),
+        *_shared("assistant", [{"type": "text", "text": "I'll run them."}], [], (uid(1), uid(1))),
+    ],
+    # seed 1 case 470: the copies name different parents, one not in the file
+    "parents": [
+        *_shared(
+            "assistant",
+            [{"type": "text", "text": "Continuing with refunds.py."}],
+            [{"type": "text", "text": ""}],
+            (uid(98), None),
+        ),
+    ],
+    # seed 1 case 771: a session without links
+    "unlinked": [
+        line(1, None, "user", "Deploy it"),
+        *_shared(
+            "assistant",
+            [{"type": "text", "text": "All 4 pass. Deploying."}],
+            [{"type": "text", "text": ""}],
+            (None, None),
+        ),
+    ],
+    # seed 2 case 1323: a sub-agent file, the live copy of a result line emptied
+    "sidechain": [
+        {**x, "isSidechain": True}
+        for x in _shared(
+            "user",
+            [{"type": "tool_result", "tool_use_id": "toolu_01", "content": "Found 2 files"}],
+            [],
+            (uid(98), uid(98)),
+        )
+    ],
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHARED))
+def test_a_fix_of_a_line_that_shadows_an_earlier_copy_is_held_back(
+    name: str, tmp_path: Path
+) -> None:
+    """Reading keeps the last line of a uuid; dropping it would either bring the earlier
+    copy back or drop it too. histnorm cannot tell which, so the fix is held back, in lint
+    as in fix, and the file is left as it was."""
+    session = SHARED[name]
+    found = histnorm.lint(session, CLOSE)
+    held = [d for d in found if "shares its uuid" in d.message]
+    assert held and all(d.fix is None for d in held), [(d.code, d.message) for d in found]
+    result = histnorm.fix(session, CLOSE)
+    assert not any("not fixed" in d.message for d in result.remaining)
+    data = b"".join(orjson.dumps(x) + b"\n" for x in session)
+    assert fixed(data, tmp_path) == data
+
+
+def test_a_line_whose_identical_copy_it_shadows_is_still_fixed() -> None:
+    """Two copies of one line (the same JSON): dropping both keeps every value."""
+    copy = line(2, uid(1), "assistant", [{"type": "text", "text": ""}])
+    session = [line(1, None, "user", "Run the unit tests"), copy, dict(copy)]
+    result = histnorm.fix(session, CLOSE)
+    assert result.changed and result.refused is None
+    assert histnorm.encode(result.transcript) == session[:1]
 
 
 def test_a_dropped_first_line_leaves_the_next_its_own_missing_parent() -> None:

@@ -96,6 +96,7 @@ from histnorm.formats.claude_code.tree import (
     dangling_stitches,
     message_id,
     missing_parent,
+    shadowed,
     uuid_of,
 )
 from histnorm.model import JsonValue, Message, Part, Transcript
@@ -159,8 +160,42 @@ _CHAIN: list[tuple[object, int]] = []
 """The native lines `outline_flags` answered for last, and its answer."""
 
 
+_SHADOWS: list[tuple[object, dict[str, tuple[int, int]]]] = []
+"""The native lines `held_messages` answered for last, and their `shadowed` uuids."""
+
+
+def _uuids(message: Message) -> list[str]:
+    """The uuids of the lines a message was read from: its first line's, its parts'."""
+    found = [uuid_of(message.native)]
+    found += [parsed[0] for part in message.parts if (parsed := parse_slot(part.slot))]
+    return [u for u in dict.fromkeys(found) if u is not None]
+
+
 class ClaudeCodeCodec(Codec):
     """Claude Code session JSONL: the active branch of the line tree, as messages."""
+
+    def held_messages(self, transcript: Transcript) -> Mapping[int, str]:
+        """The messages read from a line that shares its uuid with an earlier line it
+        shadows, not a copy of it (`shadowed`): which of the two an edit should reach
+        cannot be told, so no fix reaches them."""
+        native = transcript.native
+        if not isinstance(native, list):
+            return {}
+        if not (_SHADOWS and _SHADOWS[0][0] is native):
+            _SHADOWS[:] = [(native, shadowed(native))]
+        shadows = _SHADOWS[0][1]
+        if not shadows:
+            return {}
+        held: dict[int, str] = {}
+        for index, message in enumerate(transcript.messages):
+            hit = next((shadows[u] for u in _uuids(message) if u in shadows), None)
+            if hit is not None:
+                held[index] = (
+                    f"the line at /{hit[0]} shares its uuid with the line at /{hit[1]}, an "
+                    "earlier version it shadows, so histnorm cannot tell which line an edit "
+                    "should reach"
+                )
+        return held
 
     def outline_flags(self, transcript: Transcript) -> int:
         """`BROKEN_CHAIN` when the session's parent chain stops at a line the file does not

@@ -217,6 +217,35 @@ def _group(lines: Sequence[Any], message_lines: list[int]) -> tuple[tuple[int, .
     return tuple(tuple(g) for g in groups)
 
 
+def shadowed(lines: Sequence[Any]) -> dict[str, tuple[int, int]]:
+    """Each uuid whose live (last) line shadows an earlier line that is not a copy of it:
+    (the live line, the first such earlier line). Reading keeps the live line only; an
+    edit that drops it would bring the earlier one back, or drop it too."""
+    first: dict[str, int] = {}
+    repeated: dict[str, int] = {}
+    for index, line in enumerate(lines):
+        uuid = uuid_of(line)
+        if uuid is None:
+            continue
+        if uuid in first:
+            repeated[uuid] = index
+        else:
+            first[uuid] = index
+    found: dict[str, tuple[int, int]] = {}
+    for uuid, live in repeated.items():
+        earlier = next(
+            (
+                i
+                for i in range(first[uuid], live)
+                if uuid_of(lines[i]) == uuid and lines[i] != lines[live]
+            ),
+            None,
+        )
+        if earlier is not None:
+            found[uuid] = (live, earlier)
+    return found
+
+
 def missing_parent(session: Session) -> tuple[int, str, int] | None:
     """Where the active branch starts at a line whose `parentUuid` names no line of the
     file although earlier message lines of the file are left off the branch: (the line,
