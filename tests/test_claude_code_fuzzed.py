@@ -194,3 +194,17 @@ def test_a_dropped_first_line_leaves_the_next_its_own_missing_parent() -> None:
     result = histnorm.fix(reply, CLOSE)
     assert result.refused is None, result.refused
     assert _texts(histnorm.encode(result.transcript)) == _texts(reply[:2])
+
+
+def test_a_line_under_a_dropped_line_with_a_missing_parent_is_not_rewritten() -> None:
+    """Seed 3 case 2347, a step before: the branch root (its parent not in the file) is
+    an empty reply that is dropped. The line under it names a uuid the file no longer
+    holds either way: it keeps its own parent, and stays the very line it was, so a
+    later fix dropping it drops only what that line held."""
+    session = [
+        line(2, uid(97), "assistant", [{"type": "text", "text": ""}]),
+        line(3, uid(2), "user", "Run the unit tests"),
+    ]
+    result = histnorm.fix(session, CLOSE)
+    assert result.refused is None, result.refused
+    assert _texts(histnorm.encode(result.transcript)) == _texts(session[1:])

@@ -39,7 +39,9 @@ very same object (so the file layer copies its bytes) and the parent chain intac
 
 - A line whose parts are unchanged is kept. A removed part rewrites only the line that
   held it (`message.content` without the block). A line left with no blocks is dropped,
-  and every line whose `parentUuid` was its uuid is re-pointed to its parent. A message
+  and every line whose `parentUuid` was its uuid is re-pointed to its parent (unless the
+  dropped lines lead to a uuid the file does not hold: it keeps its own, which reads the
+  same). A message
   left with no parts keeps its lines that were already empty, or else its first line
   with `content: []`.
 - A new message becomes one new line `{parentUuid, <envelope>, type, message: {role,
@@ -66,6 +68,11 @@ very same object (so the file layer copies its bytes) and the parent chain intac
   the one before it; if an older branch would still be the newest leaf, the branch's
   last line is written at the end of the file and its other children move up to its
   parent. Earlier lines that a dropped line's uuid shadowed are dropped with it.
+
+A line that shares its uuid with an earlier line it shadows (not a copy of it) is never
+edited: dropping it would bring the earlier line back or drop it too, and which one an
+edit should reach cannot be told, so a fix reaching its message is held back
+(`held_messages`).
 
 Not expressible (dropped silently): metadata (`histnorm.synthesized`), `author_name`,
 `informational`. Refusal, approval and usage parts, media without a URI or native block,

@@ -83,15 +83,25 @@ class _Splicer:
         return uuids
 
     def _resolved(self, index: int, dropped: set[int]) -> str | None:
-        """The parent of a line once dropped lines are skipped (their own parents taken)."""
-        parent, seen = parent_of(self.lines[index]), set()
+        """The parent of a line once dropped lines are skipped (their own parents taken).
+        When they lead to a uuid the file does not hold, the line keeps the one it names
+        (gone with the dropped line, it reads the same): nothing is rewritten."""
+        own = parent_of(self.lines[index])
+        parent, seen = own, set()
         while parent is not None and parent not in seen:
             found = self.session.by_uuid.get(parent)
-            if found is None or found not in dropped:
+            if found is None:
+                return own
+            if found not in dropped:
                 break
             seen.add(parent)
             parent = parent_of(self.lines[found])
         return parent
+
+    def _stays(self, uuid: str, dropped: set[int]) -> bool:
+        """Whether `uuid` names a line of the file that is not dropped."""
+        found = self.session.by_uuid.get(uuid)
+        return found is not None and found not in dropped
 
     def _root_parent(self, index: int, dropped: set[int], root: str | None) -> str | None:
         """The parent of the branch's new first line: `root`, the old first line's, unless
@@ -99,7 +109,7 @@ class _Splicer:
         once dropped lines are skipped): then it keeps its own, which reads the same."""
         if index < len(self.lines):
             own = self._resolved(index, dropped)
-            if own is None or own not in self.session.by_uuid:
+            if own is None or not self._stays(own, dropped):
                 return own
         return root
 
