@@ -208,3 +208,25 @@ def test_a_line_under_a_dropped_line_with_a_missing_parent_is_not_rewritten() ->
     result = histnorm.fix(session, CLOSE)
     assert result.refused is None, result.refused
     assert _texts(histnorm.encode(result.transcript)) == _texts(session[1:])
+
+
+def test_a_reply_rooted_by_a_dropped_line_takes_the_old_roots_parent() -> None:
+    """Seed 8 case 895: a streamed reply read from its middle line (the newest leaf, its
+    parent not in the file): an orphan result there, then its first line, whose parent is
+    the last, an empty text that is the root. Both are dropped in turn; the line left
+    takes the parent of the branch's old first line, as the dropped lines held it."""
+    reply = [
+        line(2, uid(4), "assistant", [{"type": "redacted_thinking", "data": "EuYBCkQ"}]),
+        line(
+            3,
+            uid(97),
+            "assistant",
+            [{"type": "web_search_tool_result", "tool_use_id": "srvtoolu_01", "content": []}],
+        ),
+        line(4, None, "assistant", [{"type": "text", "text": ""}]),
+    ]
+    for x in reply:
+        x["message"]["id"] = "msg_01"
+    result = histnorm.fix(reply, CLOSE)
+    assert result.refused is None, result.refused
+    assert histnorm.encode(result.transcript) == [{**reply[0], "parentUuid": uid(97)}]

@@ -105,11 +105,11 @@ class _Splicer:
 
     def _root_parent(self, index: int, dropped: set[int], root: str | None) -> str | None:
         """The parent of the branch's new first line: `root`, the old first line's, unless
-        the line was read from the file and names no line of it (a null or missing parent,
-        once dropped lines are skipped): then it keeps its own, which reads the same."""
+        the line was read from the file and names a uuid the file will not hold (once
+        dropped lines are skipped): then it keeps its own, which reads the same."""
         if index < len(self.lines):
             own = self._resolved(index, dropped)
-            if own is None or not self._stays(own, dropped):
+            if own is not None and not self._stays(own, dropped):
                 return own
         return root
 
