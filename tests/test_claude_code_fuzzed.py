@@ -230,3 +230,19 @@ def test_a_reply_rooted_by_a_dropped_line_takes_the_old_roots_parent() -> None:
     result = histnorm.fix(reply, CLOSE)
     assert result.refused is None, result.refused
     assert histnorm.encode(result.transcript) == [{**reply[0], "parentUuid": uid(97)}]
+
+
+@pytest.mark.parametrize("side", [False, True])
+def test_an_orphan_result_and_an_empty_reply_under_it_are_both_dropped(side: bool) -> None:
+    """Seed 10 cases 2825 and 1399 (a sub-agent file): the first fix drops an orphan
+    result whose parent the file lacks; the empty reply under it, left alone by that fix,
+    is dropped by the next with nothing else lost."""
+    result_line = [{"type": "tool_result", "tool_use_id": "toolu_01", "content": "ok"}]
+    session = [
+        line(2, uid(97), "user", result_line),
+        line(3, uid(2), "assistant", [{"type": "text", "text": ""}]),
+    ]
+    session = [{**x, "isSidechain": side} for x in session]
+    result = histnorm.fix(session, CLOSE)
+    assert result.refused is None, result.refused
+    assert result.applied
