@@ -246,3 +246,23 @@ def test_an_orphan_result_and_an_empty_reply_under_it_are_both_dropped(side: boo
     result = histnorm.fix(session, CLOSE)
     assert result.refused is None, result.refused
     assert result.applied
+
+
+def test_a_result_moved_out_of_a_streamed_reply_hangs_off_its_first_line() -> None:
+    """Seed 9 case 1981: a reply streamed as two call lines, read from the second (its
+    parent not in the file; the first, its parent missing too, is put after it), then a
+    reply holding the result of the first call. Moved into a user line of its own, the
+    result hangs off the reply's line the branch is read from, so the first call line
+    keeps the parent it names (the unanswered second call is dropped)."""
+    calls = [
+        line(2, uid(97), "assistant", [{**CALL, "id": "toolu_01"}]),
+        line(3, uid(98), "assistant", [{**CALL, "id": "toolu_02"}]),
+    ]
+    for x in calls:
+        x["message"]["id"] = "msg_01"
+    result_block = {"type": "tool_result", "tool_use_id": "toolu_01", "content": "a.py"}
+    answer = line(4, uid(3), "assistant", [result_block, {"type": "text", "text": "Found it."}])
+    result = histnorm.fix([*calls, answer], CLOSE)
+    assert result.refused is None, result.refused
+    written = histnorm.encode(result.transcript)
+    assert _texts(written[:1]) == _texts(calls[:1])  # the first call line, as it was

@@ -64,8 +64,10 @@ very same object (so the file layer copies its bytes) and the parent chain intac
   before (dropped lines skipped), otherwise it points at the line now before it. Lines
   that are not messages travel with the message line before them.
 - The result is read back before it is returned. If the branch would not come out as
-  planned (say, results that hung off a dropped reply), every branch line is linked to
-  the one before it; if an older branch would still be the newest leaf, the branch's
+  planned, a line re-linked after lines of one streamed reply hangs off the first of
+  them (reading puts the others after it), so they keep the parents they name; if it
+  still would not (say, results that hung off a dropped reply), every branch line is
+  linked to the one before it; if an older branch would still be the newest leaf, the branch's
   last line is written at the end of the file and its other children move up to its
   parent. Earlier lines that a dropped line's uuid shadowed are dropped with it.
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from histnorm.formats.base import rebuild
 from histnorm.formats.claude_code.block_encode import new_line
-from histnorm.formats.claude_code.tree import Session, parent_of, uuid_of
+from histnorm.formats.claude_code.tree import Session, message_id, parent_of, uuid_of
 from histnorm.model import Message, Part, ToolCallPart, ToolResultPart
 
 NAMESPACE = uuidlib.uuid5(uuidlib.NAMESPACE_URL, "https://histnorm.dev/formats/claude-code")
@@ -114,12 +114,20 @@ class _Splicer:
         return root
 
     def _parents(
-        self, sequence: list[int], dropped: set[int], uuids: dict[int, str], *, linear: bool
+        self,
+        sequence: list[int],
+        dropped: set[int],
+        uuids: dict[int, str],
+        *,
+        linear: bool,
+        anchored: bool = False,
     ) -> dict[int, str | None]:
         """The parentUuid of every line: a line whose neighbour before it on the branch is
         unchanged keeps its parent (skipping dropped lines); any other branch line points
-        at the line now before it (`linear`: every branch line does). In a session without
-        links (`Session.linked` False) no line gets one, unless `linear`."""
+        at the line now before it (`linear`: every branch line does; `anchored`: at the
+        first of the streamed reply's lines that run up to it, which reading puts the
+        others after). In a session without links (`Session.linked` False) no line gets
+        one, unless `linear`."""
         if not self.session.linked and not linear:
             return dict.fromkeys([*range(len(self.lines)), *sequence])
         kept = [i for i in self.session.sequence if i not in dropped]
@@ -131,13 +139,27 @@ class _Splicer:
             if k == 0:
                 parents[index] = self._root_parent(index, dropped, root)
             elif linear or index >= len(self.lines) or before.get(index) != sequence[k - 1]:
-                parents[index] = uuids[sequence[k - 1]]
+                at = self._anchor(sequence, k - 1) if anchored else k - 1
+                parents[index] = uuids[sequence[at]]
             else:
                 parents[index] = self._resolved(index, dropped)
         for index in range(len(self.lines)):
             if index not in parents and index not in dropped:
                 parents[index] = self._resolved(index, dropped)
         return parents
+
+    def _anchor(self, sequence: list[int], k: int) -> int:
+        """The position of the first of the run of one streamed reply's lines (assistant
+        lines of the file sharing `message.id`) that ends at `sequence[k]`."""
+        mid = self._reply_id(sequence[k])
+        while mid is not None and k > 0 and self._reply_id(sequence[k - 1]) == mid:
+            k -= 1
+        return k
+
+    def _reply_id(self, index: int) -> str | None:
+        if index >= len(self.lines) or self.lines[index].get("type") != "assistant":
+            return None
+        return message_id(self.lines[index])
 
     def _call_line(self, parts: list[Part]) -> Any:
         """The line of the call the first result among `parts` answers, if there is one."""
