@@ -266,3 +266,24 @@ def test_a_result_moved_out_of_a_streamed_reply_hangs_off_its_first_line() -> No
     assert result.refused is None, result.refused
     written = histnorm.encode(result.transcript)
     assert _texts(written[:1]) == _texts(calls[:1])  # the first call line, as it was
+
+
+def test_a_shadowed_copy_of_a_dropped_call_line_cuts_off_no_call(tmp_path: Path) -> None:
+    """Seed 8 case 2933: a reply read from its empty last line (its parent not in the
+    file), with a call line written twice (the same JSON) and the call's result. The call
+    comes after its result, so it is dropped, and both copies of its line with it: the
+    earlier copy, which Claude Code never reads, is no call cut off by a missing parent
+    (HN002 keeps such a result), so the orphan result goes in the same run."""
+    call = {**CALL, "type": "mcp_tool_use", "server_name": "figma"}
+    result_block = {"type": "mcp_tool_result", "tool_use_id": "toolu_01", "content": "ok"}
+    session = [
+        line(1, None, "user", "Look at the frame"),
+        line(2, uid(96), "assistant", [call]),
+        line(3, uid(2), "assistant", [result_block]),
+        line(4, uid(98), "assistant", [{"type": "text", "text": ""}]),
+    ]
+    session.append(dict(session[1]))
+    for x in session[1:]:
+        x["message"]["id"] = "msg_01"
+    once = fixed(b"".join(orjson.dumps(x) + b"\n" for x in session), tmp_path)
+    assert fixed(once, tmp_path) == once

@@ -297,9 +297,10 @@ CALL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
 
 def cut_off_calls(lines: Sequence[Any]) -> dict[str, int]:
     """The ids of the calls that the active branch leaves behind when it starts at a line
-    whose parent the file does not hold (`missing_parent`): each `tool_use` block of an
-    assistant line before that line and off the branch, with its line index (the first,
-    for an id on several lines). Empty when the branch is not cut so."""
+    whose parent the file does not hold (`missing_parent`): each `tool_use` block of a
+    live assistant line (not an earlier copy of its uuid) before that line and off the
+    branch, with its line index (the first, for an id on several lines). Empty when the
+    branch is not cut so."""
     session = analyse(lines)
     found = missing_parent(session)
     if found is None:
@@ -310,6 +311,8 @@ def cut_off_calls(lines: Sequence[Any]) -> dict[str, int]:
         line = lines[index]
         if index in on_branch or not isinstance(line, dict) or line.get("type") != "assistant":
             continue
+        if session.by_uuid.get(uuid_of(line) or "") != index:
+            continue  # an earlier copy of a uuid, shadowed: no reader follows it
         for block in _blocks(line):
             ident = block.get("id") if isinstance(block, dict) else None
             if isinstance(ident, str) and block.get("type") in CALL_BLOCKS:
