@@ -116,7 +116,7 @@ def _shared(kind: str, first: Any, live: Any, parents: tuple[Any, Any]) -> list[
 SHARED = {
     # seed 3 case 1444: a user line emptied after a copy of it was written
     "user": [*_shared("user", "Run the unit tests", "", (None, None))],
-    # seeds 3 cases 987, 1473, 2713 and seed 2 case 148: an assistant reply under a user line
+    # seed 3 cases 987, 1473 and seed 2 case 148: an assistant reply under a user line
     "assistant": [
         line(1, None, "user", "Run the unit tests"),
         *_shared("assistant", [{"type": "text", "text": "I'll run them."}], [], (uid(1), uid(1))),
