@@ -154,11 +154,38 @@ def guarded(
     fix = rule.fix
     if fix is None:
         return found
+    found = _held_back(transcript, found)
     if rule.tried and not _tried_together(rule, transcript, settings, found):
         found = [_tried(rule, transcript, settings, d) for d in found]
     if not unknown:
         return found
     return guard(transcript, found, lambda d: fix(transcript, [d], settings), unknown)
+
+
+def _held_back(transcript: Transcript, found: list[Diagnostic]) -> list[Diagnostic]:
+    """`found` without the fixes that reach a message its codec cannot write an edit of
+    (`Codec.held_messages`), each saying why; asked only when a fix is offered."""
+    if transcript.format is None or all(d.fix is None for d in found):
+        return found
+    held = get_codec(transcript.format).held_messages(transcript)
+    if not held:
+        return found
+    out = []
+    for diagnostic in found:
+        info, index = diagnostic.fix, diagnostic.location.message_index
+        if info is None:
+            out.append(diagnostic)
+            continue
+        if info.owns is not None:
+            reached: list[int] = [mi for mi, _ in info.owns]
+        else:  # a fix with no position reaches every message
+            reached = list(held) if index is None else [index]
+        reason = next((held[mi] for mi in reached if mi in held), None)
+        if reason is not None:
+            message = f"{diagnostic.message}; fix held back: {reason}"
+            diagnostic = replace(diagnostic, fix=None, message=message)
+        out.append(diagnostic)
+    return out
 
 
 def _tried_together(

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 from histnorm_cli.files import STDIN
 from histnorm_cli.job import Job
 from histnorm_cli.per_file import run_file
@@ -94,4 +95,195 @@ def test_a_session_ending_in_two_torn_lines_is_fixed_and_keeps_them(tmp_path: Pa
     once = fixed(whole + torn, tmp_path)
     assert once.endswith(b"\n" + torn)
     assert b"toolu_01" not in once  # the open call was dropped
+    assert fixed(once, tmp_path) == once
+
+
+# --- lines that share a uuid, and a branch whose first line changes -------------------
+
+
+def _texts(lines: list[Any]) -> list[str]:
+    return [orjson.dumps(x).decode() for x in lines]
+
+
+def _shared(kind: str, first: Any, live: Any, parents: tuple[Any, Any]) -> list[Any]:
+    """Two lines with one uuid: an earlier version (`first`) the live one shadows."""
+    return [
+        {**line(7, parents[0], kind, first), "uuid": uid(7)},
+        {**line(7, parents[1], kind, live), "uuid": uid(7)},
+    ]
+
+
+SHARED = {
+    # seed 3 case 1444: a user line emptied after a copy of it was written
+    "user": [*_shared("user", "Run the unit tests", "", (None, None))],
+    # seed 3 cases 987, 1473 and seed 2 case 148: an assistant reply under a user line
+    "assistant": [
+        line(1, None, "user", "Run the unit tests"),
+        *_shared("assistant", [{"type": "text", "text": "I'll run them."}], [], (uid(1), uid(1))),
+    ],
+    # seed 1 case 470: the copies name different parents, one not in the file
+    "parents": [
+        *_shared(
+            "assistant",
+            [{"type": "text", "text": "Continuing with refunds.py."}],
+            [{"type": "text", "text": ""}],
+            (uid(98), None),
+        ),
+    ],
+    # seed 1 case 771: a session without links
+    "unlinked": [
+        line(1, None, "user", "Deploy it"),
+        *_shared(
+            "assistant",
+            [{"type": "text", "text": "All 4 pass. Deploying."}],
+            [{"type": "text", "text": ""}],
+            (None, None),
+        ),
+    ],
+    # seed 2 case 1323: a sub-agent file, the live copy of a result line emptied
+    "sidechain": [
+        {**x, "isSidechain": True}
+        for x in _shared(
+            "user",
+            [{"type": "tool_result", "tool_use_id": "toolu_01", "content": "Found 2 files"}],
+            [],
+            (uid(98), uid(98)),
+        )
+    ],
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHARED))
+def test_a_fix_of_a_line_that_shadows_an_earlier_copy_is_held_back(
+    name: str, tmp_path: Path
+) -> None:
+    """Reading keeps the last line of a uuid; dropping it would either bring the earlier
+    copy back or drop it too. histnorm cannot tell which, so the fix is held back, in lint
+    as in fix, and the file is left as it was."""
+    session = SHARED[name]
+    found = histnorm.lint(session, CLOSE)
+    held = [d for d in found if "shares its uuid" in d.message]
+    assert held and all(d.fix is None for d in held), [(d.code, d.message) for d in found]
+    result = histnorm.fix(session, CLOSE)
+    assert not any("not fixed" in d.message for d in result.remaining)
+    data = b"".join(orjson.dumps(x) + b"\n" for x in session)
+    assert fixed(data, tmp_path) == data
+
+
+def test_a_line_whose_identical_copy_it_shadows_is_still_fixed() -> None:
+    """Two copies of one line (the same JSON): dropping both keeps every value."""
+    copy = line(2, uid(1), "assistant", [{"type": "text", "text": ""}])
+    session = [line(1, None, "user", "Run the unit tests"), copy, dict(copy)]
+    result = histnorm.fix(session, CLOSE)
+    assert result.changed and result.refused is None
+    assert histnorm.encode(result.transcript) == session[:1]
+
+
+def test_a_dropped_first_line_leaves_the_next_its_own_missing_parent() -> None:
+    """Seed 3 case 2347: a streamed reply whose last line (the newest leaf, its parent not
+    in the file) is read first, its sibling lines after it. Dropping that empty line
+    leaves the siblings as they were: the first keeps the parent it names, though the
+    file does not hold it either."""
+    reply = [
+        line(2, uid(97), "assistant", [{"type": "text", "text": "Reading the frame."}]),
+        line(3, uid(2), "assistant", [{"type": "text", "text": "Frame Checkout"}]),
+        line(4, uid(98), "assistant", [{"type": "text", "text": ""}]),
+    ]
+    for x in reply:
+        x["message"]["id"] = "msg_01"
+    result = histnorm.fix(reply, CLOSE)
+    assert result.refused is None, result.refused
+    assert _texts(histnorm.encode(result.transcript)) == _texts(reply[:2])
+
+
+def test_a_line_under_a_dropped_line_with_a_missing_parent_is_not_rewritten() -> None:
+    """Seed 3 case 2347, a step before: the branch root (its parent not in the file) is
+    an empty reply that is dropped. The line under it names a uuid the file no longer
+    holds either way: it keeps its own parent, and stays the very line it was, so a
+    later fix dropping it drops only what that line held."""
+    session = [
+        line(2, uid(97), "assistant", [{"type": "text", "text": ""}]),
+        line(3, uid(2), "user", "Run the unit tests"),
+    ]
+    result = histnorm.fix(session, CLOSE)
+    assert result.refused is None, result.refused
+    assert _texts(histnorm.encode(result.transcript)) == _texts(session[1:])
+
+
+def test_a_reply_rooted_by_a_dropped_line_takes_the_old_roots_parent() -> None:
+    """Seed 8 case 895: a streamed reply read from its middle line (the newest leaf, its
+    parent not in the file): an orphan result there, then its first line, whose parent is
+    the last, an empty text that is the root. Both are dropped in turn; the line left
+    takes the parent of the branch's old first line, as the dropped lines held it."""
+    reply = [
+        line(2, uid(4), "assistant", [{"type": "redacted_thinking", "data": "EuYBCkQ"}]),
+        line(
+            3,
+            uid(97),
+            "assistant",
+            [{"type": "web_search_tool_result", "tool_use_id": "srvtoolu_01", "content": []}],
+        ),
+        line(4, None, "assistant", [{"type": "text", "text": ""}]),
+    ]
+    for x in reply:
+        x["message"]["id"] = "msg_01"
+    result = histnorm.fix(reply, CLOSE)
+    assert result.refused is None, result.refused
+    assert histnorm.encode(result.transcript) == [{**reply[0], "parentUuid": uid(97)}]
+
+
+@pytest.mark.parametrize("side", [False, True])
+def test_an_orphan_result_and_an_empty_reply_under_it_are_both_dropped(side: bool) -> None:
+    """Seed 10 cases 2825 and 1399 (a sub-agent file): the first fix drops an orphan
+    result whose parent the file lacks; the empty reply under it, left alone by that fix,
+    is dropped by the next with nothing else lost."""
+    result_line = [{"type": "tool_result", "tool_use_id": "toolu_01", "content": "ok"}]
+    session = [
+        line(2, uid(97), "user", result_line),
+        line(3, uid(2), "assistant", [{"type": "text", "text": ""}]),
+    ]
+    session = [{**x, "isSidechain": side} for x in session]
+    result = histnorm.fix(session, CLOSE)
+    assert result.refused is None, result.refused
+    assert result.applied
+
+
+def test_a_result_moved_out_of_a_streamed_reply_hangs_off_its_first_line() -> None:
+    """Seed 9 case 1981: a reply streamed as two call lines, read from the second (its
+    parent not in the file; the first, its parent missing too, is put after it), then a
+    reply holding the result of the first call. Moved into a user line of its own, the
+    result hangs off the reply's line the branch is read from, so the first call line
+    keeps the parent it names (the unanswered second call is dropped)."""
+    calls = [
+        line(2, uid(97), "assistant", [{**CALL, "id": "toolu_01"}]),
+        line(3, uid(98), "assistant", [{**CALL, "id": "toolu_02"}]),
+    ]
+    for x in calls:
+        x["message"]["id"] = "msg_01"
+    result_block = {"type": "tool_result", "tool_use_id": "toolu_01", "content": "a.py"}
+    answer = line(4, uid(3), "assistant", [result_block, {"type": "text", "text": "Found it."}])
+    result = histnorm.fix([*calls, answer], CLOSE)
+    assert result.refused is None, result.refused
+    written = histnorm.encode(result.transcript)
+    assert _texts(written[:1]) == _texts(calls[:1])  # the first call line, as it was
+
+
+def test_a_shadowed_copy_of_a_dropped_call_line_cuts_off_no_call(tmp_path: Path) -> None:
+    """Seed 8 case 2933: a reply read from its empty last line (its parent not in the
+    file), with a call line written twice (the same JSON) and the call's result. The call
+    comes after its result, so it is dropped, and both copies of its line with it: the
+    earlier copy, which Claude Code never reads, is no call cut off by a missing parent
+    (HN002 keeps such a result), so the orphan result goes in the same run."""
+    call = {**CALL, "type": "mcp_tool_use", "server_name": "figma"}
+    result_block = {"type": "mcp_tool_result", "tool_use_id": "toolu_01", "content": "ok"}
+    session = [
+        line(1, None, "user", "Look at the frame"),
+        line(2, uid(96), "assistant", [call]),
+        line(3, uid(2), "assistant", [result_block]),
+        line(4, uid(98), "assistant", [{"type": "text", "text": ""}]),
+    ]
+    session.append(dict(session[1]))
+    for x in session[1:]:
+        x["message"]["id"] = "msg_01"
+    once = fixed(b"".join(orjson.dumps(x) + b"\n" for x in session), tmp_path)
     assert fixed(once, tmp_path) == once

@@ -425,7 +425,17 @@ def test_damaged_files_keep_every_text(seed: int, case: int) -> None:
 
 
 def test_with_the_check_off_damaged_files_lose_text(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The property above fails when the conservation check is turned off: the writer
-    then drops the text of a line that shares its uuid with the one a fix changed."""
+    """The property above fails when the conservation check is turned off, and so is the
+    hold on fixes of a Claude Code line that shadows an earlier one (`held_messages`):
+    the writer then drops the text of a line that shares its uuid with the one a fix
+    changed."""
     monkeypatch.setattr(engine, "conserved", lambda *args: None)
+    monkeypatch.setattr(engine, "_held_back", lambda transcript, found: found)
     assert all(_lost_texts(seed, case) for seed, case in LOSSY)
+
+
+def test_the_hold_alone_keeps_the_text_of_a_shadowed_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the check off, the up-front hold keeps those texts on its own: no fix reaches
+    a line that shadows an earlier one (the check is not what saves them any more)."""
+    monkeypatch.setattr(engine, "conserved", lambda *args: None)
+    assert not any(_lost_texts(seed, case) for seed, case in LOSSY)

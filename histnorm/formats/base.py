@@ -111,6 +111,11 @@ class Codec(ABC):
         """Outline flags of the whole transcript only the codec can tell (default none)."""
         return 0
 
+    def held_messages(self, transcript: Transcript) -> Mapping[int, str]:
+        """The messages no fix may reach, each with why: the codec cannot tell how to
+        write an edit of them back (default: none). Asked only when a fix is offered."""
+        return {}
+
     def read_outline(self, data: JsonValue) -> Outline | None:
         """The outline of `data` read without building models, or None for anything the
         fast reader does not handle (`outline` decodes those). The default reads nothing."""

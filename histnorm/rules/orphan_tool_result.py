@@ -19,8 +19,8 @@ A compaction removed the assistant message that made `call_gone`.
 ## Fix
 Remove the result, and its message if nothing else is left in it. Not in a Claude Code
 session whose result line names a parent the file does not hold (HN014) while its call is
-on an earlier line: the result is real and is kept, and the diagnostic says where its
-call is.
+on an earlier line (one Claude Code reads: not an earlier copy of a uuid a later line
+reuses): the result is real and is kept, and the diagnostic says where its call is.
 
 ## Fix safety
 Safe: a result without its call can never be replayed.

@@ -39,7 +39,9 @@ very same object (so the file layer copies its bytes) and the parent chain intac
 
 - A line whose parts are unchanged is kept. A removed part rewrites only the line that
   held it (`message.content` without the block). A line left with no blocks is dropped,
-  and every line whose `parentUuid` was its uuid is re-pointed to its parent. A message
+  and every line whose `parentUuid` was its uuid is re-pointed to its parent (unless the
+  dropped lines lead to a uuid the file does not hold: it keeps its own, which reads the
+  same). A message
   left with no parts keeps its lines that were already empty, or else its first line
   with `content: []`.
 - A new message becomes one new line `{parentUuid, <envelope>, type, message: {role,
@@ -62,10 +64,17 @@ very same object (so the file layer copies its bytes) and the parent chain intac
   before (dropped lines skipped), otherwise it points at the line now before it. Lines
   that are not messages travel with the message line before them.
 - The result is read back before it is returned. If the branch would not come out as
-  planned (say, results that hung off a dropped reply), every branch line is linked to
-  the one before it; if an older branch would still be the newest leaf, the branch's
+  planned, a line re-linked after lines of one streamed reply hangs off the first of
+  them (reading puts the others after it), so they keep the parents they name; if it
+  still would not (say, results that hung off a dropped reply), every branch line is
+  linked to the one before it; if an older branch would still be the newest leaf, the branch's
   last line is written at the end of the file and its other children move up to its
   parent. Earlier lines that a dropped line's uuid shadowed are dropped with it.
+
+A line that shares its uuid with an earlier line it shadows (not a copy of it) is never
+edited: dropping it would bring the earlier line back or drop it too, and which one an
+edit should reach cannot be told, so a fix reaching its message is held back
+(`held_messages`).
 
 Not expressible (dropped silently): metadata (`histnorm.synthesized`), `author_name`,
 `informational`. Refusal, approval and usage parts, media without a URI or native block,
@@ -96,6 +105,7 @@ from histnorm.formats.claude_code.tree import (
     dangling_stitches,
     message_id,
     missing_parent,
+    shadowed,
     uuid_of,
 )
 from histnorm.model import JsonValue, Message, Part, Transcript
@@ -159,8 +169,42 @@ _CHAIN: list[tuple[object, int]] = []
 """The native lines `outline_flags` answered for last, and its answer."""
 
 
+_SHADOWS: list[tuple[object, dict[str, tuple[int, int]]]] = []
+"""The native lines `held_messages` answered for last, and their `shadowed` uuids."""
+
+
+def _uuids(message: Message) -> list[str]:
+    """The uuids of the lines a message was read from: its first line's, its parts'."""
+    found = [uuid_of(message.native)]
+    found += [parsed[0] for part in message.parts if (parsed := parse_slot(part.slot))]
+    return [u for u in dict.fromkeys(found) if u is not None]
+
+
 class ClaudeCodeCodec(Codec):
     """Claude Code session JSONL: the active branch of the line tree, as messages."""
+
+    def held_messages(self, transcript: Transcript) -> Mapping[int, str]:
+        """The messages read from a line that shares its uuid with an earlier line it
+        shadows, not a copy of it (`shadowed`): which of the two an edit should reach
+        cannot be told, so no fix reaches them."""
+        native = transcript.native
+        if not isinstance(native, list):
+            return {}
+        if not (_SHADOWS and _SHADOWS[0][0] is native):
+            _SHADOWS[:] = [(native, shadowed(native))]
+        shadows = _SHADOWS[0][1]
+        if not shadows:
+            return {}
+        held: dict[int, str] = {}
+        for index, message in enumerate(transcript.messages):
+            hit = next((shadows[u] for u in _uuids(message) if u in shadows), None)
+            if hit is not None:
+                held[index] = (
+                    f"the line at /{hit[0]} shares its uuid with the line at /{hit[1]}, an "
+                    "earlier version it shadows, so histnorm cannot tell which line an edit "
+                    "should reach"
+                )
+        return held
 
     def outline_flags(self, transcript: Transcript) -> int:
         """`BROKEN_CHAIN` when the session's parent chain stops at a line the file does not

@@ -59,6 +59,11 @@ class _Writer(_Splicer):
             out = self._in_order(sequence, dropped, objs)
             if self._reads_back(out, objs):
                 return out
+        anchored = self._parents(sequence, dropped, uuids, linear=False, anchored=True)
+        if self.session.linked and anchored != parents:  # new lines under a streamed reply
+            out, objs = self._assemble(sequence, dropped, uuids, anchored)
+            if self._reads_back(out, objs):
+                return out
         parents = self._parents(sequence, dropped, uuids, linear=True)
         out, objs = self._assemble(sequence, dropped, uuids, parents)
         if self._reads_back(out, objs) or not sequence:

@@ -17,7 +17,7 @@ from typing import Any
 
 from histnorm.formats.base import rebuild
 from histnorm.formats.claude_code.block_encode import new_line
-from histnorm.formats.claude_code.tree import Session, parent_of, uuid_of
+from histnorm.formats.claude_code.tree import Session, message_id, parent_of, uuid_of
 from histnorm.model import Message, Part, ToolCallPart, ToolResultPart
 
 NAMESPACE = uuidlib.uuid5(uuidlib.NAMESPACE_URL, "https://histnorm.dev/formats/claude-code")
@@ -83,23 +83,51 @@ class _Splicer:
         return uuids
 
     def _resolved(self, index: int, dropped: set[int]) -> str | None:
-        """The parent of a line once dropped lines are skipped (their own parents taken)."""
-        parent, seen = parent_of(self.lines[index]), set()
+        """The parent of a line once dropped lines are skipped (their own parents taken).
+        When they lead to a uuid the file does not hold, the line keeps the one it names
+        (gone with the dropped line, it reads the same): nothing is rewritten."""
+        own = parent_of(self.lines[index])
+        parent, seen = own, set()
         while parent is not None and parent not in seen:
             found = self.session.by_uuid.get(parent)
-            if found is None or found not in dropped:
+            if found is None:
+                return own
+            if found not in dropped:
                 break
             seen.add(parent)
             parent = parent_of(self.lines[found])
         return parent
 
+    def _stays(self, uuid: str, dropped: set[int]) -> bool:
+        """Whether `uuid` names a line of the file that is not dropped."""
+        found = self.session.by_uuid.get(uuid)
+        return found is not None and found not in dropped
+
+    def _root_parent(self, index: int, dropped: set[int], root: str | None) -> str | None:
+        """The parent of the branch's new first line: `root`, the old first line's, unless
+        the line was read from the file and names a uuid the file will not hold (once
+        dropped lines are skipped): then it keeps its own, which reads the same."""
+        if index < len(self.lines):
+            own = self._resolved(index, dropped)
+            if own is not None and not self._stays(own, dropped):
+                return own
+        return root
+
     def _parents(
-        self, sequence: list[int], dropped: set[int], uuids: dict[int, str], *, linear: bool
+        self,
+        sequence: list[int],
+        dropped: set[int],
+        uuids: dict[int, str],
+        *,
+        linear: bool,
+        anchored: bool = False,
     ) -> dict[int, str | None]:
         """The parentUuid of every line: a line whose neighbour before it on the branch is
         unchanged keeps its parent (skipping dropped lines); any other branch line points
-        at the line now before it (`linear`: every branch line does). In a session without
-        links (`Session.linked` False) no line gets one, unless `linear`."""
+        at the line now before it (`linear`: every branch line does; `anchored`: at the
+        first of the streamed reply's lines that run up to it, which reading puts the
+        others after). In a session without links (`Session.linked` False) no line gets
+        one, unless `linear`."""
         if not self.session.linked and not linear:
             return dict.fromkeys([*range(len(self.lines)), *sequence])
         kept = [i for i in self.session.sequence if i not in dropped]
@@ -109,15 +137,29 @@ class _Splicer:
         parents: dict[int, str | None] = {}
         for k, index in enumerate(sequence):
             if k == 0:
-                parents[index] = root
+                parents[index] = self._root_parent(index, dropped, root)
             elif linear or index >= len(self.lines) or before.get(index) != sequence[k - 1]:
-                parents[index] = uuids[sequence[k - 1]]
+                at = self._anchor(sequence, k - 1) if anchored else k - 1
+                parents[index] = uuids[sequence[at]]
             else:
                 parents[index] = self._resolved(index, dropped)
         for index in range(len(self.lines)):
             if index not in parents and index not in dropped:
                 parents[index] = self._resolved(index, dropped)
         return parents
+
+    def _anchor(self, sequence: list[int], k: int) -> int:
+        """The position of the first of the run of one streamed reply's lines (assistant
+        lines of the file sharing `message.id`) that ends at `sequence[k]`."""
+        mid = self._reply_id(sequence[k])
+        while mid is not None and k > 0 and self._reply_id(sequence[k - 1]) == mid:
+            k -= 1
+        return k
+
+    def _reply_id(self, index: int) -> str | None:
+        if index >= len(self.lines) or self.lines[index].get("type") != "assistant":
+            return None
+        return message_id(self.lines[index])
 
     def _call_line(self, parts: list[Part]) -> Any:
         """The line of the call the first result among `parts` answers, if there is one."""

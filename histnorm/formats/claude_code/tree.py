@@ -217,6 +217,35 @@ def _group(lines: Sequence[Any], message_lines: list[int]) -> tuple[tuple[int, .
     return tuple(tuple(g) for g in groups)
 
 
+def shadowed(lines: Sequence[Any]) -> dict[str, tuple[int, int]]:
+    """Each uuid whose live (last) line shadows an earlier line that is not a copy of it:
+    (the live line, the first such earlier line). Reading keeps the live line only; an
+    edit that drops it would bring the earlier one back, or drop it too."""
+    first: dict[str, int] = {}
+    repeated: dict[str, int] = {}
+    for index, line in enumerate(lines):
+        uuid = uuid_of(line)
+        if uuid is None:
+            continue
+        if uuid in first:
+            repeated[uuid] = index
+        else:
+            first[uuid] = index
+    found: dict[str, tuple[int, int]] = {}
+    for uuid, live in repeated.items():
+        earlier = next(
+            (
+                i
+                for i in range(first[uuid], live)
+                if uuid_of(lines[i]) == uuid and lines[i] != lines[live]
+            ),
+            None,
+        )
+        if earlier is not None:
+            found[uuid] = (live, earlier)
+    return found
+
+
 def missing_parent(session: Session) -> tuple[int, str, int] | None:
     """Where the active branch starts at a line whose `parentUuid` names no line of the
     file although earlier message lines of the file are left off the branch: (the line,
@@ -268,9 +297,10 @@ CALL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
 
 def cut_off_calls(lines: Sequence[Any]) -> dict[str, int]:
     """The ids of the calls that the active branch leaves behind when it starts at a line
-    whose parent the file does not hold (`missing_parent`): each `tool_use` block of an
-    assistant line before that line and off the branch, with its line index (the first,
-    for an id on several lines). Empty when the branch is not cut so."""
+    whose parent the file does not hold (`missing_parent`): each `tool_use` block of a
+    live assistant line (not an earlier copy of its uuid) before that line and off the
+    branch, with its line index (the first, for an id on several lines). Empty when the
+    branch is not cut so."""
     session = analyse(lines)
     found = missing_parent(session)
     if found is None:
@@ -281,6 +311,8 @@ def cut_off_calls(lines: Sequence[Any]) -> dict[str, int]:
         line = lines[index]
         if index in on_branch or not isinstance(line, dict) or line.get("type") != "assistant":
             continue
+        if session.by_uuid.get(uuid_of(line) or "") != index:
+            continue  # an earlier copy of a uuid, shadowed: no reader follows it
         for block in _blocks(line):
             ident = block.get("id") if isinstance(block, dict) else None
             if isinstance(ident, str) and block.get("type") in CALL_BLOCKS:
