@@ -10,7 +10,7 @@ from histnorm.analysis.outline import OutlinePart
 from histnorm.diagnostic import Applicability, Diagnostic
 from histnorm.edit import AnyTranscript, rewrite, turn_is_last
 from histnorm.model import Part, ToolCallPart, ToolFamily, Transcript
-from histnorm.pairing import Position, pair_transcript
+from histnorm.pairing import Pairing, Position, pair_transcript
 from histnorm.profiles import Profile, call_id_problem, profile_for
 from histnorm.rule import Rule
 from histnorm.settings import Settings, TailMode
@@ -156,12 +156,8 @@ def new_call_id(old: str | None, position: Position, limits: Profile | None = No
     return first
 
 
-def rename_calls(
-    transcript: Transcript, diagnostics: Sequence[Diagnostic], limits: Profile | None = None
-) -> Transcript:
-    """Give each reported call a new id (`new_call_id`, valid under `limits`) and carry it
-    to its results."""
-    pairing = pair_transcript(transcript)
+def results_by_call(pairing: Pairing) -> dict[Position, list[Position]]:
+    """Each answered call's results: the one it pairs with, then its duplicates."""
     answers: dict[Position, list[Position]] = {}
     for result, call in pairing.result_calls.items():
         answers.setdefault(call, []).append(result)
@@ -169,6 +165,15 @@ def rename_calls(
         owner = pairing.result_calls.get(first)
         if owner is not None:
             answers.setdefault(owner, []).append(duplicate)
+    return answers
+
+
+def rename_calls(
+    transcript: Transcript, diagnostics: Sequence[Diagnostic], limits: Profile | None = None
+) -> Transcript:
+    """Give each reported call a new id (`new_call_id`, valid under `limits`) and carry it
+    to its results."""
+    answers = results_by_call(pair_transcript(transcript))
     replace: dict[Position, Sequence[Part]] = {}
     for position in reported(diagnostics):
         renamed = part_at(transcript, position)

@@ -26,7 +26,7 @@ from histnorm.model import (
 )
 from histnorm.pairing import Position, pair_transcript
 from histnorm.profiles import Profile
-from histnorm.rules._common import new_call_id, part_at
+from histnorm.rules._common import new_call_id, part_at, results_by_call
 
 
 def new_ids(
@@ -59,14 +59,7 @@ def renamed(
     ids = new_ids(transcript, positions, limits)
     if not ids:
         return transcript
-    pairing = pair_transcript(transcript)
-    answers: dict[Position, list[Position]] = {}
-    for result, call in pairing.result_calls.items():
-        answers.setdefault(call, []).append(result)
-    for duplicate, first in pairing.duplicate_results:
-        owner = pairing.result_calls.get(first)
-        if owner is not None:
-            answers.setdefault(owner, []).append(duplicate)
+    answers = results_by_call(pair_transcript(transcript))
     counts = _call_counts(transcript)
     unique = {old: new for old, new in ids.values() if counts.get(old) == 1}
     replace: dict[Position, list[Part]] = {}
