@@ -305,7 +305,13 @@ def _run(run: _Run, items: list[Item], jobs: int) -> int | None:
         progress.close()
         what = "interrupted" if exc.signum == signal.SIGINT else "terminated"
         print(f"histnorm: {what}: the run was stopped before it finished", file=sys.stderr)
-        return 128 + exc.signum
+        with contextlib.suppress(OSError):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        # Every temporary file went with the unwinding. Skip the interpreter's exit hooks:
+        # after a signal, the process pool's hook can find its wakeup pipe closed and print
+        # a traceback ("Bad file descriptor") after the run has already stopped cleanly.
+        os._exit(128 + exc.signum)
     except (PipeClosed, BrokenPipeError):
         progress.close()
         _quiet_stdout()
