@@ -23,6 +23,7 @@ from typing import Any
 
 from histnorm.diagnostic import Diagnostic
 from histnorm.errors import HistnormError, join_pointer
+from histnorm.formats import get_codec
 from histnorm.model import Transcript
 
 Atom = tuple[str, str]
@@ -62,8 +63,6 @@ def _message_atoms(transcript: Transcript, index: int) -> set[Atom]:
         found |= _part_atoms(part)
     native = transcript.native
     if isinstance(native, list) and transcript.format is not None:
-        from histnorm.formats import get_codec
-
         codec = get_codec(transcript.format)
         pointers = [codec.message_pointer(transcript, index)]
         pointers += [codec.part_pointer(transcript, index, k) for k in range(len(message.parts))]
@@ -85,8 +84,6 @@ def _lines(transcript: Transcript, index: int, held: set[int]) -> set[Atom]:
     native = transcript.native
     if not isinstance(native, list) or transcript.format is None:
         return set()
-    from histnorm.formats import get_codec
-
     codec = get_codec(transcript.format)
     heads: dict[int, list[int]] = {}
     for pi in range(len(transcript.messages[index].parts)):
@@ -128,8 +125,6 @@ def _at(value: Any, pointer: str) -> Any:
 def _encoded(transcript: Transcript, encoded: Any, index: int, part: int | None) -> set[Atom]:
     """The atoms of what a message or a part is written as in `encoded`, the document
     `transcript` encodes to (a part histnorm made has no native value of its own)."""
-    from histnorm.formats import get_codec
-
     codec = get_codec(transcript.format or "")
     try:
         if part is None:
@@ -244,8 +239,6 @@ def lost(
     default `before`) count: one a fix or the writer made up (a generated id) does not."""
     if after is before or before.format is None or after.format is None:
         return None
-    from histnorm.formats import get_codec
-
     codec = get_codec(before.format)
     try:
         old = codec.encode(before)
