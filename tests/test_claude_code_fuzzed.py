@@ -287,3 +287,24 @@ def test_a_shadowed_copy_of_a_dropped_call_line_cuts_off_no_call(tmp_path: Path)
         x["message"]["id"] = "msg_01"
     once = fixed(b"".join(orjson.dumps(x) + b"\n" for x in session), tmp_path)
     assert fixed(once, tmp_path) == once
+
+
+def test_an_edit_that_would_re_point_a_missing_parent_link_is_refused() -> None:
+    """Seed 3 case 2347: a streamed reply of four lines, three of which name parents the
+    file does not hold; the empty last line can only be dropped by linking the others
+    one after another, which would rewrite the link a call line names. No rule owns that
+    link: the writer refuses, saying which line, and the session is left as it was."""
+    hosted = {"type": "mcp_tool_use", "id": "mcptoolu_01", "name": "frame", "input": {}}
+    answer = {"type": "mcp_tool_result", "tool_use_id": "mcptoolu_01", "content": []}
+    reply = [
+        line(2, uid(97), "assistant", [{"type": "redacted_thinking", "data": "EuYBCkQ"}]),
+        line(3, uid(98), "assistant", [hosted]),
+        line(4, uid(3), "assistant", [answer]),
+        line(5, uid(99), "assistant", [{"type": "text", "text": ""}]),
+    ]
+    for x in reply:
+        x["message"]["id"] = "msg_01"
+    result = histnorm.fix(reply, CLOSE)
+    assert result.refused is not None
+    assert f"the line {uid(3)!r} names a parent the session does not hold" in result.refused
+    assert histnorm.encode(result.transcript) == reply

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import histnorm.jsonio as jsonio
+from histnorm.errors import HistnormError
 from histnorm.formats.anthropic.blocks import name_hosted_results
 from histnorm.formats.base import rebuild, strict_equal
 from histnorm.formats.claude_code.block_encode import (
@@ -65,6 +66,7 @@ class _Writer(_Splicer):
             if self._reads_back(out, objs):
                 return out
         parents = self._parents(sequence, dropped, uuids, linear=True)
+        self._refuse_broken_links(parents, dropped)
         out, objs = self._assemble(sequence, dropped, uuids, parents)
         if self._reads_back(out, objs) or not sequence:
             return out
@@ -77,6 +79,19 @@ class _Writer(_Splicer):
                 parents[index] = parents[tip]
         out, _ = self._assemble(sequence, dropped, uuids, parents, last=tip)
         return out
+
+    def _refuse_broken_links(self, parents: dict[int, str | None], dropped: set[int]) -> None:
+        """Refuse to re-point a kept line whose `parentUuid` names a line the file does not
+        hold: that link is the only record of where the line came from, and no rule owns it."""
+        for index, line in enumerate(self.lines):
+            own = parent_of(line)
+            if index in dropped or own is None or own in self.session.by_uuid:
+                continue
+            if parents.get(index, own) != own:
+                raise HistnormError(
+                    f"the line {uuid_of(line)!r} names a parent the session does not hold "
+                    f"({own!r}); writing the edit would re-point that link"
+                )
 
     def _reads_back(self, out: list[Any], objs: list[Any]) -> bool:
         """Whether reading `out` gives the planned message lines, in order."""
