@@ -51,6 +51,7 @@ clean:
 .PHONY: bench
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks --quick
+	$(BIN)/python -m benchmarks.sessions
 
 # Mutation fuzzing (tests/fuzzing, README "Fuzzing"): damage every format's fixtures, the
 # Claude Code session files and the JSONL files, fix them, and check fix's promises.

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from histnorm.errors import escape_token
@@ -94,22 +94,51 @@ def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def _may_repeat(data: bytes) -> bool:
     """False when `data` (one JSON document, or JSONL) certainly has no repeated key (the
     standard library's C parser checks every object); True when it has one or the parser
-    cannot tell (deep nesting)."""
+    cannot tell (deep nesting). JSONL is parsed a line at a time, never decoded whole (a
+    session file's text decoded at once can take four times its size)."""
+    if not _is_jsonl(data):
+        try:
+            json.loads(data, object_pairs_hook=_unique_pairs)
+        except _Repeated:
+            return True
+        except (ValueError, RecursionError):
+            pass  # maybe JSONL after all: one document per line
+        else:
+            return False
     try:
-        json.loads(data, object_pairs_hook=_unique_pairs)
-    except _Repeated:
-        return True
-    except (ValueError, RecursionError):
-        pass  # maybe JSONL: one document per line
-    else:
-        return False
-    try:
-        for line in data.split(b"\n"):
+        for line in _lines(data):
             if line.strip():
                 json.loads(line, object_pairs_hook=_unique_pairs)
     except (_Repeated, ValueError, RecursionError):
         return True  # the exact scan below decides
     return False
+
+
+_TEXT = re.compile(rb"\S")
+
+
+def _is_jsonl(data: bytes) -> bool:
+    """Whether the first line of `data` is a whole JSON value with more text after it."""
+    end = data.find(b"\n")
+    if end < 0 or _TEXT.search(data, end) is None:
+        return False
+    try:
+        json.loads(data[:end], object_pairs_hook=_unique_pairs)
+    except _Repeated:
+        return True
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def _lines(data: bytes) -> Iterator[bytes]:
+    """The lines of `data`, one at a time (no list of them all)."""
+    start = 0
+    while start < len(data):
+        end = data.find(b"\n", start)
+        stop = len(data) if end < 0 else end
+        yield data[start:stop]
+        start = stop + 1
 
 
 def duplicate_keys(data: bytes) -> list[str]:

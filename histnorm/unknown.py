@@ -15,6 +15,7 @@ from functools import cache
 from histnorm.call_keys import unread_call_keys
 from histnorm.diagnostic import Severity
 from histnorm.errors import join_pointer
+from histnorm.last_answer import LastAnswer
 from histnorm.model import (
     ApprovalRequestPart,
     ApprovalResponsePart,
@@ -60,19 +61,14 @@ def _type_of(part: UnknownPart) -> str:
     return repr(part.type) if part.type else "(untyped)"
 
 
-_last: list[tuple[Transcript, tuple[Unknown, ...]]] = []
-"""The last transcript `findings` answered for, and its answer: lint asks twice (the
-rule and the guard), and a transcript is immutable."""
+_LAST: LastAnswer[tuple[Unknown, ...]] = LastAnswer()
+"""The answer for the last transcript `findings` answered for (held weakly): lint asks
+twice (the rule and the guard), and a transcript is immutable."""
 
 
 def findings(transcript: Transcript) -> tuple[Unknown, ...]:
     """Every unknown content finding of `transcript`, in message order."""
-    last = _last[0] if _last else None
-    if last is not None and last[0] is transcript:
-        return last[1]
-    answer = _findings(transcript)
-    _last[:] = [(transcript, answer)]
-    return answer
+    return _LAST.get(transcript, lambda: _findings(transcript))
 
 
 def _findings(transcript: Transcript) -> tuple[Unknown, ...]:

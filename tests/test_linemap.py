@@ -60,3 +60,12 @@ def test_duplicate_keys_in_jsonl_are_found_line_by_line() -> None:
     assert duplicate_keys(b'{"a":1}\n{"b":1,"c":{"d":1}}\n') == []
     assert duplicate_keys(b'{"a":1}\n{"b":1,"b":2}\n') == ["/b"]
     assert duplicate_keys(b'{"a":1}\r\n{"b":{"x":1,"x":2}}') == ["/b/x"]
+
+
+def test_a_repeat_after_a_whole_first_line_is_found_without_reading_the_file_whole() -> None:
+    """JSONL is checked a line at a time; a pretty-printed document (whose first line is
+    no whole value) and a one-line one are checked whole."""
+    assert duplicate_keys(b'{"a":1}\n\n{"b":1}\n{"c":[{"d":1,"d":2}]}\n') == ["/c/0/d"]
+    assert duplicate_keys(b'{\n  "a": 1,\n  "a": 2\n}\n') == ["/a"]
+    assert duplicate_keys(b'{"a": {"b": 1, "b": 2}}\n   \n') == ["/a/b"]
+    assert duplicate_keys(b'{"a": 1, "a": 2}\n{"b": 1}\n') == ["/a"]

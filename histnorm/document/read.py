@@ -31,7 +31,7 @@ from histnorm.formats import (
     in_file_format,
     kin,
 )
-from histnorm.formats.claude_code.sizes import keep_line_sizes
+from histnorm.last_answer import ReadLines
 from histnorm.model import Transcript
 
 DETECT_MODES = ("file", "per-line")
@@ -211,7 +211,7 @@ def _read_message_lines(
         values.append(value)
         lines.append((line, value))
         numbers.append(number)
-    keep_line_sizes(values, [len(line) for line, _ in lines])  # HN018 measures these
+    values = ReadLines(values, tuple(len(line) for line, _ in lines))  # HN018 measures these
     try:
         transcript = decode_value(values, format) if values else None
     except HistnormError as exc:
@@ -255,8 +255,7 @@ def single_value(data: bytes, jsonl: bool, mode: str = "auto") -> Any | None:
     )
     if not message:
         return None
-    keep_line_sizes(values, [len(line.removesuffix(b"\r")) for line in lines])  # for HN018
-    return values
+    return ReadLines(values, tuple(len(line.removesuffix(b"\r")) for line in lines))  # HN018
 
 
 def _pointer_index(pointer: str | None) -> int | None:

@@ -43,16 +43,26 @@ def check_document(
     if layout is Layout.JSONL:
         return _lines(data, mode, settings, format, detect)
     jsonl = layout is Layout.JSONL_MESSAGES
-    value = single_value(data, jsonl, "message" if jsonl else jsonl_mode)
-    if value is not None:
-        chosen = pick_format(value, format)
-        if chosen is not None and check.proven_clean(value, chosen, settings, data):
-            return DocumentResult(layout, transcripts=1)  # no models built
+    if _proven_clean(data, jsonl, jsonl_mode, format, settings):
+        return DocumentResult(layout, transcripts=1)  # no models built
     if jsonl:
         document = read_jsonl(data, format, "message", detect)
     else:
         document = read_json(data, format, detect)
     return _document(document, data, mode, settings)
+
+
+def _proven_clean(
+    data: bytes, jsonl: bool, jsonl_mode: str, format: str | None, settings: Settings
+) -> bool:
+    """Whether the document holding one transcript is proven clean without models. Its
+    parsed values are let go on return, before the document is read again (they are as
+    large as the models' native values: holding both would double the peak memory)."""
+    value = single_value(data, jsonl, "message" if jsonl else jsonl_mode)
+    if value is None:
+        return False
+    chosen = pick_format(value, format)
+    return chosen is not None and check.proven_clean(value, chosen, settings, data)
 
 
 def layout_for(data: bytes, path_hint: str | None, jsonl_mode: str = "auto") -> Layout:

@@ -108,6 +108,7 @@ from histnorm.formats.claude_code.tree import (
     shadowed,
     uuid_of,
 )
+from histnorm.last_answer import LastAnswer
 from histnorm.model import JsonValue, Message, Part, Transcript
 
 _SESSION_KEYS = ("uuid", "parentUuid", "sessionId", "leafUuid", "messageId")
@@ -165,12 +166,18 @@ def _line_of_uuid(lines: Any, uuid: str) -> int | None:
     return next((i for i in range(len(lines) - 1, -1, -1) if uuid_of(lines[i]) == uuid), None)
 
 
-_CHAIN: list[tuple[object, int]] = []
-"""The native lines `outline_flags` answered for last, and its answer."""
+_CHAIN: LastAnswer[int] = LastAnswer()
+"""`outline_flags`'s answer for the native lines it answered for last."""
 
 
-_SHADOWS: list[tuple[object, dict[str, tuple[int, int]]]] = []
-"""The native lines `held_messages` answered for last, and their `shadowed` uuids."""
+_SHADOWS: LastAnswer[dict[str, tuple[int, int]]] = LastAnswer()
+"""The `shadowed` uuids of the native lines `held_messages` answered for last."""
+
+
+def _chain_flags(native: list[Any]) -> int:
+    lines = check_lines(native)
+    broken = missing_parent(analyse(lines)) is not None or bool(dangling_stitches(lines))
+    return (BROKEN_CHAIN if broken else 0) | (LONG_LINE if has_long_line(lines) else 0)
 
 
 def _uuids(message: Message) -> list[str]:
@@ -190,9 +197,7 @@ class ClaudeCodeCodec(Codec):
         native = transcript.native
         if not isinstance(native, list):
             return {}
-        if not (_SHADOWS and _SHADOWS[0][0] is native):
-            _SHADOWS[:] = [(native, shadowed(native))]
-        shadows = _SHADOWS[0][1]
+        shadows = _SHADOWS.get(native, lambda: shadowed(native))
         if not shadows:
             return {}
         held: dict[int, str] = {}
@@ -213,13 +218,7 @@ class ClaudeCodeCodec(Codec):
         native = transcript.native
         if not isinstance(native, list):
             return 0
-        if _CHAIN and _CHAIN[0][0] is native:  # fixes keep the session's native lines
-            return _CHAIN[0][1]
-        lines = check_lines(native)
-        broken = missing_parent(analyse(lines)) is not None or bool(dangling_stitches(lines))
-        found = (BROKEN_CHAIN if broken else 0) | (LONG_LINE if has_long_line(lines) else 0)
-        _CHAIN[:] = [(native, found)]
-        return found
+        return _CHAIN.get(native, lambda: _chain_flags(native))  # fixes keep the lines
 
     name = "claude-code"
     summary = "Claude Code session logs (one event per JSONL line, a tree through parentUuid)"

@@ -53,21 +53,21 @@ from histnorm.formats.codex.lines import (
 )
 from histnorm.formats.codex.write import encode_lines, placed_lines
 from histnorm.formats.openai_responses import OpenAIResponsesCodec
+from histnorm.last_answer import LastAnswer
 from histnorm.model import JsonValue, Transcript
 
 _RESPONSES = OpenAIResponsesCodec()
 CODEX_VERBATIM = frozenset({"ghost_snapshot"})
 """Item types only Codex writes and keeps out of the model's input."""
 
-_INDEX: list[tuple[object, dict[int, int]]] = []
-"""The native lines `_line_of` indexed last, and their payload index."""
+_INDEX: LastAnswer[dict[int, int]] = LastAnswer()
+"""The payload index of the native lines `_line_of` indexed last."""
 
 
 def _line_of(transcript: Transcript, native: Any) -> int | None:
     lines = transcript.native
-    if not _INDEX or _INDEX[0][0] is not lines:
-        _INDEX[:] = [(lines, payload_index(lines))]
-    return _INDEX[0][1].get(id(native)) if native is not None else None
+    index = _INDEX.get(lines, lambda: payload_index(lines))
+    return index.get(id(native)) if native is not None else None
 
 
 class CodexCodec(Codec):

@@ -1,0 +1,157 @@
+"""Memory and time of `histnorm lint`/`fix` on one long session file, at three sizes:
+`python -m benchmarks.sessions [--sizes 4,8,16] [--json out.json]`.
+
+Codex rollouts and Claude Code sessions are one transcript per file, read whole because
+a fix relinks and moves lines. This writes one session of each format per size (drawn by
+`benchmarks.corpus`, 10% of its stretches damaged, so `fix` has work all along the file),
+runs `histnorm lint` and `histnorm fix -o` on it as a subprocess, and prints the peak RSS
+of the process (`os.wait4`), its ratio to the file size, and the CPU seconds. The target
+(issue #28): peak memory under 3x the file size, time linear in it. Each figure also
+holds the interpreter and histnorm's modules (`baseline`: `histnorm --version`), which
+are reported apart; the ratio is of what the file adds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from benchmarks import corpus
+
+MB = 1 << 20
+QUICK_SIZES = (4.0, 8.0, 16.0)
+TARGET_RATIO = 3.0
+
+
+def _claude_code_lines(rng: random.Random) -> Iterator[dict[str, Any]]:
+    """One Claude Code session: the corpus's session lines, every stretch chained to the
+    previous one by `parentUuid`, all under one `sessionId`."""
+    drawer = corpus._Drawer(rng, "anthropic")
+    parent: str | None = None
+    session: str | None = None
+    index = 0
+    while True:
+        lines = corpus.render_claude_code(drawer.draw(index, 0.1), drawer)
+        index += 1
+        for line in lines:
+            session = session or line["sessionId"]
+            if line["parentUuid"] is None:
+                line["parentUuid"] = parent
+            line["sessionId"] = session
+            parent = line["uuid"]
+            yield line
+
+
+def _codex_lines(rng: random.Random) -> Iterator[dict[str, Any]]:
+    """One Codex rollout: a `session_meta` line, then the corpus's items and events."""
+    drawer = corpus._Drawer(rng, "openai")
+    index = 0
+    while True:
+        lines = corpus.render_codex(drawer.draw(index, 0.1), drawer)
+        yield from lines if index == 0 else lines[1:]
+        index += 1
+
+
+FORMATS: dict[str, Callable[[random.Random], Iterator[dict[str, Any]]]] = {
+    "claude-code": _claude_code_lines,
+    "codex": _codex_lines,
+}
+
+
+def write_session(path: Path, fmt: str, size_mb: float, seed: int = 0) -> int:
+    """Write one session of about `size_mb` in `fmt`; returns its size in bytes."""
+    wanted = int(size_mb * MB)
+    written = 0
+    with path.open("wb", buffering=MB) as out:
+        for line in FORMATS[fmt](random.Random(seed)):
+            data = orjson.dumps(line) + b"\n"
+            out.write(data)
+            written += len(data)
+            if written >= wanted:
+                break
+    return written
+
+
+def run(args: list[str]) -> dict[str, Any]:
+    """Run histnorm with `args`: exit code, peak RSS (MB) and CPU seconds of the process."""
+    command = [sys.executable, "-c", "from histnorm_cli.app import main; main()", *args]
+    with open(os.devnull, "wb") as sink:
+        process = subprocess.Popen(command, stdout=sink, stderr=sink)
+        _, status, usage = os.wait4(process.pid, 0)
+    return {
+        "exit": os.waitstatus_to_exitcode(status),
+        "peak_mb": round(usage.ru_maxrss / 1024, 1),  # KB on Linux
+        "cpu_s": round(usage.ru_utime + usage.ru_stime, 2),
+    }
+
+
+def measure(sizes: tuple[float, ...], seed: int = 0) -> dict[str, Any]:
+    """The figures for each format and size (see the module docstring)."""
+    baseline = run(["--version"])
+    rows: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="histnorm-sessions-") as name:
+        folder = Path(name)
+        for fmt in FORMATS:
+            for size in sizes:
+                path = folder / f"{fmt}-{size:g}.jsonl"
+                nbytes = write_session(path, fmt, size, seed)
+                for command in ("lint", "fix"):
+                    extra = ["-o", str(folder / "out.jsonl")] if command == "fix" else []
+                    got = run([command, str(path), *extra])
+                    added = max(got["peak_mb"] - baseline["peak_mb"], 0.0)
+                    rows.append(
+                        {
+                            "format": fmt,
+                            "command": command,
+                            "size_mb": round(nbytes / MB, 1),
+                            **got,
+                            "ratio": round(added / (nbytes / MB), 2),
+                        }
+                    )
+                path.unlink()
+    return {"baseline_mb": baseline["peak_mb"], "target_ratio": TARGET_RATIO, "rows": rows}
+
+
+def table(result: dict[str, Any]) -> str:
+    """The figures as a Markdown table."""
+    lines = [
+        f"baseline (`histnorm --version`): {result['baseline_mb']} MB",
+        "",
+        "| format | command | file MB | peak MB | x file (above baseline) | CPU s | CPU s/MB |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in result["rows"]:
+        per_mb = r["cpu_s"] / r["size_mb"] if r["size_mb"] else 0.0
+        lines.append(
+            f"| {r['format']} | {r['command']} | {r['size_mb']} | {r['peak_mb']} | "
+            f"{r['ratio']} | {r['cpu_s']} | {per_mb:.2f} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--sizes", default=",".join(f"{s:g}" for s in QUICK_SIZES))
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    options = parser.parse_args(argv)
+    sizes = tuple(float(s) for s in options.sizes.split(","))
+    result = measure(sizes, options.seed)
+    print(table(result))
+    if options.json is not None:
+        options.json.write_text(json.dumps(result, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
