@@ -200,6 +200,7 @@ def test_every_public_name_resolves() -> None:
 
 ADAPTERS = [
     ("langchain", "langchain_core", "langchain-core"),
+    ("langgraph", "langgraph", "langgraph"),
     ("openai_agents", "agents", "openai-agents"),
     ("litellm", "litellm", "litellm"),
     ("agent_framework", "agent_framework", "agent-framework-core"),
