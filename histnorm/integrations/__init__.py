@@ -5,6 +5,7 @@ imported: neither `import histnorm` nor this package loads a framework, and impo
 adapter without its framework raises an ImportError that names the package to install.
 
 - `langchain`: `repair_messages`, a pair-safe `trim_messages`, `RepairMiddleware`.
+- `langgraph`: `RepairCheckpointer`, a checkpointer that repairs messages on read.
 - `openai_agents`: `repair_model_input` / `RepairInputFilter`, `RepairSession`.
 - `litellm`: `RepairLogger`, `repair_request`.
 - `agent_framework`: `RepairHistoryProvider`, `RepairChatMiddleware`, `repair_messages`.
