@@ -280,6 +280,47 @@ def test_a_paused_approval_is_given_back_untouched_and_resumes() -> None:
     assert recorder.codes() == [["HN002"]]
 
 
+def test_a_pause_inside_a_subgraph_leaves_both_checkpoints_untouched() -> None:
+    """A subgraph's `interrupt()` leaves an `__interrupt__` write in the parent's checkpoint
+    as well as in its own: neither is repaired, and the resume answers the call."""
+
+    def approve(state: MessagesState) -> dict[str, Any]:
+        answer = interrupt("approve?")
+        return {"messages": [ToolMessage(answer, tool_call_id="call_pay", id="t1")]}
+
+    inner = StateGraph(MessagesState)
+    inner.add_node("approve", approve)
+    inner.add_edge(START, "approve")
+
+    def model(state: MessagesState) -> dict[str, Any]:
+        return {
+            "messages": [
+                ToolMessage("stray", tool_call_id="call_ghost", id="t0"),
+                AIMessage("", tool_calls=[_call("call_pay")], id="a1"),
+            ]
+        }
+
+    outer = StateGraph(MessagesState)
+    outer.add_node("model", model)
+    outer.add_node("approval", inner.compile())
+    outer.add_edge(START, "model")
+    outer.add_edge("model", "approval")
+    saver = InMemorySaver()
+    recorder = Recorder()
+    graph = outer.compile(checkpointer=RepairCheckpointer(saver, tail="close", on_repair=recorder))
+    graph.invoke({"messages": [HumanMessage("Pay the invoice", id="h1")]}, CONFIG)
+    paused = [t for t in saver.list(CONFIG) if is_interrupted(t)]
+    assert {t.config["configurable"]["checkpoint_ns"].split(":")[0] for t in paused} == {
+        "",
+        "approval",
+    }
+    before = stored(saver)
+    out = graph.invoke(Command(resume="approved"), CONFIG)
+    assert [m.id for m in out["messages"]] == ["h1", "t0", "a1", "t1"]
+    assert contained(before, stored(saver))
+    assert recorder.calls == []
+
+
 def test_listing_repairs_each_checkpoint_but_the_paused_one() -> None:
     saver = InMemorySaver()
     wrapper = RepairCheckpointer(saver, tail="close")
@@ -391,6 +432,30 @@ def test_writes_and_the_rest_go_to_the_wrapped_saver() -> None:
     assert saver.get_tuple(CONFIG) is None
 
 
+class Cloning(InMemorySaver):
+    """A saver whose `with_allowlist` gives a clone, as one with a strict serializer does."""
+
+    def with_allowlist(self, extra_allowlist: Any) -> InMemorySaver:
+        return copy.copy(self)
+
+
+def test_an_allowlist_clone_stays_wrapped() -> None:
+    """LangGraph calls `with_allowlist` when it compiles a graph and keeps what it returns."""
+    recorder = Recorder()
+    wrapper = RepairCheckpointer(Cloning(), tail="close", channel="history", on_repair=recorder)
+    clone = wrapper.with_allowlist([("mymodule", "MyClass")])
+    assert isinstance(clone, RepairCheckpointer)
+    assert clone is not wrapper
+    assert isinstance(clone.saver, Cloning) and clone.saver is not wrapper.saver
+    assert (clone.settings, clone.channel, clone.on_repair) == (
+        wrapper.settings,
+        "history",
+        recorder,
+    )
+    plain = RepairCheckpointer(InMemorySaver())
+    assert plain.with_allowlist([("mymodule", "MyClass")]) is plain
+
+
 def test_only_a_checkpointer_can_be_wrapped() -> None:
     with pytest.raises(TypeError, match="BaseCheckpointSaver"):
         RepairCheckpointer({})  # type: ignore[arg-type]
@@ -460,3 +525,29 @@ def test_sqlite_a_paused_approval_survives_untouched(sqlite_saver: tuple[Any, Pa
     assert set(before[0]) <= set(checkpoints)  # the paused checkpoint, byte for byte
     assert set(before[1]) <= set(writes)
     assert recorder.calls == []
+
+
+def test_async_sqlite_a_paused_approval_survives_and_the_thread_is_repaired(
+    tmp_path: Path,
+) -> None:
+    aio = pytest.importorskip("langgraph.checkpoint.sqlite.aio")
+    path = tmp_path / "checkpoints.sqlite"
+    recorder = Recorder()
+
+    async def run() -> tuple[Any, Any, list[CheckpointTuple]]:
+        async with aio.AsyncSqliteSaver.from_conn_string(str(path)) as saver:
+            wrapper = RepairCheckpointer(saver, tail="close", on_repair=recorder)
+            graph = approval_graph(wrapper, [])
+            await graph.ainvoke({"messages": [HumanMessage("Pay", id="h1")]}, CONFIG)
+            before = rows(path)
+            out = await graph.ainvoke(Command(resume="approved"), CONFIG)
+            listed = [t async for t in wrapper.alist(CONFIG)]
+            return before, out, listed
+
+    before, out, listed = asyncio.run(run())
+    assert [m.id for m in out["messages"]] == ["h1", "t0", "a1", "t1"]
+    checkpoints, writes = rows(path)
+    assert set(before[0]) <= set(checkpoints)
+    assert set(before[1]) <= set(writes)
+    assert [m.id for m in listed[0].checkpoint["channel_values"]["messages"]] == ["h1", "a1", "t1"]
+    assert recorder.codes()[0] == ["HN002"]

@@ -151,6 +151,8 @@ class RepairCheckpointer(BaseCheckpointSaver[Any]):
         self.settings: Settings = with_options(settings, options, "RepairCheckpointer")
         self.channel = channel
         self.on_repair = on_repair
+        self._put_writes_path = _takes_task_path(saver.put_writes)
+        self._aput_writes_path = _takes_task_path(saver.aput_writes)
 
     @property
     def serde(self) -> SerializerProtocol:
@@ -231,7 +233,7 @@ class RepairCheckpointer(BaseCheckpointSaver[Any]):
         task_path: str = "",
     ) -> None:
         """The wrapped saver's `put_writes` (`task_path` passed on when it takes one)."""
-        if _takes_task_path(self.saver.put_writes):
+        if self._put_writes_path:
             self.saver.put_writes(config, writes, task_id, task_path)
         else:
             self.saver.put_writes(config, writes, task_id)
@@ -254,7 +256,7 @@ class RepairCheckpointer(BaseCheckpointSaver[Any]):
         task_path: str = "",
     ) -> None:
         """The wrapped saver's `aput_writes` (`task_path` passed on when it takes one)."""
-        if _takes_task_path(self.saver.aput_writes):
+        if self._aput_writes_path:
             await self.saver.aput_writes(config, writes, task_id, task_path)
         else:
             await self.saver.aput_writes(config, writes, task_id)
