@@ -86,7 +86,7 @@ def repair_checkpoint(
     `saved` itself comes back when nothing applies: the checkpoint is paused on an
     interrupt, the channel holds no list of LangChain messages, or no fix is needed. A
     repaired checkpoint is a new tuple whose checkpoint and `channel_values` are copies;
-    every message no fix touched is the very object stored, and nothing in `saved` is
+    every message no fix touched is the very object the saver gave, and nothing in `saved` is
     changed. When a task's writes to `channel` are pending, calls still open at the end
     are kept (`tail="keep"`): those writes may hold their results.
     """
