@@ -2,51 +2,23 @@
 
 The core is pure: functions take values (bytes, strings, parsed JSON, model objects) and
 return new values. Nothing here reads files, the environment or the terminal.
+
+Every name below is loaded on first use (`__getattr__`): `import histnorm` costs next to
+nothing, and a program pays only for the codecs, rules and models it calls on.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from histnorm import engine, jsonio
-from histnorm.convert import convert
-from histnorm.diagnostic import Applicability, Diagnostic, FixInfo, Location, Severity
-from histnorm.document import DocumentResult, fix_document, lint_document
-from histnorm.document.several import MISSING, several_error, several_transcripts
-from histnorm.engine import FixDidNotConverge, FixResult
-from histnorm.errors import HistnormError, NotATranscript
-from histnorm.formats import CODECS, detect_format, get_codec
-from histnorm.jsonio import Style
-from histnorm.model import (
-    ApprovalRequestPart,
-    ApprovalResponsePart,
-    JsonValue,
-    MediaPart,
-    Message,
-    Part,
-    ReasoningPart,
-    RefusalPart,
-    TextPart,
-    ToolCallPart,
-    ToolFamily,
-    ToolResultPart,
-    Transcript,
-    UnknownPart,
-    UsagePart,
-)
-from histnorm.native import native_json
-from histnorm.repair import Repair, repair
-from histnorm.rules import ALL_RULES as RULES
-from histnorm.settings import (
-    ApprovalPolicy,
-    OrphanCallPolicy,
-    Scope,
-    Settings,
-    TailMode,
-    with_options,
-)
-
 if TYPE_CHECKING:
+    from histnorm.api import (
+        dump,
+        encode,
+        fix,
+        lint,
+        load,
+    )
     from histnorm.behaviours import (
         ApprovalValidationError,
         dedupe_handoff_candidates,
@@ -59,144 +31,143 @@ if TYPE_CHECKING:
         sanitize_partial_response,
         strip_partial_markers,
     )
+    from histnorm.convert import (
+        convert,
+    )
+    from histnorm.diagnostic import (
+        Applicability,
+        Diagnostic,
+        FixInfo,
+        Location,
+        Severity,
+    )
+    from histnorm.document import (
+        DocumentResult,
+        fix_document,
+        lint_document,
+    )
+    from histnorm.engine import (
+        FixDidNotConverge,
+        FixResult,
+    )
+    from histnorm.errors import (
+        HistnormError,
+        NotATranscript,
+    )
+    from histnorm.formats import (
+        CODECS,
+        detect_format,
+        get_codec,
+    )
+    from histnorm.jsonio import (
+        Style,
+    )
+    from histnorm.model import (
+        ApprovalRequestPart,
+        ApprovalResponsePart,
+        JsonValue,
+        MediaPart,
+        Message,
+        Part,
+        ReasoningPart,
+        RefusalPart,
+        TextPart,
+        ToolCallPart,
+        ToolFamily,
+        ToolResultPart,
+        Transcript,
+        UnknownPart,
+        UsagePart,
+    )
+    from histnorm.repair import (
+        Repair,
+        repair,
+    )
+    from histnorm.rules import ALL_RULES as RULES
+    from histnorm.settings import (
+        ApprovalPolicy,
+        OrphanCallPolicy,
+        Scope,
+        Settings,
+        TailMode,
+    )
 
 __version__ = "0.1.0"
 
-
-def _native(data: bytes | str | JsonValue) -> tuple[JsonValue, bool]:
-    """The parsed value of `data`, and whether it is private (parsed here, not the caller's).
-    A caller's value holding SDK objects (pydantic models) is read as the JSON they dump to."""
-    if isinstance(data, bytes | bytearray | memoryview | str):
-        return jsonio.loads(bytes(data) if not isinstance(data, str) else data), True
-    return native_json(data), True
-
-
-def _raw(data: bytes | str | JsonValue) -> bytes | None:
-    """The JSON text `data` is, as bytes, when it is text (the fast path reads its size)."""
-    if isinstance(data, str):
-        return data.encode("utf-8", "surrogatepass")
-    return bytes(data) if isinstance(data, bytes | bytearray | memoryview) else None
-
-
-def load(data: bytes | str | JsonValue, format: str | None = None) -> Transcript:
-    """Read one transcript from JSON bytes or text, or from an already parsed value.
-
-    `format` names the codec (see `CODECS`); by default it is detected from the content.
-    A parsed value is copied first, so later changes to it do not reach the transcript.
-    Raises `HistnormError` (with a JSON Pointer and, for syntax errors, a line) on bad input,
-    and its subclass `NotATranscript` for valid JSON that holds no transcript (without
-    `format`).
-    """
-    value, private = _native(data)
-    return _decode(value if private else jsonio.copy(value), format)
-
-
-def _decode(value: JsonValue, format: str | None) -> Transcript:
-    return get_codec(format if format is not None else detect_format(value)).decode(value)
-
-
-def encode(transcript: Transcript, format: str | None = None) -> JsonValue:
-    """The native JSON value of `transcript`, in `format` (default: the one it was read in)."""
-    target = format or transcript.format
-    if target is None:
-        raise HistnormError("the transcript has no format; pass format=...")
-    return get_codec(target).encode(convert(transcript, target))
-
-
-def dump(transcript: Transcript, format: str | None = None, *, style: Style | None = None) -> bytes:
-    """Serialise `transcript` to JSON bytes (compact unless `style` says otherwise)."""
-    return jsonio.dumps(encode(transcript, format), style or jsonio.COMPACT)
-
-
-def lint(
-    data: Transcript | bytes | str | JsonValue,
-    settings: Settings | None = None,
-    *,
-    format: str | None = None,
-    **options: Any,
-) -> tuple[Diagnostic, ...]:
-    """Diagnose a transcript (or JSON bytes, text or value holding one).
-
-    `options` override fields of `settings`, e.g. `lint(data, select=("HN001",))`.
-    Unreadable input gives a single HN000 diagnostic instead of an exception; valid JSON
-    that holds no transcript raises `NotATranscript` (without `format`: it is no error).
-    Bytes or text holding several transcripts (a JSON array of them, or JSONL) are read
-    as `lint_document` reads them: each diagnostic has its line, pointer and index. An
-    unknown `format` name raises `HistnormError` listing the known ones.
-    """
-    if format is not None:
-        get_codec(format)  # a name histnorm does not know is the caller's error, not HN000
-    chosen = with_options(settings, options, "lint")
-    if not isinstance(data, Transcript):
-        try:
-            value, private = _native(data)
-        except HistnormError as error:
-            found = several_transcripts(data, MISSING, chosen, format)
-            return found if found is not None else (engine.unreadable(error),)
-        found = several_transcripts(data, value, chosen, format)
-        if found is not None:
-            return found  # an array of transcripts, as `lint_document` reads it
-        try:
-            chosen_format = format if format is not None else detect_format(value)
-            raw = _raw(data)
-            if engine.proven_clean(value, chosen_format, chosen, raw):
-                return ()  # clean on its outline: no model needed (engine.outline_clean)
-            data = _decode(value if private else jsonio.copy(value), chosen_format)
-        except NotATranscript:
-            raise
-        except HistnormError as error:
-            return (engine.unreadable(error),)
-    return engine.lint(data, chosen)
-
-
-def fix(
-    data: Transcript | bytes | str | JsonValue,
-    settings: Settings | None = None,
-    *,
-    format: str | None = None,
-    **options: Any,
-) -> FixResult:
-    """Repair a transcript: apply the allowed fixes, one rule at a time, to a fixed point.
-
-    Raises `HistnormError` when `data` is not a readable transcript, and
-    `FixDidNotConverge` (an internal error) if the fixes do not settle.
-    """
-    chosen = with_options(settings, options, "fix")
-    if isinstance(data, Transcript):
-        return engine.fix(data, chosen)
-    try:
-        transcript = load(data, format)
-    except HistnormError as error:
-        raise several_error(data, error) from None
-    return engine.fix(transcript, chosen)
-
-
-_BEHAVIOURS = frozenset(
-    {
-        "ApprovalValidationError",
-        "dedupe_handoff_candidates",
-        "dedupe_transcript_requests",
-        "is_partial",
-        "merge_repeated_requests",
-        "reconcile_approval_state",
-        "repair_appended_tool_results",
-        "reslot_approval_results",
-        "sanitize_partial_response",
-        "strip_partial_markers",
-    }
-)
+_LAZY: dict[str, tuple[str, str]] = {
+    "load": ("histnorm.api", "load"),
+    "encode": ("histnorm.api", "encode"),
+    "dump": ("histnorm.api", "dump"),
+    "lint": ("histnorm.api", "lint"),
+    "fix": ("histnorm.api", "fix"),
+    "convert": ("histnorm.convert", "convert"),
+    "Applicability": ("histnorm.diagnostic", "Applicability"),
+    "Diagnostic": ("histnorm.diagnostic", "Diagnostic"),
+    "FixInfo": ("histnorm.diagnostic", "FixInfo"),
+    "Location": ("histnorm.diagnostic", "Location"),
+    "Severity": ("histnorm.diagnostic", "Severity"),
+    "DocumentResult": ("histnorm.document", "DocumentResult"),
+    "fix_document": ("histnorm.document", "fix_document"),
+    "lint_document": ("histnorm.document", "lint_document"),
+    "FixDidNotConverge": ("histnorm.engine", "FixDidNotConverge"),
+    "FixResult": ("histnorm.engine", "FixResult"),
+    "HistnormError": ("histnorm.errors", "HistnormError"),
+    "NotATranscript": ("histnorm.errors", "NotATranscript"),
+    "CODECS": ("histnorm.formats", "CODECS"),
+    "detect_format": ("histnorm.formats", "detect_format"),
+    "get_codec": ("histnorm.formats", "get_codec"),
+    "Style": ("histnorm.jsonio", "Style"),
+    "ApprovalRequestPart": ("histnorm.model", "ApprovalRequestPart"),
+    "ApprovalResponsePart": ("histnorm.model", "ApprovalResponsePart"),
+    "JsonValue": ("histnorm.model", "JsonValue"),
+    "MediaPart": ("histnorm.model", "MediaPart"),
+    "Message": ("histnorm.model", "Message"),
+    "Part": ("histnorm.model", "Part"),
+    "ReasoningPart": ("histnorm.model", "ReasoningPart"),
+    "RefusalPart": ("histnorm.model", "RefusalPart"),
+    "TextPart": ("histnorm.model", "TextPart"),
+    "ToolCallPart": ("histnorm.model", "ToolCallPart"),
+    "ToolFamily": ("histnorm.model", "ToolFamily"),
+    "ToolResultPart": ("histnorm.model", "ToolResultPart"),
+    "Transcript": ("histnorm.model", "Transcript"),
+    "UnknownPart": ("histnorm.model", "UnknownPart"),
+    "UsagePart": ("histnorm.model", "UsagePart"),
+    "Repair": ("histnorm.repair", "Repair"),
+    "repair": ("histnorm.repair", "repair"),
+    "ApprovalPolicy": ("histnorm.settings", "ApprovalPolicy"),
+    "OrphanCallPolicy": ("histnorm.settings", "OrphanCallPolicy"),
+    "Scope": ("histnorm.settings", "Scope"),
+    "Settings": ("histnorm.settings", "Settings"),
+    "TailMode": ("histnorm.settings", "TailMode"),
+    "ApprovalValidationError": ("histnorm.behaviours", "ApprovalValidationError"),
+    "dedupe_handoff_candidates": ("histnorm.behaviours", "dedupe_handoff_candidates"),
+    "dedupe_transcript_requests": ("histnorm.behaviours", "dedupe_transcript_requests"),
+    "is_partial": ("histnorm.behaviours", "is_partial"),
+    "merge_repeated_requests": ("histnorm.behaviours", "merge_repeated_requests"),
+    "reconcile_approval_state": ("histnorm.behaviours", "reconcile_approval_state"),
+    "repair_appended_tool_results": ("histnorm.behaviours", "repair_appended_tool_results"),
+    "reslot_approval_results": ("histnorm.behaviours", "reslot_approval_results"),
+    "sanitize_partial_response": ("histnorm.behaviours", "sanitize_partial_response"),
+    "strip_partial_markers": ("histnorm.behaviours", "strip_partial_markers"),
+    "RULES": ("histnorm.rules", "ALL_RULES"),
+}
+"""Where each public name lives: (module, attribute)."""
 
 
 def __getattr__(name: str) -> Any:
-    """The seed behaviours (`histnorm.behaviours`), imported on first use: lint and fix do
-    not need them, so `import histnorm` does not pay for them."""
-    if name not in _BEHAVIOURS:
+    """Import the module of a public name on first use, and keep the value here."""
+    found = _LAZY.get(name)
+    if found is None:
         raise AttributeError(f"module 'histnorm' has no attribute {name!r}")
-    import histnorm.behaviours as behaviours
+    from importlib import import_module
 
-    value = getattr(behaviours, name)
+    value = getattr(import_module(found[0]), found[1])
     globals()[name] = value
     return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
 
 
 __all__ = [

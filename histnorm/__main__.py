@@ -5,7 +5,7 @@ from __future__ import annotations
 
 def main() -> None:
     """Run the command line; it is imported only here, when asked for."""
-    from histnorm_cli.app import main as run
+    from histnorm_cli import main as run
 
     run()
 

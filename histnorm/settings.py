@@ -8,6 +8,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from histnorm.choices import Scope as Scope
+from histnorm.choices import TailMode as TailMode
 from histnorm.diagnostic import Severity
 
 
@@ -33,25 +35,6 @@ class InvalidArgumentsPolicy(StrEnum):
     REPLACE = "replace"
     DROP = "drop"
     FAIL = "fail"
-
-
-class TailMode(StrEnum):
-    """How calls and approvals still open at the end of a transcript are treated."""
-
-    KEEP = "keep"
-    """A live state or a training target: reported as HN011 (info) and left alone."""
-    CLOSE = "close"
-    """The transcript is finished or about to be replayed: open items are defects."""
-
-
-class Scope(StrEnum):
-    """Which messages diagnostics are reported for."""
-
-    ALL = "all"
-    TAIL = "tail"
-    """Messages after the last user message."""
-    MARKED = "marked"
-    """Messages carrying the partial-response marker."""
 
 
 CLAUDE_CODE_LINE_LIMIT = 524_288

@@ -1,5 +1,5 @@
 """`python -m histnorm_cli`: the `histnorm` command."""
 
-from histnorm_cli.app import main
+from histnorm_cli import main
 
 main()

@@ -5,22 +5,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 
 from histnorm import __version__
-from histnorm.document import DETECT_MODES, JSONL_MODES
-from histnorm.formats import CODECS
-from histnorm.profiles import PROFILES
-from histnorm.settings import Scope as ScopeMode
-from histnorm.settings import TailMode
-from histnorm_cli import catalog
+from histnorm.choices import DETECT_MODES, FORMAT_NAMES, JSONL_MODES, PROFILE_NAMES, TailMode
+from histnorm.choices import Scope as ScopeMode
 from histnorm_cli.convert import convert_command
 from histnorm_cli.exitcodes import ExitCode
-from histnorm_cli.reference import SCHEMAS, render
-from histnorm_cli.reference import reference as config_reference
-from histnorm_cli.run import Request, run_request
+
+if TYPE_CHECKING:
+    from histnorm_cli.run import Request
 
 app = typer.Typer(
     help="Find and repair what makes a stored LLM chat history unreplayable.",
@@ -103,7 +99,9 @@ Ignore = Annotated[
 ]
 Format = Annotated[
     str | None,
-    typer.Option("--format", metavar=_choices(CODECS), help="Input format (default: detect)."),
+    typer.Option(
+        "--format", metavar=_choices(FORMAT_NAMES), help="Input format (default: detect)."
+    ),
 ]
 Output = Annotated[
     OutputFormat | None,
@@ -150,7 +148,7 @@ Profile = Annotated[
     str | None,
     typer.Option(
         "--profile",
-        metavar=_choices(PROFILES),
+        metavar=_choices(PROFILE_NAMES),
         help="Replay target whose constraints apply (default: the input format's provider; "
         "bedrock names bedrock-converse).",
     ),
@@ -250,6 +248,8 @@ def _names(items: list[str] | None) -> tuple[str, ...]:
 
 
 def _request(mode: Literal["lint", "fix"], paths: list[str] | None, **options: Any) -> Request:
+    from histnorm_cli.run import Request
+
     overrides: dict[str, Any] = {
         "select": _names(options.pop("select")) or None,
         "extend_select": _names(options.pop("extend_select")),
@@ -313,7 +313,10 @@ def lint(
     """Report what would make each transcript fail on replay.
 
     PATH: files, folders, or - for stdin (default: the current folder)."""
-    raise typer.Exit(run_request(_request("lint", **locals())))
+    request = _request("lint", **locals())
+    from histnorm_cli.run import run_request
+
+    raise typer.Exit(run_request(request))
 
 
 @app.command()
@@ -378,7 +381,10 @@ def fix(
     """Repair transcripts in place (only files whose bytes change are written).
 
     PATH: files, folders, or - for stdin (default: the current folder)."""
-    raise typer.Exit(run_request(_request("fix", **locals())))
+    request = _request("fix", **locals())
+    from histnorm_cli.run import run_request
+
+    raise typer.Exit(run_request(request))
 
 
 @app.command()
@@ -394,6 +400,8 @@ def rules(
     ] = None,
 ) -> None:
     """List every rule: code, name, severity and fix."""
+    from histnorm_cli import catalog
+
     if write_docs is not None:
         for target in catalog.write_docs(write_docs):
             typer.echo(f"wrote {target}")
@@ -414,6 +422,8 @@ def rule(
     """Print one rule's documentation and examples.
 
     CODE: a rule code or name, e.g. HN001."""
+    from histnorm_cli import catalog
+
     text = catalog.describe(code)
     if text is None:
         typer.echo(f"histnorm: error: unknown rule {code!r}; run `histnorm rules`", err=True)
@@ -438,6 +448,9 @@ def schema(
     check: Annotated[bool, typer.Option(help="Exit 1 if a committed file is stale.")] = False,
 ) -> None:
     """Write the JSON Schemas generated from histnorm's models, or check them."""
+    from histnorm_cli.reference import SCHEMAS, render
+    from histnorm_cli.reference import reference as config_reference
+
     wanted = {out / name: render(name) for name in SCHEMAS}
     if reference is not None:
         wanted[reference] = config_reference().encode()

@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from histnorm.choices import DETECT_MODES, JSONL_MODES
 from histnorm.document.layout import (
-    JSONL_MODES,
     Document,
     Layout,
     is_jsonl,
@@ -35,7 +35,6 @@ from histnorm.document.layout import (
 )
 from histnorm.document.lines import check_lines, lines_format
 from histnorm.document.read import (
-    DETECT_MODES,
     WINDOW,
     read_json,
     read_jsonl,

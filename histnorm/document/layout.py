@@ -107,11 +107,6 @@ def looks_like_message(value: Any) -> bool:
     return any(key.casefold() == "role" for key in value)
 
 
-JSONL_MODES = ("auto", "transcript", "message")
-"""How JSONL lines are read: `auto` (by the first line), one transcript per line, or one
-message (or session event) per line."""
-
-
 def is_jsonl(path_hint: str | None, data: bytes | None = None) -> bool:
     """JSONL by the name `path_hint` (`.jsonl`); without one, when `data` is not one JSON
     document but several lines, the first of which (not blank) is a JSON object or array

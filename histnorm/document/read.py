@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import histnorm.jsonio as jsonio
+from histnorm.choices import DETECT_MODES
 from histnorm.document.layout import (
     BOM,
     Document,
@@ -33,10 +34,6 @@ from histnorm.formats import (
 )
 from histnorm.last_answer import ReadLines
 from histnorm.model import Transcript
-
-DETECT_MODES = ("file", "per-line")
-"""`file`: one format per file, settled by its first transcripts (`WINDOW`); `per-line`:
-each transcript of a JSONL file or JSON array is detected on its own."""
 
 NO_TRANSCRIPT = "what can be read of it is no transcript (JSONC, a configuration file?)"
 """Why a document that is no valid JSON is skipped (see `histnorm.document.prefix`)."""

@@ -7,12 +7,13 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 import histnorm.document.check as check
+from histnorm.choices import DETECT_MODES, JSONL_MODES
 from histnorm.diagnostic import Diagnostic, Severity
 from histnorm.document.check import Mode
-from histnorm.document.layout import JSONL_MODES, Document, Layout, is_jsonl, message_line
+from histnorm.document.layout import Document, Layout, is_jsonl, message_line
 from histnorm.document.lines import check_lines, lines_format
 from histnorm.document.locate import place
-from histnorm.document.read import DETECT_MODES, pick_format, read_json, read_jsonl, single_value
+from histnorm.document.read import pick_format, read_json, read_jsonl, single_value
 from histnorm.document.result import DocumentResult, Skip
 from histnorm.document.torn import torn_lines
 from histnorm.document.write import write

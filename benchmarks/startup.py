@@ -1,0 +1,83 @@
+"""Start-up cost of histnorm in instructions: `python -m benchmarks.startup`.
+
+Runs each command once under `valgrind --tool=callgrind` (instruction counts do not
+swing with the load of a shared machine as wall clocks do) beside the floor in the same
+run, `python -c "import orjson"`, and prints each as a ratio to it (issue #24 targets:
+`import histnorm` <= 2.5x, `histnorm --version` <= 1.5x, `histnorm lint` of a 7 KB file
+<= 3.0x).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import orjson
+
+from benchmarks.library_calls import clean_history
+
+_COLLECTED = re.compile(rb"Collected : (\d+)")
+
+
+def instructions(argv: list[str]) -> int:
+    """The instructions `argv` executes, counted by callgrind."""
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv],
+        capture_output=True,
+        check=False,
+    )
+    found = _COLLECTED.search(done.stderr)
+    if found is None:
+        raise RuntimeError(f"callgrind gave no count for {argv}: {done.stderr[-400:]!r}")
+    return int(found.group(1))
+
+
+def commands(small: Path) -> dict[str, list[str]]:
+    """What is measured, by name; the first is the floor."""
+    cli = [sys.executable, "-c", "from histnorm_cli import main; main()"]
+    return {
+        "floor: python -c 'import orjson'": [sys.executable, "-c", "import orjson"],
+        "import histnorm": [sys.executable, "-c", "import histnorm"],
+        "histnorm --version": [*cli, "--version"],
+        f"histnorm lint {small.name} ({small.stat().st_size / 1024:.0f} KB)": [
+            *cli,
+            "lint",
+            "--quiet",
+            str(small),
+        ],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument(
+        "--file", type=Path, help="the file `lint` reads (default: the 40-message history)"
+    )
+    parser.add_argument("--json", type=Path, help="also write the counts here")
+    options = parser.parse_args(argv)
+    if shutil.which("valgrind") is None:
+        print("valgrind is not installed: no instruction counts", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="histnorm-startup-") as name:
+        small = options.file
+        if small is None:
+            small = Path(name) / "history.json"
+            small.write_bytes(orjson.dumps({"messages": clean_history()}, option=orjson.OPT_INDENT_2))
+        counts = {name: instructions(argv) for name, argv in commands(small).items()}
+    floor = next(iter(counts.values()))
+    print("| command | instructions | x floor |\n|---|---|---|")
+    for name, count in counts.items():
+        print(f"| {name} | {count / 1e6:,.0f} M | {count / floor:.1f} |")
+    if options.json is not None:
+        options.json.write_text(json.dumps(counts, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

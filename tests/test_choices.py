@@ -1,0 +1,73 @@
+"""The choices the command line lists before loading anything (`histnorm.choices`) are the
+registries' own, and a command that needs none of the core loads none of it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from histnorm.choices import FORMAT_NAMES, PROFILE_NAMES
+from histnorm.formats import CODECS
+from histnorm.profiles import PROFILES
+
+
+def test_the_format_names_are_the_codecs_in_order() -> None:
+    assert tuple(CODECS) == FORMAT_NAMES
+
+
+def test_the_profile_names_are_the_profiles_in_order() -> None:
+    assert tuple(PROFILES) == PROFILE_NAMES
+
+
+LOADED = """
+import sys
+{run}
+heavy = ("histnorm.formats", "histnorm.rules", "histnorm.engine", "histnorm.profiles",
+         "histnorm.model", "histnorm.settings", "histnorm_cli.reference", "pydantic")
+print(sorted(m for m in sys.modules if m.startswith(heavy)))
+"""
+
+CLI = """
+sys.argv = ["histnorm", {args}]
+from histnorm_cli import main
+try:
+    main()
+except SystemExit:
+    pass
+sys.stdout.flush()
+"""
+
+
+@pytest.mark.parametrize(
+    "run",
+    [
+        "import histnorm",
+        "import histnorm; histnorm.__version__",
+        CLI.format(args='"--version"'),
+        CLI.format(args='"--help"'),
+    ],
+    ids=["import", "version attribute", "--version", "--help"],
+)
+def test_what_needs_no_core_loads_none_of_it(run: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", LOADED.format(run=run)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_a_public_name_loads_on_first_use() -> None:
+    code = "import histnorm, sys; histnorm.lint; print('histnorm.engine' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.strip() == "True"
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    import histnorm
+
+    with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
+        histnorm.nothing_here  # noqa: B018
