@@ -161,9 +161,30 @@ def _content(message: Message) -> tuple[str, list[Any]]:
 
 
 def _line_of_uuid(lines: Any, uuid: str) -> int | None:
+    """The index of the last line of `lines` holding `uuid` (None if none does)."""
     if not isinstance(lines, list):
         return None
-    return next((i for i in range(len(lines) - 1, -1, -1) if uuid_of(lines[i]) == uuid), None)
+    return _LINES.get(lines, lambda: _line_index(lines))[1].get(uuid)
+
+
+def _line_of(lines: list[Any], line: Any) -> int | None:
+    """The index of the very object `line` among `lines` (None if it is not one of them)."""
+    return _LINES.get(lines, lambda: _line_index(lines))[0].get(id(line))
+
+
+def _line_index(lines: list[Any]) -> tuple[dict[int, int], dict[str, int]]:
+    """Each line's index by its identity, and the last line's index by each uuid."""
+    by_uuid: dict[str, int] = {}
+    for i, line in enumerate(lines):
+        uuid = uuid_of(line)
+        if uuid is not None:
+            by_uuid[uuid] = i
+    return {id(line): i for i, line in reversed(list(enumerate(lines)))}, by_uuid
+
+
+_LINES: LastAnswer[tuple[dict[int, int], dict[str, int]]] = LastAnswer()
+"""The line indexes of the native lines `message_pointer` and `part_pointer` read last:
+asked once per message, a scan each time would be quadratic in the session's length."""
 
 
 _CHAIN: LastAnswer[int] = LastAnswer()
@@ -306,7 +327,7 @@ class ClaudeCodeCodec(Codec):
         message = transcript.messages[message_index]
         lines = transcript.native
         if isinstance(lines, list):
-            found = next((i for i, line in enumerate(lines) if line is message.native), None)
+            found = _line_of(lines, message.native)
             if found is not None:
                 return join_pointer("", found)
             for part in message.parts:
