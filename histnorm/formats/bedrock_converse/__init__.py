@@ -96,7 +96,8 @@ def sniff_messages(messages: list[Any]) -> bool | None:
     name, with no `type`), or None when they cannot be Converse messages at all."""
     marked = False
     for msg in messages[:50]:
-        if not isinstance(msg, dict) or msg.get("role") not in ROLES:
+        role = msg.get("role") if isinstance(msg, dict) else None
+        if not isinstance(role, str) or role not in ROLES:
             return None
         content = msg.get("content")
         if content is None:

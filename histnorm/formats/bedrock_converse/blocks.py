@@ -131,10 +131,7 @@ def _media(block: dict[str, Any], kind: str, body: dict[str, Any]) -> MediaPart:
     fmt = body.get("format")
     media_type = None
     if isinstance(fmt, str):
-        if kind == "document":
-            media_type = _DOCUMENT_TYPES.get(fmt)
-        else:
-            media_type = f"{kind}/{fmt}"
+        media_type = _DOCUMENT_TYPES.get(fmt) if kind == "document" else f"{kind}/{fmt}"
     source = body.get("source")
     location = source.get("s3Location") if isinstance(source, dict) else None
     uri = location.get("uri") if isinstance(location, dict) else None
