@@ -127,11 +127,25 @@ def _reasoning(block: dict[str, Any], body: dict[str, Any], pointer: str) -> Par
     return UnknownPart(type="reasoningContent", native=block, slot=SLOT)
 
 
+def _media_type(kind: str, fmt: Any) -> str | None:
+    if not isinstance(fmt, str):
+        return None
+    return _DOCUMENT_TYPES.get(fmt) if kind == "document" else f"{kind}/{fmt}"
+
+
+def inline_media(native: Any) -> tuple[str | None, str] | None:
+    """The media type and base64 data of a Converse media block holding `bytes`, or None."""
+    kind = block_kind(native) if isinstance(native, dict) else None
+    body = native[kind] if kind in MEDIA else None
+    source = body.get("source") if isinstance(body, dict) else None
+    data = source.get("bytes") if isinstance(source, dict) else None
+    if kind is None or not isinstance(body, dict) or not isinstance(data, str):
+        return None
+    return _media_type(kind, body.get("format")), data
+
+
 def _media(block: dict[str, Any], kind: str, body: dict[str, Any]) -> MediaPart:
-    fmt = body.get("format")
-    media_type = None
-    if isinstance(fmt, str):
-        media_type = _DOCUMENT_TYPES.get(fmt) if kind == "document" else f"{kind}/{fmt}"
+    media_type = _media_type(kind, body.get("format"))
     source = body.get("source")
     location = source.get("s3Location") if isinstance(source, dict) else None
     uri = location.get("uri") if isinstance(location, dict) else None
@@ -185,21 +199,32 @@ def result_content(content: Any) -> list[Any]:
     return [{"json": content}]
 
 
+def _own_family(part: ToolCallPart | ToolResultPart, base: dict[str, Any]) -> None:
+    """Raise for a new server-side or MCP call or result: Converse has a place for a
+    server tool's `toolUse` read from it, but none histnorm can fill for one read
+    elsewhere (the shape of its result is the provider's)."""
+    if not base and part.family in (ToolFamily.HOSTED, ToolFamily.MCP):
+        raise HistnormError(
+            f"a new {part.family.value} tool {part.kind.removeprefix('tool_')} cannot be "
+            "written as Bedrock Converse (server-side and MCP tools are written only as read)"
+        )
+
+
 def _encode_call(part: ToolCallPart) -> dict[str, Any]:
     base = _body(part, TOOL_USE)
+    _own_family(part, base)
     same_input = "input" in base and strict_equal(part.arguments, base["input"])
     updates: dict[str, Any] = {
         "toolUseId": part.call_id or "",
         "name": part.name if part.name is not None else base.get("name", ""),
         "input": base["input"] if same_input else tool_input(part.arguments),
     }
-    if part.family is ToolFamily.HOSTED and "type" not in base:
-        updates["type"] = HOSTED_CALL
     return {TOOL_USE: rebuild(base, updates)}
 
 
 def _encode_result(part: ToolResultPart) -> dict[str, Any]:
     base = _body(part, TOOL_RESULT)
+    _own_family(part, base)
     old = base.get("content", MISSING)
     same = old is not MISSING and strict_equal(part.content, old)
     updates: dict[str, Any] = {
