@@ -415,3 +415,14 @@ def test_fixture_contents_decode_as_expected() -> None:
         ("tooluse_paris", False),
         ("tooluse_tokyo", True),
     ]
+
+
+def test_a_result_for_a_server_tool_call_is_not_invented() -> None:
+    call = {"toolUse": {"toolUseId": "s1", "name": "web", "input": {}, "type": "server_tool_use"}}
+    doc = [user(text("q")), assistant(call), user(text("more"))]
+    settings = Settings(orphan_tool_call=OrphanCallPolicy.SYNTHESIZE)
+    refused = histnorm.fix(doc, settings)
+    assert refused.refused is not None and "server-side and MCP tools" in refused.refused
+    assert histnorm.encode(refused.transcript) == doc
+    dropped = histnorm.encode(histnorm.fix(doc).transcript)
+    assert dropped == [user(text("q"), text("more"))]
