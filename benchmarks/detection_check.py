@@ -2,9 +2,8 @@
 
 `python benchmarks/detection_check.py ../shared/real-world`: each provider-verdict body
 must be detected as its folder's format, and each body of the second set
-(`provider-verdicts-2`, whose index names the format) as that format, but for Bedrock
-Converse bodies, which histnorm does not read: those must be skipped (NotATranscript),
-never read as another format; the dataset files are reported whole and record by record
+(`provider-verdicts-2`, whose index names the format) as that format (Bedrock Converse
+bodies as `bedrock-converse`); the dataset files are reported whole and record by record
 (Alpaca, the registry and preference pairs: NotATranscript)."""
 
 import collections
@@ -37,7 +36,7 @@ print("right:", sum(n for (f, ok), n in tally.items() if ok), "of", sum(tally.va
 for f, got in wrong[:20]:
     print("  WRONG", f, "->", got)
 pv2 = root / "provider-verdicts-2"
-unread = {"bedrock-converse": "NotATranscript"}
+unread: dict[str, str] = {}
 """Formats histnorm has no codec for, and what detection must give for their bodies."""
 tally2 = collections.Counter()
 wrong2 = []

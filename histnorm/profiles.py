@@ -473,6 +473,7 @@ DEFAULT_FOR_FORMAT: Mapping[str, str] = MappingProxyType(
         "gemini": "gemini",
         "meai": "meai",
         "agent-framework": "meai",
+        "bedrock-converse": "bedrock-converse",
     }
 )
 """The profile used when none is chosen: the provider the input format is sent to.

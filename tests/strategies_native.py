@@ -6,6 +6,7 @@ from typing import Any
 
 import strategies_agent_framework
 import strategies_anthropic
+import strategies_bedrock_converse
 import strategies_chat_template
 import strategies_claude_code
 import strategies_codex
@@ -35,5 +36,6 @@ DOCUMENTS: dict[str, st.SearchStrategy[Any]] = {
     "pydantic-ai": strategies_pydantic_ai.transcripts(),
     "vercel-ai": strategies_vercel_ai.transcripts(),
     "trl": strategies_trl.transcripts(),
+    "bedrock-converse": strategies_bedrock_converse.transcripts(),
 }
 """Valid native documents of each format."""

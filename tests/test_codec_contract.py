@@ -43,6 +43,7 @@ from typing import Any
 import pytest
 import strategies_agent_framework
 import strategies_anthropic
+import strategies_bedrock_converse
 import strategies_chat_template
 import strategies_claude_code
 import strategies_codex
@@ -122,6 +123,7 @@ DAMAGED: dict[str, st.SearchStrategy[Any]] = {
     "pydantic-ai": strategies_pydantic_ai.damaged_transcripts(),
     "vercel-ai": strategies_vercel_ai.damaged_transcripts(),
     "trl": strategies_trl.damaged_transcripts(),
+    "bedrock-converse": strategies_bedrock_converse.damaged_transcripts(),
 }
 """Each format's valid documents with one value replaced by an arbitrary JSON value."""
 

@@ -4,8 +4,8 @@ Anthropic Messages bodies whose messages are plain text carry their format only 
 body: Anthropic's tool shape (`tools[].input_schema`), or `max_tokens` (which Anthropic
 requires) with a Claude model. They were read as OpenAI Chat and linted under its
 profile. Bedrock Converse bodies (`{"text": ...}` parts without `type`, `inferenceConfig`,
-`toolConfig`) were read as OpenAI Chat or chat-template without a word; histnorm has no
-Bedrock Converse codec, so they are skipped as no transcript in a format it reads.
+`toolConfig`) were read as OpenAI Chat or chat-template without a word; they are read as
+`bedrock-converse` (issue #25), by that codec alone, and linted under its profile.
 
 The bodies are ours, in the shapes those APIs take.
 """
@@ -20,7 +20,7 @@ import pytest
 from cli_helpers import invoke
 
 from histnorm import CODECS
-from histnorm.errors import NotATranscript
+from histnorm.errors import HistnormError, NotATranscript
 from histnorm.formats import detect_format
 
 _PLAIN = [
@@ -93,22 +93,32 @@ def test_max_tokens_alone_marks_no_anthropic_body(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", CONVERSE_BODIES)
-def test_a_bedrock_converse_body_is_no_transcript_histnorm_reads(name: str) -> None:
+def test_a_bedrock_converse_body_is_read_as_bedrock_converse_alone(name: str) -> None:
     body = CONVERSE_BODIES[name]
-    assert {c.name: c.sniff(body) for c in CODECS.values() if c.sniff(body)} == {}
-    with pytest.raises(NotATranscript) as raised:
+    assert {c.name for c in CODECS.values() if c.sniff(body)} == {"bedrock-converse"}
+    assert detect_format(body) == "bedrock-converse"
+
+
+def test_a_converse_body_no_codec_reads_is_an_error_naming_converse() -> None:
+    body = {"inferenceConfig": {}, "messages": [{"role": "tool", "content": [{"text": "x"}]}]}
+    with pytest.raises(HistnormError) as raised:
         detect_format(body)
-    assert "Bedrock Converse" in raised.value.message
+    assert not isinstance(raised.value, NotATranscript)
+    assert "--format bedrock-converse" in raised.value.message
 
 
-def test_the_cli_skips_a_bedrock_converse_body_and_fix_keeps_it(tmp_path: Path) -> None:
+def test_the_cli_lints_a_bedrock_converse_body_and_fix_keeps_it(tmp_path: Path) -> None:
     path = tmp_path / "converse.json"
     data = json.dumps(CONVERSE_BODIES["tool-config"], indent=1).encode()
     path.write_bytes(data)
     linted = invoke("lint", "--output-format", "json", str(path))
     assert linted.exit_code == 0, linted.output
-    (record,) = json.loads(linted.output)
-    assert record["skipped"] == "not-a-transcript"
+    assert json.loads(linted.output) == []
     fixed = invoke("fix", str(path))
     assert fixed.exit_code == 0, fixed.output
     assert path.read_bytes() == data
+    dangling = {**CONVERSE_BODIES["tool-config"], "messages": [*_TOOL_TURNS[:2], _TURNS[2]]}
+    path.write_text(json.dumps(dangling))
+    linted = invoke("lint", "--output-format", "json", str(path))
+    found = [(d["code"], d["location"]["pointer"]) for d in json.loads(linted.output)]
+    assert found == [("HN001", "/messages/1/content/0")]

@@ -158,3 +158,28 @@ def test_an_index_entry_may_name_its_format_profile_and_cause(tmp_path: Path) ->
     assert (tally.bodies, tally.accepted, tally.rejected) == (3, 1, 2)
     assert (tally.history_rejected, tally.caught, tally.unclassified) == (1, 1, [])
     assert report.not_evidence == {_OPENAI: 1}
+
+
+def test_a_converse_body_sent_to_bedrock_is_evidence_for_its_profile(tmp_path: Path) -> None:
+    """Bedrock Converse bodies (the second folder names their format, not a profile) are
+    read as `bedrock-converse` and evidence for that profile; another host's are not."""
+    turns = [
+        {"role": "user", "content": [{"text": "a"}]},
+        {"role": "user", "content": [{"text": "b"}]},  # HN107 under bedrock-converse
+    ]
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "ok.json").write_text(json.dumps({"messages": turns[:1]}))
+    (tmp_path / "p" / "twice.json").write_text(json.dumps({"messages": turns}))
+    host = "bedrock-runtime.us-east-1.amazonaws.com:443"
+    entry = {"format": "bedrock-converse", "profile": None}
+    index = [
+        {**entry, "host": host, "file": "p/ok.json", "status": 200},
+        {**entry, "host": host, "file": "p/twice.json", "status": 400, "cause": "history"},
+        {**entry, "host": "127.0.0.1:8080", "file": "p/ok.json", "status": 200},
+    ]
+    (tmp_path / "index.json").write_text(json.dumps(index))
+    report = check(tmp_path, {})
+    tally = report.profiles["bedrock-converse"]
+    assert (tally.bodies, tally.accepted, tally.false_positives) == (2, 1, {})
+    assert (tally.history_rejected, tally.caught) == (1, 1)
+    assert report.not_evidence == {"127.0.0.1:8080": 1}

@@ -48,8 +48,13 @@ OPENAI_HOST = "api.openai.com"
 OPENAI_PROFILES = ("openai-chat", "openai-responses")
 """OpenAI's verdicts evidence the profile of the endpoint, which is the body's folder."""
 
-FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini")
-"""The folders the checker reads, each named after the format of its bodies."""
+FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini", "bedrock-converse")
+"""The formats the checker reads (the first set's folders are named after them)."""
+
+BEDROCK = "bedrock-converse"
+BEDROCK_HOST = "bedrock-runtime."
+"""A Converse body sent to `bedrock-runtime.<region>.amazonaws.com` is evidence for the
+`bedrock-converse` profile."""
 
 
 @dataclass(frozen=True)
@@ -144,6 +149,8 @@ def format_and_profile(entry: Mapping[str, Any]) -> tuple[str, str | None]:
     if "format" in entry:
         kind = str(entry["format"])
         named = entry.get("profile")
+        if kind == BEDROCK and named is None and str(entry["host"]).startswith(BEDROCK_HOST):
+            named = BEDROCK  # the index names no profile for Bedrock's own endpoint
         return kind, named if kind in FORMATS and isinstance(named, str) else None
     kind = str(entry["file"]).split("/", 1)[0]
     return kind, profile_for(str(entry["host"]), kind) if kind in FORMATS else None

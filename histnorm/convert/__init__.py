@@ -53,7 +53,7 @@ NO_PLACE = {
 }
 """The formats that have no place for a part kind: converting to them leaves such parts
 out, with a note (token usage a provider reported; reasoning the target cannot replay)."""
-OBJECT_ARGUMENTS = frozenset({"anthropic", "claude-code", "gemini"})
+OBJECT_ARGUMENTS = frozenset({"anthropic", "claude-code", "gemini", "bedrock-converse"})
 """The formats whose tool calls take their arguments as a JSON object, nothing else."""
 WHAT = {"usage": "token usage", "reasoning": "a reasoning part"}
 
@@ -95,9 +95,10 @@ def _target_roles(to: str) -> dict[str, str]:
     return {old: new for old, new in LEGACY_ROLES.items() if old not in known_folded}
 
 
-NO_MESSAGE_IDS = frozenset({"anthropic"})
-"""Targets whose request messages hold no `id`: Anthropic's take `role` and `content`
-only, so a message id read elsewhere (a Claude Code line's response id) is not carried."""
+NO_MESSAGE_IDS = frozenset({"anthropic", "bedrock-converse"})
+"""Targets whose request messages hold no `id`: Anthropic's and Converse's take `role`
+and `content` only, so a message id read elsewhere (a Claude Code line's response id) is
+not carried."""
 
 
 def _detach_message(message: Message, roles: dict[str, str], to: str) -> Message:

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from histnorm.formats.bedrock_converse.blocks import inline_media
 from histnorm.formats.openai_chat.write import AUDIO_FORMATS
 from histnorm.media import parse_data_url
 
@@ -45,6 +46,10 @@ ANY_MEDIA = frozenset({"gemini", "meai", "agent-framework", "langchain"})
 NO_MEDIA = frozenset({"sharegpt", "pydantic-ai", "trl"})
 """Targets histnorm writes no media part in."""
 ANTHROPIC_IMAGES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
+CONVERSE_DOCUMENTS = frozenset(
+    {"application/pdf", "text/csv", "text/html", "text/plain", "text/markdown"}
+)
+"""Document media types Bedrock Converse takes inline (`format` pdf, csv, html, txt, md)."""
 SHAPE_KEYS = frozenset({"type", "$type", "kind", "part_kind", "source_type", "lc"})
 """Keys of a native block that name its shape (with a string or number), not content."""
 
@@ -71,6 +76,9 @@ def inline_uri(native: Any) -> str | None:
     if isinstance(audio, dict) and isinstance(audio.get("data"), str):
         fmt = audio.get("format")
         return _data_url(f"audio/{fmt}" if isinstance(fmt, str) else None, audio["data"])
+    converse = inline_media(native)  # Bedrock Converse `bytes`
+    if converse is not None:
+        return _data_url(converse[0], converse[1])
     data = native.get("base64")  # LangChain v1 blocks
     if not isinstance(data, str) and native.get("source_type") == "base64":
         data = native.get("data")
@@ -103,6 +111,8 @@ def media_place(to: str, uri: str | None, media_type: str | None) -> bool:
         return True
     if to == "vercel-ai":
         return media_type is not None
+    if to == "bedrock-converse":  # bytes only (or an s3Location it read), of its formats
+        return inline and (folded in ANTHROPIC_IMAGES or folded in CONVERSE_DOCUMENTS)
     if to in ("anthropic", "claude-code"):
         # an untyped URL goes as an image, as the codec writes it
         known = folded in ANTHROPIC_IMAGES or folded in ("", "application/pdf")

@@ -11,6 +11,7 @@ from histnorm.errors import HistnormError, NotATranscript, join_pointer
 from histnorm.formats.agent_framework import AgentFrameworkCodec
 from histnorm.formats.anthropic import AnthropicCodec
 from histnorm.formats.base import Codec, converse_body, messages_sniff, type_name
+from histnorm.formats.bedrock_converse import BedrockConverseCodec, strands_session_message
 from histnorm.formats.chat_template import ChatTemplateCodec
 from histnorm.formats.claude_code import ClaudeCodeCodec
 from histnorm.formats.codex import CodexCodec
@@ -42,6 +43,7 @@ CODECS: Mapping[str, Codec] = MappingProxyType(
             CodexCodec(),
             PydanticAICodec(),
             VercelAICodec(),
+            BedrockConverseCodec(),
             TRLCodec(),
         )
     }
@@ -116,11 +118,20 @@ def pick(found: Mapping[str, float], data: JsonValue) -> str:
                 "of messages is one transcript (--jsonl-mode message)",
                 pointer="",
             )
-        if converse_body(data):
+        if strands_session_message(data):
             raise NotATranscript(
-                "not a transcript in a format histnorm reads: a Bedrock Converse request "
-                "body or history (untyped content blocks, inferenceConfig, toolConfig), "
-                "which histnorm does not read yet",
+                "not a transcript: one message of a Strands Agents session (its "
+                "FileSessionManager keeps each message in a file of its own); histnorm "
+                "reads a Strands history as one list of messages (bedrock-converse)",
+                pointer="",
+            )
+        if converse_body(data):
+            raise HistnormError(
+                "this looks like a Bedrock Converse request body or history (untyped "
+                "content blocks, inferenceConfig, toolConfig) but does not read as one: a "
+                "message role other than user, assistant or system, content that is no "
+                "array of blocks, or blocks of another format beside Converse ones; pass "
+                "--format bedrock-converse to see where",
                 pointer="",
             )
         elsewhere = _content_elsewhere(data)
