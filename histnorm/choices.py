@@ -24,6 +24,7 @@ FORMAT_NAMES = (
     "codex",
     "pydantic-ai",
     "vercel-ai",
+    "bedrock-converse",
     "trl",
 )
 """Every format, in `histnorm.formats.CODECS` order."""
