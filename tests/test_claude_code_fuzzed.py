@@ -308,3 +308,29 @@ def test_an_edit_that_would_re_point_a_missing_parent_link_is_refused() -> None:
     assert result.refused is not None
     assert f"the line {uid(3)!r} names a parent the session does not hold" in result.refused
     assert histnorm.encode(result.transcript) == reply
+
+
+def test_a_first_layout_that_re_points_a_missing_parent_link_is_not_taken() -> None:
+    """Seed 0 case 52890: a streamed reply whose first line names a parent the file lacks;
+    moving a result out of its last line (HN015) is written, in the layouts tried first,
+    by re-pointing that first line. The writer tries the next layout instead and, when
+    every one would, refuses with the line it would rewrite."""
+    reply = [
+        line(2, uid(97), "assistant", [{"type": "thinking", "thinking": "", "signature": "Eq"}]),
+        line(3, None, "assistant", [CALL, {**CALL, "name": "Read"}]),
+        line(
+            4,
+            uid(3),
+            "assistant",
+            [
+                {**CALL, "id": "toolu_02"},
+                {"type": "tool_result", "tool_use_id": "toolu_02", "content": "ok"},
+            ],
+        ),
+    ]
+    for x in reply:
+        x["message"]["id"] = "msg_01"
+    result = histnorm.fix(reply, CLOSE)
+    assert result.refused is not None
+    assert f"the line {uid(2)!r} names a parent the session does not hold" in result.refused
+    assert histnorm.encode(result.transcript) == reply

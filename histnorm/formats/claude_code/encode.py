@@ -53,15 +53,20 @@ class _Writer(_Splicer):
         sequence = self._sequence(dropped)
         uuids = self._new_uuids(sequence)
         parents = self._parents(sequence, dropped, uuids, linear=False)
+        kept = self._broken_link(parents, dropped) is None
         out, objs = self._assemble(sequence, dropped, uuids, parents)
-        if self._reads_back(out, objs):
+        if kept and self._reads_back(out, objs):
             return out
-        if not self.session.linked:  # no links to re-point: file order is the order
+        if kept and not self.session.linked:  # no links to re-point: file order is the order
             out = self._in_order(sequence, dropped, objs)
             if self._reads_back(out, objs):
                 return out
         anchored = self._parents(sequence, dropped, uuids, linear=False, anchored=True)
-        if self.session.linked and anchored != parents:  # new lines under a streamed reply
+        if (
+            self.session.linked
+            and anchored != parents  # new lines under a streamed reply
+            and self._broken_link(anchored, dropped) is None
+        ):
             out, objs = self._assemble(sequence, dropped, uuids, anchored)
             if self._reads_back(out, objs):
                 return out
@@ -77,21 +82,31 @@ class _Writer(_Splicer):
         for index, line in enumerate(self.lines):
             if index not in on_branch and parent_of(line) == uuids[tip]:
                 parents[index] = parents[tip]
+        self._refuse_broken_links(parents, dropped)
         out, _ = self._assemble(sequence, dropped, uuids, parents, last=tip)
         return out
 
-    def _refuse_broken_links(self, parents: dict[int, str | None], dropped: set[int]) -> None:
-        """Refuse to re-point a kept line whose `parentUuid` names a line the file does not
-        hold: that link is the only record of where the line came from, and no rule owns it."""
+    def _broken_link(self, parents: dict[int, str | None], dropped: set[int]) -> int | None:
+        """A kept line whose `parentUuid` names a line the file does not hold and that
+        `parents` would re-point (None if there is none): that link is the only record of
+        where the line came from, and no rule owns it."""
         for index, line in enumerate(self.lines):
             own = parent_of(line)
             if index in dropped or own is None or own in self.session.by_uuid:
                 continue
             if parents.get(index, own) != own:
-                raise HistnormError(
-                    f"the line {uuid_of(line)!r} names a parent the session does not hold "
-                    f"({own!r}); writing the edit would re-point that link"
-                )
+                return index
+        return None
+
+    def _refuse_broken_links(self, parents: dict[int, str | None], dropped: set[int]) -> None:
+        """Raise when `parents` would re-point a broken link (`_broken_link`)."""
+        index = self._broken_link(parents, dropped)
+        if index is not None:
+            line = self.lines[index]
+            raise HistnormError(
+                f"the line {uuid_of(line)!r} names a parent the session does not hold "
+                f"({parent_of(line)!r}); writing the edit would re-point that link"
+            )
 
     def _reads_back(self, out: list[Any], objs: list[Any]) -> bool:
         """Whether reading `out` gives the planned message lines, in order."""
