@@ -211,7 +211,11 @@ def _run_request(request: Request, sink: TextIO | None) -> int:
     )
     summary = Summary(request.mode, check=request.check or request.diff)
     discovery = discovery_for(request, resolver)
-    jobs = Jobs(request, show_fixes=request.mode == "fix" and (show_fixes or report.lists_fixes))
+    jobs = Jobs(
+        request,
+        show_fixes=request.mode == "fix" and (show_fixes or report.lists_fixes),
+        versions=request.diff and report.draws_changes,
+    )
     found = list(expand(request.paths or ["."], discovery))
     if request.output and sum(error is None for _, error in found) > 1:
         count = sum(error is None for _, error in found)
@@ -255,6 +259,7 @@ def _run_request(request: Request, sink: TextIO | None) -> int:
         )
         if not request.allow_no_files:
             return ExitCode.ERROR
+    report.plan({path: job for path, job, _ in items})
     if request.mode == "fix":
         _remove_stale(items, request.quiet)
     stopped = _run(_Run(report, summary, items, request.diff), items, request.jobs)
