@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TextIO
@@ -146,10 +146,10 @@ class Reporter:
         """Report the end of the run."""
 
 
-def _registry() -> Mapping[str, Callable[..., Reporter]]:
+def _registry() -> Mapping[str, type[Reporter]]:
     from histnorm_cli.reporters.github import GithubReporter
-    from histnorm_cli.reporters.html import HtmlReporter
     from histnorm_cli.reporters.gitlab import GitlabReporter
+    from histnorm_cli.reporters.html import HtmlReporter
     from histnorm_cli.reporters.jsonout import JsonLinesReporter, JsonReporter
     from histnorm_cli.reporters.junit import JunitReporter
     from histnorm_cli.reporters.sarif import SarifReporter
@@ -169,7 +169,7 @@ def _registry() -> Mapping[str, Callable[..., Reporter]]:
     )
 
 
-def reporter(name: str) -> Callable[..., Reporter]:
+def reporter(name: str) -> type[Reporter]:
     """The reporter class for an output format name."""
     return _registry()[name]
 

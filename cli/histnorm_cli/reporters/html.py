@@ -148,7 +148,7 @@ class HtmlReporter(Reporter):
             if entry.versions is not None:
                 data = entry.versions[0]
         for key in pairs:
-            groups[key]  # noqa: B018 (a changed transcript is drawn even with no record)
+            groups[key]
         plain = [key for key in groups if key not in pairs]
         read: dict[Key, Transcript] = {}
         if data is not None and reading is not None and plain:

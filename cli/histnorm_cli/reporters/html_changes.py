@@ -47,10 +47,11 @@ def change_marks(before: Transcript, after: Transcript) -> tuple[Marks, Marks]:
         came.extend(range(j1, j2))
     unclaimed = list(came)
     for i in gone:
-        j = next((j for j in unclaimed if new[j] == old[i]), None)
-        if j is None:
+        match = next((j for j in unclaimed if new[j] == old[i]), None)
+        if match is None:
             left[i] = ("removed", "removed")
             continue
+        j = match
         unclaimed.remove(j)
         left[i] = ("moved", f"moved to #{j}")
         right[j] = ("moved", f"moved from #{i}")

@@ -36,7 +36,10 @@ def finding(found: Mapping[str, Any], anchor: str | None = None) -> str:
     """One report record as a marked note: code (linked to its rule), message, pointer."""
     if "applied" in found:
         code, name = found["applied"]["code"], found["applied"]["name"]
-        kind, extra = "applied", f'<span class="fixnote">fixed: {esc(found["applied"]["title"])}</span>'
+        kind, extra = (
+            "applied",
+            f'<span class="fixnote">fixed: {esc(found["applied"]["title"])}</span>',
+        )
     else:
         code, name, kind = found["code"], found["name"], found["severity"]
         fix = found.get("fix")
@@ -93,8 +96,8 @@ def conversation(
     keep = _shown(len(transcript.messages), {m for m, _ in at if m is not None} | set(marks))
     out = [finding(f) for f in at.get((None, None), [])]
     hidden: list[str] = []
-    for index, message in enumerate(transcript.messages):
-        drawn = _message(message, index, prefix, at, pairing, marks.get(index))
+    for index, said in enumerate(transcript.messages):
+        drawn = _message(said, index, prefix, at, pairing, marks.get(index))
         if index in keep:
             out.append(_fold_run(hidden))
             hidden = []
@@ -116,7 +119,9 @@ def _fold_run(drawn: list[str]) -> str:
     if not drawn:
         return ""
     many = f"{len(drawn)} message{'s' * (len(drawn) != 1)}"
-    return f'<details class="gap"><summary>{many} without findings</summary>{"".join(drawn)}</details>'
+    return (
+        f'<details class="gap"><summary>{many} without findings</summary>{"".join(drawn)}</details>'
+    )
 
 
 def _message(
@@ -135,12 +140,17 @@ def _message(
     badge = f'<span class="mark">{esc(mark[1])}</span>' if mark else ""
     name = f" · {esc(message.author_name)}" if message.author_name else ""
     parts = [
-        _part(part, (index, p), prefix, pairing) + "".join(finding(f) for f in at.get((index, p), []))
+        _part(part, (index, p), prefix, pairing)
+        + "".join(finding(f) for f in at.get((index, p), []))
         for p, part in enumerate(message.parts)
     ]
     extra = [finding(f) for f in notes]
-    extra += [finding(f) for (m, p), found in at.items() if m == index and p is not None
-              and p >= len(message.parts) for f in found]
+    extra += [
+        finding(f)
+        for (m, p), found in at.items()
+        if m == index and p is not None and p >= len(message.parts)
+        for f in found
+    ]
     return (
         f'<div class="{classes}" id="{esc(anchor)}"><div class="who">'
         f'<span class="idx">#{index}</span> {esc(message.role)}{name}{badge}</div>'
@@ -161,7 +171,9 @@ def _part(part: Any, position: Position, prefix: str, pairing: Pairing) -> str:
     if isinstance(part, ReasoningPart | RefusalPart):
         label = "reasoning" if isinstance(part, ReasoningPart) else "refusal"
         body = folded(part.text or "(opaque)")
-        return f'<div class="part {label}" id="{anchor}"><span class="tag">{label}</span>{body}</div>'
+        return (
+            f'<div class="part {label}" id="{anchor}"><span class="tag">{label}</span>{body}</div>'
+        )
     if isinstance(part, ToolCallPart):
         result = pairing.call_results.get(position)
         if result is not None:
@@ -184,12 +196,16 @@ def _part(part: Any, position: Position, prefix: str, pairing: Pairing) -> str:
         return _card("call", anchor, f"{label} <code>{esc(part.request_id)}</code>", "")
     if isinstance(part, MediaPart):
         what = f"{part.media_type or 'media'} {part.uri or ''}"
-        return f'<div class="part media" id="{anchor}"><span class="tag">media</span>{esc(what)}</div>'
+        return (
+            f'<div class="part media" id="{anchor}"><span class="tag">media</span>{esc(what)}</div>'
+        )
     if isinstance(part, UsagePart):
         return f'<div class="part usage" id="{anchor}"><span class="tag">usage</span></div>'
     label = part.type if isinstance(part, UnknownPart) and part.type else part.kind
     body = folded(as_text(part.native), "code")
-    return f'<div class="part other" id="{anchor}"><span class="tag">{esc(label)}</span>{body}</div>'
+    return (
+        f'<div class="part other" id="{anchor}"><span class="tag">{esc(label)}</span>{body}</div>'
+    )
 
 
 def _card(kind: str, anchor: str, head: str, body: str) -> str:

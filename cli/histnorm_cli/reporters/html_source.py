@@ -124,6 +124,4 @@ def _indices(data: bytes, path: str, reading: Reading) -> set[Key]:
 def _changed_lines(old: bytes, new: bytes) -> list[tuple[int, bytes, bytes]]:
     before = [line for _, line, _ in split_lines(old)]
     after = [line for _, line, _ in split_lines(new)]
-    return [
-        (n + 1, a, b) for n, (a, b) in enumerate(zip(before, after, strict=False)) if a != b
-    ]
+    return [(n + 1, a, b) for n, (a, b) in enumerate(zip(before, after, strict=False)) if a != b]
