@@ -233,3 +233,22 @@ def test_build_page_escapes_file_names_and_notes():
 
 def test_html_is_a_known_output_format():
     assert reporter("html") is HtmlReporter
+
+
+def test_fix_draws_the_file_as_written_and_lists_each_fix():
+    Path("two.json").write_bytes(orjson.dumps(orphan("hello")))
+    code, page = html("fix", "two.json")
+    assert code == 0
+    assert "<title>histnorm fix report</title>" in page
+    assert page.count('class="finding applied"') == 1  # listed, not placed
+    assert ">no result<" not in page  # the conversation is the fixed one: no orphan call
+    assert 'class="card call"' not in page
+
+
+def test_fix_check_names_its_flag_and_places_the_fixes():
+    Path("two.json").write_bytes(orjson.dumps(orphan("hello")))
+    code, page = html("fix", "--check", "two.json")
+    assert code == 1
+    assert "<title>histnorm fix --check report</title>" in page
+    assert page.count('class="finding applied"') == 2  # listed, and at the call
+    assert '<span class="nojoin">no result</span>' in page

@@ -65,9 +65,16 @@ class HtmlReporter(Reporter):
         self.views: list[View] = []
         self.skipped: list[dict[str, Any]] = []
         self.fixed_names: dict[str, str] = {}
+        self.written = False
+        """Whether `fix` writes the files (their conversation is then drawn as fixed)."""
+        self.flag = ""
 
     def plan(self, jobs: Mapping[str, Job]) -> None:
         """Note how each file is read (standard input cannot be read again)."""
+        kept = [job for job in jobs.values() if not job.write]
+        self.written = len(kept) < len(jobs)
+        if kept:
+            self.flag = " --diff" if any(job.diff for job in kept) else " --check"
         self.readings = {
             path: None if job.stdin else Reading(job.format, job.jsonl_mode, job.detect)
             for path, job in jobs.items()
@@ -108,7 +115,7 @@ class HtmlReporter(Reporter):
         codes |= set(summary.by_code) | set(summary.fixed)
         docs = {code: text for code in codes if (text := describe(code)) is not None}
         totals = Totals(
-            mode="fix" if summary.mode == "fix" and summary.check else "lint",
+            mode=summary.mode,
             files=summary.files,
             transcripts=summary.transcripts,
             skipped=summary.skipped_files + summary.skipped_records,
@@ -116,6 +123,7 @@ class HtmlReporter(Reporter):
             names={**self.fixed_names, **summary.names},
             fixed=summary.fixed,
             errors=summary.errors,
+            command=f"histnorm {summary.mode}" + (self.flag if summary.mode == "fix" else ""),
         )
         notes = []
         if self.capped:
@@ -164,9 +172,22 @@ class HtmlReporter(Reporter):
                 view.body = _before_after(pairs[key], findings, fixes, prefix)
                 view.split = True
             elif key in read:
-                view.body = conversation(read[key], [*fixes, *findings], prefix)
+                placed = self._placed(findings, fixes)
+                view.body = conversation(read[key], placed, prefix)
+                if fixes and findings:
+                    view.unplaced = "applied" if placed is findings else "findings"
             self.drawn += len(view.body)
             self.views.append(view)
+
+    def _placed(
+        self, findings: list[dict[str, Any]], fixes: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """The records whose places are in the file as it is now: the fixes point into
+        the file as read, what is left into the file as fixed (the others are listed
+        above the conversation only)."""
+        if not fixes:
+            return findings
+        return findings if self.written else fixes
 
 
 def _label(key: Key, array: bool) -> str:

@@ -31,6 +31,9 @@ class View:
     """The conversation (or before/after) view; empty when it is not drawn."""
     split: bool = False
     """Whether `body` shows the transcript before and after a fix."""
+    unplaced: str = ""
+    """`applied` or `findings`: records not drawn at their places in `body` (they point
+    into another version of the file)."""
 
     @property
     def codes(self) -> list[str]:
@@ -50,6 +53,7 @@ class Totals:
     """The corpus summary."""
 
     mode: str
+    """`lint` or `fix`."""
     files: int
     transcripts: int
     skipped: int
@@ -58,6 +62,8 @@ class Totals:
     fixed: Mapping[str, int] = field(default_factory=dict)
     errors: int = 0
     """Files that could not be checked."""
+    command: str = ""
+    """The command the page reports (default: `histnorm <mode>`)."""
 
 
 def build_page(
@@ -69,7 +75,7 @@ def build_page(
 ) -> str:
     """The whole page; every string from the data escaped."""
     sections = [_section(i, view) for i, view in enumerate(views)]
-    title = "histnorm fix --diff" if totals.mode == "fix" else "histnorm lint"
+    title = esc(totals.command or f"histnorm {totals.mode}")
     script = _asset("page.js")
     digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
     policy = (
@@ -178,7 +184,9 @@ def _section(index: int, view: View) -> str:
     )
     before = f"t{index}b" if view.split else f"t{index}"
     listed = "".join(
-        finding(f, anchor_of(before if "applied" in f else f"t{index}", f) if view.body else None)
+        finding(
+            f, anchor_of(before if "applied" in f else f"t{index}", f) if _jumps(view, f) else None
+        )
         for f in [*view.applied, *view.findings]
     )
     content = f'{head}<div class="findings">{listed}</div>{view.body}'
@@ -189,6 +197,12 @@ def _section(index: int, view: View) -> str:
         f'<section class="t {esc(view.severity)}" id="t{index}" data-file="{esc(view.file)}" '
         f'data-rules="{esc(rules)}"{" hidden" if hidden else ""}>{content}</section>'
     )
+
+
+def _jumps(view: View, found: Mapping[str, Any]) -> bool:
+    """Whether the record is drawn at its place in the view (a link can go there)."""
+    kind = "applied" if "applied" in found else "findings"
+    return bool(view.body) and view.unplaced != kind
 
 
 def _skipped(skipped: Sequence[Mapping[str, Any]]) -> str:
