@@ -252,3 +252,20 @@ def test_fix_check_names_its_flag_and_places_the_fixes():
     assert "<title>histnorm fix --check report</title>" in page
     assert page.count('class="finding applied"') == 2  # listed, and at the call
     assert '<span class="nojoin">no result</span>' in page
+
+
+def test_each_transcript_of_a_json_array_is_drawn_on_its_own():
+    clean = {"messages": [{"role": "user", "content": "fine"}]}
+    Path("arr.json").write_bytes(orjson.dumps([clean, orphan("first", "a"), orphan("second", "b")]))
+    _, page = html("lint", "arr.json")
+    assert re.findall(r'<span class="where">([^<]*)</span>', page) == [
+        "transcript 1",
+        "transcript 2",
+    ]
+    first, second = page.split('id="t1"')
+    assert "first" in first and "second" not in first and "fine" not in first
+    assert "second" in second
+    _, page = html("fix", "--diff", "arr.json")
+    assert page.count('class="split"') == 2
+    # each assistant message held only the orphan call: removed with it
+    assert page.count('class="msg assistant flagged removed"') == 2
