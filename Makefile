@@ -6,6 +6,8 @@ BIN := $(VENV)/bin
 # then the test extras on top (pytest, ruff, mypy, the SDKs, pre-commit) for the rest.
 RUNTIME := $(VENV)/.installed-runtime
 STAMP := $(VENV)/.installed-test
+# Where `make demo` writes the demo corpus's HTML report.
+DEMO_REPORT := build/demo-report.html
 
 .PHONY: demo test lint typecheck schema clean
 
@@ -27,6 +29,12 @@ demo: $(RUNTIME)
 	@echo
 	@echo '$$ histnorm fix --diff fixtures/demo'
 	@$(BIN)/histnorm fix --diff fixtures/demo || test $$? -eq 1
+	@echo
+	@echo '$$ histnorm lint --output-format html --output-file $(DEMO_REPORT) fixtures/demo'
+	@mkdir -p $(dir $(DEMO_REPORT))
+	@$(BIN)/histnorm lint --output-format html --output-file $(DEMO_REPORT) fixtures/demo \
+		|| test $$? -eq 1
+	@echo "Report written: $(abspath $(DEMO_REPORT)) (open it in a browser)"
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

@@ -87,7 +87,9 @@ def test_lone_surrogate_does_not_stop_fix_of_the_other_files():
     assert "\\ud800" in result.output
 
 
-@pytest.mark.parametrize("fmt", ["json", "jsonl", "sarif", "gitlab", "github", "junit", "text"])
+@pytest.mark.parametrize(
+    "fmt", ["json", "jsonl", "sarif", "gitlab", "github", "junit", "text", "html"]
+)
 def test_lone_surrogate_every_reporter_writes_its_whole_report(fmt):
     put("dir/a.json", SURROGATE)
     put("dir/b.json", ORPHAN)
@@ -108,7 +110,9 @@ def test_lone_surrogate_every_reporter_writes_its_whole_report(fmt):
     assert "HN001" in text
 
 
-@pytest.mark.parametrize("fmt", ["json", "jsonl", "sarif", "gitlab", "github", "junit", "text"])
+@pytest.mark.parametrize(
+    "fmt", ["json", "jsonl", "sarif", "gitlab", "github", "junit", "text", "html"]
+)
 def test_reporters_escape_lone_surrogates_they_are_handed(fmt):
     """The last line of defence: a diagnostic built elsewhere with a lone surrogate in its
     message, pointer or path still gives a whole report."""

@@ -155,7 +155,7 @@ def test_junit_report_stays_well_formed_with_control_characters():
     assert failure.get("message", "").startswith("HN001 ")
 
 
-@pytest.mark.parametrize("output", ["text", "json", "sarif", "gitlab", "junit"])
+@pytest.mark.parametrize("output", ["text", "json", "sarif", "gitlab", "junit", "html"])
 def test_output_file_takes_the_report_and_keeps_the_exit_code(output):
     plain = invoke("lint", "--output-format", output, ".")
     result = invoke("lint", "--output-format", output, "--output-file", "report.out", ".")

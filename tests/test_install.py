@@ -138,6 +138,8 @@ def test_wheel_declares_each_runtime_dependency_once(wheel: Path) -> None:
     assert required == {"pydantic", "orjson", "typer", "rich"}
     assert "License-Expression: MIT" in metadata
     assert any(n.endswith("licenses/LICENSE") for n in names)
+    # The HTML report's style and script travel with the package.
+    assert {"histnorm_cli/reporters/page.css", "histnorm_cli/reporters/page.js"} <= set(names)
 
 
 def test_every_runtime_dependency_is_imported_by_the_package() -> None:
@@ -178,6 +180,10 @@ def test_make_demo_installs_the_package_without_the_test_stack(tmp_path: Path) -
     assert done.returncode == 0, done.stdout + done.stderr
     assert "$ histnorm lint fixtures/demo" in done.stdout
     assert "HN001" in done.stdout
+    # ... and ends by writing the demo corpus's HTML report, with its path.
+    report = source / "build" / "demo-report.html"
+    assert done.stdout.rstrip().endswith(f"Report written: {report} (open it in a browser)")
+    assert 'data-code="HN001"' in report.read_text(encoding="utf-8")
     listed = run(source / ".venv" / "bin" / "python", "-m", "pip", "list", "--format=freeze")
     installed = {line.split("==")[0].lower() for line in listed.stdout.splitlines()}
     assert {"histnorm", "typer", "rich", "pydantic", "orjson"} <= installed

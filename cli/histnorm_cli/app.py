@@ -59,6 +59,7 @@ class OutputFormat(StrEnum):
     SARIF = "sarif"
     GITLAB = "gitlab"
     JUNIT = "junit"
+    HTML = "html"
 
 
 RULES = "RULE[,RULE...]"
@@ -224,6 +225,14 @@ Jobs = Annotated[
         "file is shared between them.",
     ),
 ]
+OutputFile = Annotated[
+    str | None,
+    typer.Option(
+        "--output-file",
+        metavar="PATH",
+        help="Write the report to this file instead of standard output.",
+    ),
+]
 AllowNoFiles = Annotated[
     bool,
     typer.Option(
@@ -301,14 +310,7 @@ def lint(
     jobs: Jobs = 1,
     allow_no_files: AllowNoFiles = False,
     stdin_filename: StdinFilename = None,
-    output_file: Annotated[
-        str | None,
-        typer.Option(
-            "--output-file",
-            metavar="PATH",
-            help="Write the report to this file instead of standard output.",
-        ),
-    ] = None,
+    output_file: OutputFile = None,
 ) -> None:
     """Report what would make each transcript fail on replay.
 
@@ -347,6 +349,7 @@ def fix(
     jobs: Jobs = 1,
     allow_no_files: AllowNoFiles = False,
     stdin_filename: StdinFilename = None,
+    output_file: OutputFile = None,
     diff: Annotated[
         bool, typer.Option("--diff", help="Print a unified diff; write nothing.")
     ] = False,

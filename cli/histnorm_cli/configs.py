@@ -135,10 +135,14 @@ class Jobs:
     """The job of each file: its configuration's settings and choices, the flags over
     them, and its `per-file-ignores` (one job per configuration, shared)."""
 
-    def __init__(self, request: Request, *, show_fixes: bool = False) -> None:
+    def __init__(
+        self, request: Request, *, show_fixes: bool = False, versions: bool = False
+    ) -> None:
         self.request = request
         self.show_fixes = show_fixes
         """Whether jobs keep each fix applied (`Job.show_fixes`)."""
+        self.versions = versions
+        """Whether jobs keep a changed document's bytes before and after (`Job.versions`)."""
         self._jobs: dict[int, Job] = {}
         self._failed: set[str] = set()
 
@@ -164,6 +168,7 @@ class Jobs:
                 output=request.output,
                 backup=request.backup,
                 show_fixes=self.show_fixes,
+                versions=self.versions,
             )
         job = _job_for(base, config, resolved.settings, path)
         return replace(job, stdin=True) if stdin else job

@@ -111,11 +111,13 @@ class Feed:
         if outcome.changed:
             summary.changed_files += 1
         try:
-            if outcome.diff:
+            if outcome.diff and not self.report.draws_changes:
                 sys.stdout.flush()
                 sys.stdout.buffer.write(outcome.diff.encode("utf-8", "surrogateescape"))
             else:
                 self._report(self.held, self.held_skips, whole=False)
+            if outcome.diff and self.report.draws_changes:
+                self.report.changed(self.shown, outcome.versions, outcome.hunks)
             if fixes:
                 if self.shown != self.path:
                     fixes = [d.at(path=self.shown) for d in fixes]

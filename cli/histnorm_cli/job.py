@@ -37,6 +37,9 @@ class Job:
     """Keep each fix applied, with its place (`Outcome.fixes`), for the report."""
     source: Source | None = None
     """The file as it was when a share of it was cut: it must be so when it is written."""
+    versions: bool = False
+    """Keep a changed document's bytes as read and as fixed (`Outcome.versions`), for a
+    report that draws the change (`fix --diff --output-format html`)."""
     stdin: bool = False
     """The bytes come from standard input: the path only names them (`--stdin-filename`),
     and `fix` writes to standard output."""
@@ -75,6 +78,9 @@ class Outcome:
     """Where a worker wrote its share of a split file's new content."""
     source: Source | None = None
     """The file as it was read: it must still be so when its new content replaces it."""
+    versions: tuple[bytes, bytes] | None = None
+    """A changed document's bytes as read and as fixed (kept when the job says
+    `versions`; JSONL read by line keeps its changed lines in `hunks` instead)."""
     skipped_count: int = 0
     """Records skipped so far, those already handed to `emit` included."""
     emit: Emit | None = field(default=None, repr=False, compare=False)

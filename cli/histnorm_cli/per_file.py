@@ -78,6 +78,8 @@ def _run(outcome: Outcome, job: Job, data: bytes | None) -> None:
     new = result.new_bytes(data)
     if job.mode == "fix" and job.diff and outcome.changed:
         outcome.diff = document_diff(path, data, new, result)
+        if job.versions:
+            outcome.versions = (data, new)
     _deliver(new, job, outcome)
 
 

@@ -194,15 +194,16 @@ def _run_request(request: Request, sink: TextIO | None) -> int:
         return _fail("-o/--output takes one input file, but several paths were named")
     if request.stdin_filename is not None and request.paths != [STDIN]:
         return _fail("--stdin-filename names standard input: give no PATH, or -")
+    kind = reporter(output_format)
     writes_stdout = (
-        request.diff
+        (request.diff and not kind.draws_changes)  # a report that draws the diff takes stdout
         or request.output == STDIN
         or (request.mode == "fix" and not request.check and STDIN in request.paths)
     )
     stream: TextIO = sink or (sys.stderr if writes_stdout else sys.stdout)
     color = output_format == "text" and stream.isatty() and "NO_COLOR" not in os.environ
     show_fixes = request.mode == "fix" and request.show_fixes
-    report = reporter(output_format)(
+    report = kind(
         stream,
         color=color,
         quiet=request.quiet,
@@ -211,7 +212,11 @@ def _run_request(request: Request, sink: TextIO | None) -> int:
     )
     summary = Summary(request.mode, check=request.check or request.diff)
     discovery = discovery_for(request, resolver)
-    jobs = Jobs(request, show_fixes=request.mode == "fix" and (show_fixes or report.lists_fixes))
+    jobs = Jobs(
+        request,
+        show_fixes=request.mode == "fix" and (show_fixes or report.lists_fixes),
+        versions=request.diff and report.draws_changes,
+    )
     found = list(expand(request.paths or ["."], discovery))
     if request.output and sum(error is None for _, error in found) > 1:
         count = sum(error is None for _, error in found)
@@ -255,6 +260,7 @@ def _run_request(request: Request, sink: TextIO | None) -> int:
         )
         if not request.allow_no_files:
             return ExitCode.ERROR
+    report.plan({path: job for path, job, _ in items})
     if request.mode == "fix":
         _remove_stale(items, request.quiet)
     stopped = _run(_Run(report, summary, items, request.diff), items, request.jobs)

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from histnorm.diagnostic import Diagnostic, Severity, printable
 from histnorm.document import Skip
+
+if TYPE_CHECKING:
+    from histnorm_cli.diffs import Hunk
+    from histnorm_cli.job import Job
 
 
 @dataclass
@@ -95,6 +99,9 @@ class Reporter:
 
     lists_fixes = False
     """Whether the report lists each fix applied (`applied`) even without `show_fixes`."""
+    draws_changes = False
+    """Whether `fix --diff` hands the report each change (`changed`) instead of printing
+    the diff."""
 
     def __init__(
         self,
@@ -110,6 +117,9 @@ class Reporter:
         self.quiet = quiet
         self.statistics = statistics
         self.show_fixes = show_fixes
+
+    def plan(self, jobs: Mapping[str, Job]) -> None:
+        """Told, before the run starts, each file it reads and how (its job)."""
 
     def file(self, diagnostics: list[Diagnostic]) -> None:
         """Report the diagnostics of one file."""
@@ -127,13 +137,19 @@ class Reporter:
         """Report the fixes applied to one file (each the diagnostic it fixed, where it
         was in the file as read), after its diagnostics."""
 
+    def changed(self, path: str, versions: tuple[bytes, bytes] | None, hunks: list[Hunk]) -> None:
+        """For `fix --diff` (when `draws_changes`): what a fix would change in one file,
+        its bytes before and after (`versions`), or its changed lines (`hunks`, JSONL read
+        by line)."""
+
     def finish(self, summary: Summary) -> None:
         """Report the end of the run."""
 
 
-def _registry() -> Mapping[str, Callable[..., Reporter]]:
+def _registry() -> Mapping[str, type[Reporter]]:
     from histnorm_cli.reporters.github import GithubReporter
     from histnorm_cli.reporters.gitlab import GitlabReporter
+    from histnorm_cli.reporters.html import HtmlReporter
     from histnorm_cli.reporters.jsonout import JsonLinesReporter, JsonReporter
     from histnorm_cli.reporters.junit import JunitReporter
     from histnorm_cli.reporters.sarif import SarifReporter
@@ -148,13 +164,14 @@ def _registry() -> Mapping[str, Callable[..., Reporter]]:
             "sarif": SarifReporter,
             "gitlab": GitlabReporter,
             "junit": JunitReporter,
+            "html": HtmlReporter,
         }
     )
 
 
-def reporter(name: str) -> Callable[..., Reporter]:
+def reporter(name: str) -> type[Reporter]:
     """The reporter class for an output format name."""
     return _registry()[name]
 
 
-FORMATS = ("text", "json", "jsonl", "github", "sarif", "gitlab", "junit")
+FORMATS = ("text", "json", "jsonl", "github", "sarif", "gitlab", "junit", "html")
