@@ -15,6 +15,7 @@ import strategies_meai
 import strategies_openai_chat
 import strategies_openai_responses
 import strategies_pydantic_ai
+import strategies_semantic_kernel
 import strategies_sharegpt
 import strategies_trl
 import strategies_vercel_ai
@@ -35,5 +36,6 @@ DOCUMENTS: dict[str, st.SearchStrategy[Any]] = {
     "pydantic-ai": strategies_pydantic_ai.transcripts(),
     "vercel-ai": strategies_vercel_ai.transcripts(),
     "trl": strategies_trl.transcripts(),
+    "semantic-kernel": strategies_semantic_kernel.transcripts(),
 }
 """Valid native documents of each format."""
