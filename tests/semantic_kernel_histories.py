@@ -212,7 +212,10 @@ def responses_reasoning() -> dict[str, Any]:
             said("user", "Where is my order A-1009?"),
             message(
                 "assistant",
-                [reasoning("The user wants an order status; look it up.", {"id": "rs_68a0"}), lookup],
+                [
+                    reasoning("The user wants an order status; look it up.", {"id": "rs_68a0"}),
+                    lookup,
+                ],
                 ai_model_id="o4-mini",
                 metadata={"id": "resp_68a", "created_at": 1764667300.0},
                 status="completed",
@@ -233,7 +236,11 @@ def media() -> dict[str, Any]:
     """Images, audio, a file reference and an annotation: content histnorm keeps as it is."""
     image = {"metadata": {}, "content_type": "image", "uri": "https://example.com/chart.png"}
     image["data_uri"] = ""
-    inline = {"metadata": {}, "content_type": "image", "data_uri": "data:image/png;base64,iVBORw0KGgo="}
+    inline = {
+        "metadata": {},
+        "content_type": "image",
+        "data_uri": "data:image/png;base64,iVBORw0KGgo=",
+    }
     audio = {"metadata": {}, "content_type": "audio", "data_uri": "data:audio/wav;base64,UklGRg=="}
     cite = {"metadata": {}, "content_type": "annotation", "file_id": "file-7", "quote": "Q3"}
     cite |= {"start_index": 0, "end_index": 12}

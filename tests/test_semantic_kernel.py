@@ -91,7 +91,10 @@ def test_a_tool_call_and_its_result_are_read_with_ids_names_and_values() -> None
     )
     assert (result.call_id, result.name) == ("call_Vx1", "weather-get_forecast")
     assert result.content == "{'temperature_c': 18, 'sky': 'sunny'}"  # SK writes str(result)
-    assert transcript.messages[2].metadata["usage"] == {"prompt_tokens": 82, "completion_tokens": 17}
+    assert transcript.messages[2].metadata["usage"] == {
+        "prompt_tokens": 82,
+        "completion_tokens": 17,
+    }
 
 
 def test_responses_calls_pair_by_id_and_reasoning_is_read() -> None:
@@ -149,7 +152,10 @@ def test_items_histnorm_does_not_model_are_unknown_parts_kept_verbatim() -> None
     ("item", "pointer"),
     [
         ({"content_type": "text", "text": 7}, "/messages/0/items/0/text"),
-        ({"content_type": "function_call", "id": 7, "function_name": "f"}, "/messages/0/items/0/id"),
+        (
+            {"content_type": "function_call", "id": 7, "function_name": "f"},
+            "/messages/0/items/0/id",
+        ),
         ({"content_type": "function_call", "id": "c", "name": ["x"]}, "/messages/0/items/0/name"),
         ({"content_type": "text", "text": "x", "metadata": []}, "/messages/0/items/0/metadata"),
         ("just text", "/messages/0/items/0"),
@@ -291,11 +297,14 @@ def test_fix_on_the_command_line_keeps_the_bytes_of_every_message_it_does_not_to
     path.write_bytes(data)
     assert invoke("fix", str(path)).exit_code == 0
     written = path.read_bytes()
-    assert written == json.dumps(
-        {"messages": [*_dangling()["messages"][:2], _dangling()["messages"][3]]},
-        indent=2,
-        ensure_ascii=False,
-    ).encode()
+    assert (
+        written
+        == json.dumps(
+            {"messages": [*_dangling()["messages"][:2], _dangling()["messages"][3]]},
+            indent=2,
+            ensure_ascii=False,
+        ).encode()
+    )
 
 
 def test_an_unknown_item_in_a_tool_message_is_reported_and_nothing_moves_next_to_it() -> None:

@@ -34,7 +34,16 @@ from histnorm.model import JsonValue, Message, ToolCallPart, ToolResultPart, Tra
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
 """Semantic Kernel's `AuthorRole` values."""
 MESSAGE_KEYS = frozenset(
-    ("role", "content_type", "name", "metadata", "ai_model_id", "encoding", "finish_reason", "status")
+    (
+        "role",
+        "content_type",
+        "name",
+        "metadata",
+        "ai_model_id",
+        "encoding",
+        "finish_reason",
+        "status",
+    )
 )
 """The message keys other than `items` that `ChatMessageContent` writes."""
 

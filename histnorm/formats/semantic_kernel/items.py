@@ -87,8 +87,8 @@ def decode_item(obj: Any, pointer: str = "") -> Part:
         text = required_str(item.get("text"), join_pointer(pointer, "text"), "the text")
         return TextPart(text=text, **common)
     if kind == "reasoning":
-        text = optional_str(item.get("text"), join_pointer(pointer, "text"), "reasoning text")
-        return ReasoningPart(text=text, **common)
+        thought = optional_str(item.get("text"), join_pointer(pointer, "text"), "reasoning text")
+        return ReasoningPart(text=thought, **common)
     if kind in (CALL, RESULT):
         key = id_key(item)
         call_id = optional_str(item.get(key), join_pointer(pointer, key), f"the call {key}")
