@@ -236,6 +236,25 @@ def test_a_renamed_responses_call_id_is_written_where_it_was_read() -> None:
     assert out["items"][0] == {**call, "call_id": "call_10"}
 
 
+def test_an_edited_message_keeps_its_null_fields() -> None:
+    data = _load("compact-with-nulls.json")
+    transcript = CODEC.decode(data)
+    reply = transcript.messages[1]
+    edited = reply.evolve(parts=(reply.parts[0].evolve(text="Hello!"),))
+    out = CODEC.encode(transcript.evolve(messages=(transcript.messages[0], edited)))
+    expected = json.loads(json.dumps(data))
+    expected["messages"][1]["items"][0]["text"] = "Hello!"
+    assert dump(out) == dump(expected)
+    assert out["messages"][1]["name"] is None and out["messages"][1]["items"][0]["encoding"] is None
+
+
+def test_an_author_removed_from_a_message_leaves_no_name() -> None:
+    transcript = CODEC.decode(_load("agent-group-chat.json"))
+    message = transcript.messages[2].evolve(author_name=None)
+    (out,) = CODEC.encode(transcript.evolve(messages=(message,)))["messages"]
+    assert "name" not in out and out["role"] == "assistant"
+
+
 def test_new_messages_and_items_are_written_as_semantic_kernel_serializes_them() -> None:
     call = ToolCallPart(call_id="c1", name="weather-get", arguments='{"city": "Rome"}')
     messages = (

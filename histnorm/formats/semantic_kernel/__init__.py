@@ -80,8 +80,10 @@ def encode_message(message: Message) -> Any:
             out["name"] = message.author_name
         return out | {"items": items}
     updates: dict[str, Any] = {"role": message.role, "items": items}
-    if message.author_name is not None or "name" in base:
-        updates["name"] = message.author_name if message.author_name is not None else MISSING
+    if message.author_name is not None:
+        updates["name"] = message.author_name
+    elif base.get("name") is not None:
+        updates["name"] = MISSING  # the author was removed; a `"name": null` stays
     if message.metadata or base.get("metadata"):
         updates["metadata"] = dict(message.metadata)
     return rebuild(base, updates)
