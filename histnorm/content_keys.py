@@ -35,7 +35,7 @@ SHARED_KEYS: Final = _folded(
 ANY_CONTENT: Final = (
     *("content", "contents", "parts", "tool_calls", "tool_call_id", "function_call"),
     *("refusal", "audio", "reasoning_content", "thinking", "reasoning", "value", "text"),
-    *("data", "kwargs", "message", "input", "output", "arguments", "payload", "items"),
+    *("data", "kwargs", "message", "input", "output", "arguments", "payload"),
 )
 """Message keys some format histnorm reads keeps content under: a history whose every
 message has content under none of them is in a format histnorm does not read."""

@@ -343,3 +343,11 @@ def test_an_unknown_item_in_a_tool_message_is_reported_and_nothing_moves_next_to
 def test_a_semantic_kernel_history_is_no_openai_chat_history() -> None:
     data = _load("weather-tool.json")
     assert {name for name, codec in CODECS.items() if codec.sniff(data)} == {"semantic-kernel"}
+
+
+def test_items_without_semantic_kernels_marks_are_still_skipped_as_no_transcript() -> None:
+    from histnorm.errors import NotATranscript
+
+    history = [{"role": "user", "items": [{"type": "text", "text": "hi"}]}]
+    with pytest.raises(NotATranscript, match="under 'items'"):
+        histnorm.lint(history)
