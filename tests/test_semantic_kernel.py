@@ -351,3 +351,24 @@ def test_items_without_semantic_kernels_marks_are_still_skipped_as_no_transcript
     history = [{"role": "user", "items": [{"type": "text", "text": "hi"}]}]
     with pytest.raises(NotATranscript, match="under 'items'"):
         histnorm.lint(history)
+
+
+def test_a_history_converted_to_semantic_kernel_is_a_chat_history_object() -> None:
+    source = [
+        {"role": "user", "content": "Weather in Rome?"},
+        {"role": "assistant", "content": None, "tool_calls": [_OPENAI_CALL]},
+        {"role": "tool", "tool_call_id": "c1", "content": "sunny"},
+    ]
+    converted = histnorm.convert(histnorm.load(source, format="openai-chat"), "semantic-kernel")
+    out = histnorm.encode(converted, "semantic-kernel")
+    assert list(out) == ["messages"]  # what `ChatHistory.restore_chat_history` reads
+    assert [m["role"] for m in out["messages"]] == ["user", "assistant", "tool"]
+    assert out["messages"][2]["items"][0]["function_name"] == "get_weather"
+    assert histnorm.lint(out) == ()
+
+
+_OPENAI_CALL = {
+    "id": "c1",
+    "type": "function",
+    "function": {"name": "get_weather", "arguments": '{"city": "Rome"}'},
+}
