@@ -7,8 +7,8 @@ a fix relinks and moves lines. This writes one session of each format per size (
 runs `histnorm lint` and `histnorm fix -o` on it as a subprocess, and prints the peak RSS
 of the process (`os.wait4`), its ratio to the file size, and the CPU seconds. The target
 (issue #28): peak memory under 3x the file size, time linear in it. Each figure also
-holds the interpreter and histnorm's modules (`baseline`: `histnorm --version`), which
-are reported apart; the ratio is of what the file adds.
+holds the interpreter and histnorm's modules (`baseline`: `histnorm lint` of a one-message
+session), which are reported apart; the ratio is of what the file adds.
 """
 
 from __future__ import annotations
@@ -97,10 +97,13 @@ def run(args: list[str]) -> dict[str, Any]:
 
 def measure(sizes: tuple[float, ...], seed: int = 0) -> dict[str, Any]:
     """The figures for each format and size (see the module docstring)."""
-    baseline = run(["--version"])
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="histnorm-sessions-") as name:
         folder = Path(name)
+        tiny = folder / "tiny.jsonl"
+        line = next(_claude_code_lines(random.Random(seed)))
+        tiny.write_bytes(orjson.dumps({**line, "parentUuid": None}) + b"\n")
+        baseline = run(["lint", str(tiny)])
         for fmt in FORMATS:
             for size in sizes:
                 path = folder / f"{fmt}-{size:g}.jsonl"
@@ -125,7 +128,7 @@ def measure(sizes: tuple[float, ...], seed: int = 0) -> dict[str, Any]:
 def table(result: dict[str, Any]) -> str:
     """The figures as a Markdown table."""
     lines = [
-        f"baseline (`histnorm --version`): {result['baseline_mb']} MB",
+        f"baseline (`histnorm lint` of a one-line session): {result['baseline_mb']} MB",
         "",
         "| format | command | file MB | peak MB | x file (above baseline) | CPU s | CPU s/MB |",
         "|---|---|---|---|---|---|---|",

@@ -26,6 +26,7 @@ FORMAT_NAMES = (
     "vercel-ai",
     "bedrock-converse",
     "trl",
+    "semantic-kernel",
 )
 """Every format, in `histnorm.formats.CODECS` order."""
 

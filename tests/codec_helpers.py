@@ -52,6 +52,7 @@ PROPERTY_SETTINGS: Mapping[str, settings] = MappingProxyType(
         "pydantic-ai": _property(40),
         "vercel-ai": _property(40),
         "bedrock-converse": _property(40),
+        "semantic-kernel": _property(40),
     }
 )
 """The hypothesis settings of each format's property tests, contract and own alike."""

@@ -16,6 +16,7 @@ import strategies_meai
 import strategies_openai_chat
 import strategies_openai_responses
 import strategies_pydantic_ai
+import strategies_semantic_kernel
 import strategies_sharegpt
 import strategies_trl
 import strategies_vercel_ai
@@ -37,5 +38,6 @@ DOCUMENTS: dict[str, st.SearchStrategy[Any]] = {
     "vercel-ai": strategies_vercel_ai.transcripts(),
     "trl": strategies_trl.transcripts(),
     "bedrock-converse": strategies_bedrock_converse.transcripts(),
+    "semantic-kernel": strategies_semantic_kernel.transcripts(),
 }
 """Valid native documents of each format."""

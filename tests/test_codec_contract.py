@@ -54,6 +54,7 @@ import strategies_meai
 import strategies_openai_chat
 import strategies_openai_responses
 import strategies_pydantic_ai
+import strategies_semantic_kernel
 import strategies_sharegpt
 import strategies_trl
 import strategies_vercel_ai
@@ -124,6 +125,7 @@ DAMAGED: dict[str, st.SearchStrategy[Any]] = {
     "vercel-ai": strategies_vercel_ai.damaged_transcripts(),
     "trl": strategies_trl.damaged_transcripts(),
     "bedrock-converse": strategies_bedrock_converse.damaged_transcripts(),
+    "semantic-kernel": strategies_semantic_kernel.damaged_transcripts(),
 }
 """Each format's valid documents with one value replaced by an arbitrary JSON value."""
 

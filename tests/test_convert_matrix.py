@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 import histnorm
+from histnorm.convert.carry import NO_MEDIA
 from histnorm.diagnostic import Severity
 from histnorm.profiles import DEFAULT_FOR_FORMAT, RULES_OF
 
@@ -299,5 +300,5 @@ def test_carried_media_lint_clean_in_the_target(source, data, target):
     profile = DEFAULT_FOR_FORMAT.get(target, "meai")
     errors = [d for d in histnorm.lint(back, profile=profile) if d.severity is Severity.ERROR]
     assert errors == [], [(d.code, d.message) for d in errors]
-    if PNG.encode() in data and target not in ("sharegpt", "pydantic-ai", "trl"):
+    if PNG.encode() in data and target not in NO_MEDIA:
         assert PNG in histnorm.jsonio.dumps(native).decode(), "the image is carried"

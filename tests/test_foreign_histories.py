@@ -7,6 +7,8 @@ both were read as OpenAI Chat or chat-template, every message looked empty (HN00
 content keys its messages lack (the file is skipped as no transcript in a format
 histnorm reads), and a message read with `--format` whose content lies under keys its
 reader does not read is unknown content (HN013), kept with its turn, never empty.
+Semantic Kernel histories are now read by the `semantic-kernel` codec (issue #25), with
+nothing lost; LlamaIndex dumps are still skipped.
 
 The documents are ours, in the shapes those libraries write (semantic-kernel 1.45
 `ChatMessageContent`, llama-index-core 0.14 `ChatMessage`).
@@ -80,8 +82,41 @@ LLAMA_INDEX: list[dict[str, Any]] = [
 ]
 """A clean LlamaIndex message dump with a tool call and its result."""
 
-FOREIGN = {"semantic-kernel": SEMANTIC_KERNEL, "llama-index": LLAMA_INDEX}
+HISTORIES = {"semantic-kernel": SEMANTIC_KERNEL, "llama-index": LLAMA_INDEX}
+FOREIGN = {"llama-index": LLAMA_INDEX}
+"""The histories in a format no codec reads."""
 WHERE = {"semantic-kernel": "'items'", "llama-index": "'blocks'"}
+
+
+def test_a_semantic_kernel_history_is_read_as_semantic_kernel_with_no_loss() -> None:
+    assert {
+        codec.name: codec.sniff(SEMANTIC_KERNEL)
+        for codec in CODECS.values()
+        if codec.sniff(SEMANTIC_KERNEL)
+    } == {"semantic-kernel": 0.97}
+    assert detect_format(SEMANTIC_KERNEL) == "semantic-kernel"
+    assert histnorm.lint(SEMANTIC_KERNEL) == ()
+    transcript = histnorm.load(json.dumps(SEMANTIC_KERNEL).encode())
+    assert [len(m.parts) for m in transcript.messages] == [1, 1, 1, 1, 1]
+    repaired = histnorm.repair(SEMANTIC_KERNEL)
+    assert repaired.value == SEMANTIC_KERNEL and not repaired.applied
+
+
+def test_the_cli_reads_a_semantic_kernel_history_and_fix_keeps_its_bytes(tmp_path: Path) -> None:
+    path = tmp_path / "semantic-kernel.json"
+    data = json.dumps(SEMANTIC_KERNEL, indent=2).encode()
+    path.write_bytes(data)
+    linted = invoke("lint", "--output-format", "json", str(path))
+    assert linted.exit_code == 0, linted.output
+    assert json.loads(linted.output) == []  # read, and clean: no skip record
+    fixed = invoke("fix", str(path))
+    assert fixed.exit_code == 0, fixed.output
+    assert path.read_bytes() == data
+    dangling = {"messages": [*SEMANTIC_KERNEL["messages"][:3], _sk("user", _text("Hello?"))]}
+    path.write_text(json.dumps(dangling, indent=2))
+    linted = invoke("lint", "--output-format", "json", str(path))
+    (found,) = json.loads(linted.output)
+    assert (found["code"], found["location"]["pointer"]) == ("HN001", "/messages/2/items/0")
 
 
 @pytest.mark.parametrize("name", FOREIGN)
@@ -126,11 +161,11 @@ def _messages(history: Any) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("format", ["openai-chat", "chat-template"])
-@pytest.mark.parametrize("name", FOREIGN)
+@pytest.mark.parametrize("name", HISTORIES)
 def test_read_as_a_format_its_messages_are_unknown_content_not_empty(
     name: str, format: str
 ) -> None:
-    history = [m for m in _messages(FOREIGN[name]) if m["role"] != "tool"]  # no tool_call_id
+    history = [m for m in _messages(HISTORIES[name]) if m["role"] != "tool"]  # no tool_call_id
     found = histnorm.lint(history, format=format)
     assert "HN005" not in {d.code for d in found}
     unknown = [d for d in found if d.code == "HN013"]

@@ -173,6 +173,7 @@ BAD_MESSAGE: dict[str, str] = {
     "vercel-ai": "/1/parts/1/toolCallId",
     "trl": "/rejected/0/tool_calls/0/function",
     "bedrock-converse": "/messages/2/content/0/toolResult/toolUseId",
+    "semantic-kernel": "/messages/3/items/0/id",
 }
 for _format, _pointer in BAD_MESSAGE.items():
     EXPECTED[f"bad-message.{_format}.json"] = [(ANY_LINE, "HN000", _pointer)]

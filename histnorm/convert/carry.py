@@ -23,7 +23,9 @@ from histnorm.formats.bedrock_converse.blocks import inline_media
 from histnorm.formats.openai_chat.write import AUDIO_FORMATS
 from histnorm.media import parse_data_url
 
-AUTHOR_NAMES = frozenset({"openai-chat", "chat-template", "meai", "langchain", "agent-framework"})
+AUTHOR_NAMES = frozenset(
+    {"openai-chat", "chat-template", "meai", "langchain", "agent-framework", "semantic-kernel"}
+)
 """The formats whose messages hold an author name (`name`, `authorName`, `author_name`)."""
 
 MESSAGE_IDS: dict[str, frozenset[str] | None] = {
@@ -43,7 +45,7 @@ and `toolResponse` name a `toolType`)."""
 
 ANY_MEDIA = frozenset({"gemini", "meai", "agent-framework", "langchain"})
 """Targets that write a media part of any type from its URI (inline data as a data URL)."""
-NO_MEDIA = frozenset({"sharegpt", "pydantic-ai", "trl"})
+NO_MEDIA = frozenset({"sharegpt", "pydantic-ai", "trl", "semantic-kernel"})
 """Targets histnorm writes no media part in."""
 ANTHROPIC_IMAGES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 CONVERSE_DOCUMENTS = frozenset(

@@ -36,6 +36,9 @@ MESSAGE_KEYS = {
     "sharegpt": "conversations",
 }
 """The key of the message list in each format that has a request envelope."""
+ALWAYS_ENVELOPED = frozenset({"semantic-kernel"})
+"""Formats whose loader reads the message list only inside its object (Semantic Kernel's
+`ChatHistory.restore_chat_history` takes `{"messages": [...]}`, not a bare list)."""
 
 SETTINGS: dict[str, dict[str, tuple[str, ...]]] = {
     "openai-chat": {
@@ -212,7 +215,7 @@ def write_request(
         lost.extend((f"the tool {t.name!r}", request.tools_at) for t in request.tools)
         if request.choice is not None:
             lost.append(("the tool choice", request.choice[0]))
-        return None, lost
+        return ({} if target in ALWAYS_ENVELOPED else None), lost
     settings = SETTINGS[target]
     carried: dict[str, Any] = {}
     for name, (at, value) in request.settings.items():

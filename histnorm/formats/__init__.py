@@ -21,6 +21,7 @@ from histnorm.formats.meai import MeaiCodec
 from histnorm.formats.openai_chat import OpenAIChatCodec
 from histnorm.formats.openai_responses import OpenAIResponsesCodec
 from histnorm.formats.pydantic_ai import PydanticAICodec
+from histnorm.formats.semantic_kernel import SemanticKernelCodec
 from histnorm.formats.sharegpt import ShareGPTCodec
 from histnorm.formats.trl import TRLCodec
 from histnorm.formats.vercel_ai import VercelAICodec
@@ -45,6 +46,7 @@ CODECS: Mapping[str, Codec] = MappingProxyType(
             VercelAICodec(),
             BedrockConverseCodec(),
             TRLCodec(),
+            SemanticKernelCodec(),
         )
     }
 )

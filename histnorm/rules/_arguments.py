@@ -29,9 +29,9 @@ Form = Literal["string", "object", "either"]
 """How a format writes arguments: the JSON text of an object, the object, or both."""
 
 STRING_FORMATS = frozenset({"openai-chat", "openai-responses", "codex"})
-EITHER_FORMATS = frozenset({"pydantic-ai", "langchain"})
+EITHER_FORMATS = frozenset({"pydantic-ai", "langchain", "semantic-kernel"})
 """Formats that hold both (pydantic-ai `args`; LangChain's raw OpenAI calls beside its
-parsed ones); the others write objects."""
+parsed ones; Semantic Kernel `arguments`, `str | Mapping`); the others write objects."""
 
 Kind = Literal["invalid", "not-object", "double-encoded", "string-form", "object-form"]
 FIXED_BY_FORM = frozenset({"double-encoded", "string-form", "object-form"})
