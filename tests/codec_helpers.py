@@ -51,6 +51,7 @@ PROPERTY_SETTINGS: Mapping[str, settings] = MappingProxyType(
         "codex": _property(60),
         "pydantic-ai": _property(40),
         "vercel-ai": _property(40),
+        "llama-index": _property(40),
     }
 )
 """The hypothesis settings of each format's property tests, contract and own alike."""

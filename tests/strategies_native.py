@@ -11,6 +11,7 @@ import strategies_claude_code
 import strategies_codex
 import strategies_gemini
 import strategies_langchain
+import strategies_llama_index
 import strategies_meai
 import strategies_openai_chat
 import strategies_openai_responses
@@ -35,5 +36,6 @@ DOCUMENTS: dict[str, st.SearchStrategy[Any]] = {
     "pydantic-ai": strategies_pydantic_ai.transcripts(),
     "vercel-ai": strategies_vercel_ai.transcripts(),
     "trl": strategies_trl.transcripts(),
+    "llama-index": strategies_llama_index.transcripts(),
 }
 """Valid native documents of each format."""

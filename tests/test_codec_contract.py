@@ -49,6 +49,7 @@ import strategies_codex
 import strategies_gemini
 import strategies_json
 import strategies_langchain
+import strategies_llama_index
 import strategies_meai
 import strategies_openai_chat
 import strategies_openai_responses
@@ -122,6 +123,7 @@ DAMAGED: dict[str, st.SearchStrategy[Any]] = {
     "pydantic-ai": strategies_pydantic_ai.damaged_transcripts(),
     "vercel-ai": strategies_vercel_ai.damaged_transcripts(),
     "trl": strategies_trl.damaged_transcripts(),
+    "llama-index": strategies_llama_index.damaged_transcripts(),
 }
 """Each format's valid documents with one value replaced by an arbitrary JSON value."""
 

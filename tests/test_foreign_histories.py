@@ -7,6 +7,8 @@ both were read as OpenAI Chat or chat-template, every message looked empty (HN00
 content keys its messages lack (the file is skipped as no transcript in a format
 histnorm reads), and a message read with `--format` whose content lies under keys its
 reader does not read is unknown content (HN013), kept with its turn, never empty.
+A LlamaIndex dump is now read by its own codec, `llama-index` (issue #25), with nothing
+lost; Semantic Kernel is still skipped.
 
 The documents are ours, in the shapes those libraries write (semantic-kernel 1.45
 `ChatMessageContent`, llama-index-core 0.14 `ChatMessage`).
@@ -80,8 +82,11 @@ LLAMA_INDEX: list[dict[str, Any]] = [
 ]
 """A clean LlamaIndex message dump with a tool call and its result."""
 
-FOREIGN = {"semantic-kernel": SEMANTIC_KERNEL, "llama-index": LLAMA_INDEX}
-WHERE = {"semantic-kernel": "'items'", "llama-index": "'blocks'"}
+FOREIGN = {"semantic-kernel": SEMANTIC_KERNEL}
+"""Histories in formats histnorm does not read."""
+WHERE = {"semantic-kernel": "'items'"}
+READ_ELSEWHERE = {"semantic-kernel": SEMANTIC_KERNEL, "llama-index": LLAMA_INDEX}
+"""Histories whose content lies where OpenAI Chat and chat-template do not read it."""
 
 
 @pytest.mark.parametrize("name", FOREIGN)
@@ -121,16 +126,48 @@ def test_the_cli_skips_a_foreign_history_and_fix_keeps_its_bytes(tmp_path: Path,
     assert path.read_bytes() == data
 
 
+def test_a_llama_index_dump_is_read_as_llama_index_with_nothing_lost() -> None:
+    assert {
+        codec.name: codec.sniff(LLAMA_INDEX) for codec in CODECS.values() if codec.sniff(LLAMA_INDEX)
+    } == {"llama-index": 0.97}
+    assert detect_format(LLAMA_INDEX) == "llama-index"
+    assert histnorm.lint(LLAMA_INDEX) == ()
+    transcript = histnorm.load(LLAMA_INDEX)
+    roles = [(m.role, [p.kind for p in m.parts]) for m in transcript.messages]
+    assert roles == [
+        ("system", ["text"]),
+        ("user", ["text"]),
+        ("assistant", ["tool_call"]),
+        ("tool", ["tool_result"]),
+        ("assistant", ["text"]),
+    ]
+    assert histnorm.encode(transcript) == LLAMA_INDEX
+    repaired = histnorm.repair(LLAMA_INDEX)
+    assert repaired.value == LLAMA_INDEX and not repaired.applied
+
+
+def test_the_cli_reads_a_llama_index_dump_and_fix_keeps_its_bytes(tmp_path: Path) -> None:
+    path = tmp_path / "llama-index.json"
+    data = json.dumps(LLAMA_INDEX, indent=2).encode()
+    path.write_bytes(data)
+    linted = invoke("lint", "--output-format", "json", str(path))
+    assert linted.exit_code == 0, linted.output
+    assert "skipped" not in linted.output
+    fixed = invoke("fix", str(path))
+    assert fixed.exit_code == 0, fixed.output
+    assert path.read_bytes() == data
+
+
 def _messages(history: Any) -> list[dict[str, Any]]:
     return history["messages"] if isinstance(history, dict) else history
 
 
 @pytest.mark.parametrize("format", ["openai-chat", "chat-template"])
-@pytest.mark.parametrize("name", FOREIGN)
+@pytest.mark.parametrize("name", READ_ELSEWHERE)
 def test_read_as_a_format_its_messages_are_unknown_content_not_empty(
     name: str, format: str
 ) -> None:
-    history = [m for m in _messages(FOREIGN[name]) if m["role"] != "tool"]  # no tool_call_id
+    history = [m for m in _messages(READ_ELSEWHERE[name]) if m["role"] != "tool"]
     found = histnorm.lint(history, format=format)
     assert "HN005" not in {d.code for d in found}
     unknown = [d for d in found if d.code == "HN013"]

@@ -172,6 +172,7 @@ BAD_MESSAGE: dict[str, str] = {
     "pydantic-ai": "/2/parts/0/tool_call_id",
     "vercel-ai": "/1/parts/1/toolCallId",
     "trl": "/rejected/0/tool_calls/0/function",
+    "llama-index": "/2/blocks/1/tool_call_id",
 }
 for _format, _pointer in BAD_MESSAGE.items():
     EXPECTED[f"bad-message.{_format}.json"] = [(ANY_LINE, "HN000", _pointer)]

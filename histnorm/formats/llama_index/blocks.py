@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from histnorm.errors import HistnormError, join_pointer
-from histnorm.formats.base import expect_object, optional_str, rebuild, strict_equal
+from histnorm.formats.base import expect_object, optional_str, rebuild, reuse_native, strict_equal
 from histnorm.model import (
     MediaPart,
     Part,
@@ -101,8 +101,18 @@ def result_content(blocks: list[Any]) -> Any:
 # --- encoding ---------------------------------------------------------------------------
 
 
+def _read_block(item: Any) -> Part:
+    return decode_block(item, "")
+
+
+def _read_call(item: Any) -> Part:
+    return decode_tool_call(item, "")
+
+
 def encode_block(part: Part) -> Any:
     """One item of `blocks` for `part`; an unchanged part gives back its very native object."""
+    if reuse_native(part, _read_block):
+        return part.native
     base: dict[str, Any] = part.native if isinstance(part.native, dict) else {}
     if isinstance(part, TextPart):
         if base.get("block_type") == "text" and base.get("text") == part.text:
@@ -143,7 +153,9 @@ def _kwargs(arguments: Any) -> Any:
 
 
 def encode_tool_call(part: Part) -> Any:
-    """One item of `additional_kwargs.tool_calls`."""
+    """One item of `additional_kwargs.tool_calls`; an unchanged call is its native object."""
+    if reuse_native(part, _read_call):
+        return part.native
     if isinstance(part, UnknownPart) and part.native is not None:
         return part.native
     if not isinstance(part, ToolCallPart) or not isinstance(part.native, dict):
