@@ -108,35 +108,62 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
     return Message(role=role, parts=tuple(parts), native=obj)
 
 
-def encode_message(message: Message) -> Any:
-    """Encode one message; an unchanged message gives back its very native object."""
+def encode_message(message: Message) -> list[Any]:
+    """Encode one message; an unchanged message gives back its very native object. Tool
+    results become `tool` messages of their own, before or after the rest of the message
+    as they were ordered in it."""
     if reuse_native(message, decode_message):
-        return message.native
-    base: dict[str, Any] = message.native if isinstance(message.native, dict) else {}
+        return [message.native]
+    results = [p for p in message.parts if isinstance(p, ToolResultPart)]
+    others = [p for p in message.parts if not isinstance(p, ToolResultPart)]
+    empty = message.evolve(native=None)
+    if results and not others:
+        return [_encode_tool(message, results[0])] + [_encode_tool(empty, r) for r in results[1:]]
+    lead = 0
+    while lead < len(message.parts) and isinstance(message.parts[lead], ToolResultPart):
+        lead += 1
+    body = _encode_other(message, others, drop_call_id=bool(results))
+    return (
+        [_encode_tool(empty, r) for r in results[:lead]]
+        + [body]
+        + [_encode_tool(empty, r) for r in results[lead:]]
+    )
+
+
+def _kwargs_of(base: dict[str, Any]) -> dict[str, Any]:
     kwargs = base.get("additional_kwargs")
-    kwargs = dict(kwargs) if isinstance(kwargs, dict) else {}
-    old_kwargs = base.get("additional_kwargs")
-    if message.role_is("tool"):
-        results = [p for p in message.parts if isinstance(p, ToolResultPart)]
-        if len(results) != 1 or len(message.parts) != 1:
-            raise HistnormError("a LlamaIndex tool message holds exactly one tool result")
-        (result,) = results
-        kwargs = rebuild(kwargs, {"tool_call_id": result.call_id})
-        if result.name is not None and ("name" in kwargs or result.native is None):
-            kwargs = rebuild(kwargs, {"name": result.name})
-        blocks: Any = encode_result(result, result.native)
-    else:
-        blocks = [encode_block(p) for p in message.parts if p.slot != TOOL_CALLS]
-        calls = [encode_tool_call(p) for p in message.parts if p.slot == TOOL_CALLS]
-        old_calls = kwargs.get("tool_calls")
-        if calls or old_calls is not None:
-            kwargs = rebuild(kwargs, {"tool_calls": old_calls if same_items(old_calls, calls) else calls})
-        old_blocks = base.get("blocks")
-        blocks = old_blocks if same_items(old_blocks, blocks) else blocks
-    if isinstance(old_kwargs, dict) and kwargs == old_kwargs and _same_values(old_kwargs, kwargs):
-        kwargs = old_kwargs
-    updates: dict[str, Any] = {"role": message.role, "additional_kwargs": kwargs, "blocks": blocks}
-    return rebuild(base, updates)
+    return kwargs if isinstance(kwargs, dict) else {}
+
+
+def _encode_tool(message: Message, result: ToolResultPart) -> dict[str, Any]:
+    """A `tool` message holding `result` (on the native `message` was read from, if any)."""
+    base: dict[str, Any] = message.native if isinstance(message.native, dict) else {}
+    old = _kwargs_of(base)
+    kwargs = rebuild(old, {"tool_call_id": result.call_id})
+    if result.name is not None and ("name" in old or result.native is None):
+        kwargs = rebuild(kwargs, {"name": result.name})
+    if _same_values(old, kwargs) and "additional_kwargs" in base:
+        kwargs = base["additional_kwargs"]
+    blocks = encode_result(result, result.native)
+    return rebuild(base, {"role": "tool", "additional_kwargs": kwargs, "blocks": blocks})
+
+
+def _encode_other(message: Message, parts: list[Part], drop_call_id: bool) -> dict[str, Any]:
+    """A message of any other role holding `parts` (blocks and OpenAI tool calls)."""
+    base: dict[str, Any] = message.native if isinstance(message.native, dict) else {}
+    old = _kwargs_of(base)
+    kwargs = {k: v for k, v in old.items() if not (drop_call_id and k == "tool_call_id")}
+    blocks: Any = [encode_block(p) for p in parts if p.slot != TOOL_CALLS]
+    calls = [encode_tool_call(p) for p in parts if p.slot == TOOL_CALLS]
+    old_calls = old.get("tool_calls")
+    if calls or old_calls is not None:
+        kwargs = rebuild(kwargs, {"tool_calls": old_calls if same_items(old_calls, calls) else calls})
+    if _same_values(old, kwargs) and "additional_kwargs" in base:
+        kwargs = base["additional_kwargs"]
+    old_blocks = base.get("blocks")
+    blocks = old_blocks if same_items(old_blocks, blocks) else blocks
+    role = "assistant" if message.role_is("tool") else message.role
+    return rebuild(base, {"role": role, "additional_kwargs": kwargs, "blocks": blocks})
 
 
 def _same_values(old: dict[str, Any], new: dict[str, Any]) -> bool:
@@ -206,7 +233,7 @@ class LlamaIndexCodec(Codec):
         """Encode; other keys of messages, blocks, the envelope and the store are kept."""
         native = transcript.native
         if not is_store(native):
-            out = [encode_message(m) for m in transcript.messages]
+            out = [native for m in transcript.messages for native in encode_message(m)]
             if isinstance(native, dict):
                 old = native.get("messages")
                 return rebuild(native, {"messages": old if same_items(old, out) else out})
@@ -218,7 +245,7 @@ class LlamaIndexCodec(Codec):
             raise HistnormError("histnorm cannot write a message outside its key of the store")
         lists: dict[str, list[Any]] = {key: [] for key in store}
         for message, key in zip(transcript.messages, keys, strict=True):
-            lists[key].append(encode_message(message))
+            lists[key].extend(encode_message(message))
         updates = {k: store[k] if same_items(store[k], new) else new for k, new in lists.items()}
         new_store = rebuild(store, updates)
         if _same_values(store, new_store):

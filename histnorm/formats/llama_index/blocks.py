@@ -10,6 +10,7 @@ from typing import Any
 
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import expect_object, optional_str, rebuild, reuse_native, strict_equal
+from histnorm.media import parse_data_url
 from histnorm.model import (
     MediaPart,
     Part,
@@ -34,6 +35,8 @@ MEDIA = {
     "document": "document_mimetype",
 }
 """Media block types, each with the key holding its media type."""
+DATA = {"image": "image", "audio": "audio", "video": "video", "document": "data"}
+"""Media block types, each with the key holding its inline (base64) data."""
 VERBATIM = frozenset({"cache", "citable", "citation"})
 """Block types kept verbatim on purpose: a cache point, cited or citable content."""
 
@@ -59,14 +62,11 @@ def decode_block(item: Any, pointer: str) -> Part:
             slot=BLOCKS,
         )
     if kind in MEDIA:
-        media_type = block.get(MEDIA[kind])
-        url = block.get("url")
-        return MediaPart(
-            media_type=media_type if isinstance(media_type, str) else kind,
-            uri=url if isinstance(url, str) else None,
-            native=block,
-            slot=BLOCKS,
-        )
+        media_type = _media_type(kind, block.get(MEDIA[kind]))
+        url, data = block.get("url"), block.get(DATA[kind])
+        if not isinstance(url, str):
+            url = f"data:{media_type};base64,{data}" if isinstance(data, str) and data else None
+        return MediaPart(media_type=media_type, uri=url, native=block, slot=BLOCKS)
     return UnknownPart(type=kind, native=block, slot=BLOCKS)
 
 
@@ -85,6 +85,13 @@ def decode_tool_call(item: Any, pointer: str) -> Part:
         native=item,
         slot=TOOL_CALLS,
     )
+
+
+def _media_type(kind: str, value: Any) -> str:
+    """A media block's media type: its own (an audio `format` is a subtype), else its kind."""
+    if not isinstance(value, str) or not value:
+        return kind
+    return f"audio/{value}" if kind == "audio" and "/" not in value else value
 
 
 def result_content(blocks: list[Any]) -> Any:
@@ -136,7 +143,35 @@ def encode_block(part: Part) -> Any:
         return rebuild(base, updates)
     if isinstance(part, UnknownPart | MediaPart) and part.native is not None:
         return part.native
+    if isinstance(part, MediaPart) and part.uri is not None:
+        return _media_block(part.media_type or "", part.uri)
     raise HistnormError(f"a {part.kind} part cannot be written as a LlamaIndex content block")
+
+
+def _media_block(media_type: str, uri: str) -> dict[str, Any]:
+    """A new media block as `model_dump()` writes one: inline data for a `data:` URL."""
+    inline = parse_data_url(uri)
+    if inline is not None:
+        media_type = media_type or inline[0]
+    data, url = (inline[1], None) if inline is not None else (None, uri)
+    major, _, minor = media_type.partition("/")
+    if major == "image":
+        return {"block_type": "image", "image": data, "path": None, "url": url} | {
+            "image_mimetype": media_type,
+            "detail": None,
+        }
+    if major == "audio":
+        return {"block_type": "audio", "audio": data, "path": None, "url": url, "format": minor}
+    if major == "video":
+        return {"block_type": "video", "video": data, "path": None, "url": url} | {
+            "video_mimetype": media_type,
+            "detail": None,
+            "fps": None,
+        }
+    return {"block_type": "document", "data": data, "path": None, "url": url} | {
+        "title": "input_document",
+        "document_mimetype": media_type or None,
+    }
 
 
 def _text(text: str) -> dict[str, Any]:
