@@ -92,7 +92,9 @@ def openai_calls(draw: st.DrawFn, pool: list[str]) -> Any:
 def messages(draw: st.DrawFn, pool: list[str]) -> dict[str, Any]:
     """One `ChatMessage.model_dump()`."""
     role = draw(st.sampled_from(["tool", "other"]))
-    kwargs: dict[str, Any] = draw(st.dictionaries(st.sampled_from(["x", "usage"]), JSON_VALUES, max_size=1))
+    kwargs: dict[str, Any] = draw(
+        st.dictionaries(st.sampled_from(["x", "usage"]), JSON_VALUES, max_size=1)
+    )
     if role == "tool":
         kwargs["tool_call_id"] = draw(st.none() | _ids(pool))
         if draw(st.booleans()):
@@ -117,11 +119,22 @@ def transcripts(draw: st.DrawFn) -> Any:
     lists = draw(st.lists(st.lists(messages(pool), max_size=4), min_size=1, max_size=3))
     every = [m for found in lists for m in found]
     if not any(m["blocks"] for m in every):
-        first = {"role": "user", "additional_kwargs": {}, "blocks": [{"block_type": "text", "text": "hi"}]}
+        first = {
+            "role": "user",
+            "additional_kwargs": {},
+            "blocks": [{"block_type": "text", "text": "hi"}],
+        }
         lists[0].insert(0, first)
     shape = draw(st.integers(0, 4))
     if shape == 0:
-        keys = draw(st.lists(st.sampled_from(["alice", "bob", "a/b~c", ""]), min_size=len(lists), max_size=len(lists), unique=True))
+        keys = draw(
+            st.lists(
+                st.sampled_from(["alice", "bob", "a/b~c", ""]),
+                min_size=len(lists),
+                max_size=len(lists),
+                unique=True,
+            )
+        )
         return {"store": dict(zip(keys, lists, strict=True)), "class_name": "SimpleChatStore"}
     merged = [m for found in lists for m in found]
     if shape == 1:

@@ -128,7 +128,9 @@ def test_the_cli_skips_a_foreign_history_and_fix_keeps_its_bytes(tmp_path: Path,
 
 def test_a_llama_index_dump_is_read_as_llama_index_with_nothing_lost() -> None:
     assert {
-        codec.name: codec.sniff(LLAMA_INDEX) for codec in CODECS.values() if codec.sniff(LLAMA_INDEX)
+        codec.name: codec.sniff(LLAMA_INDEX)
+        for codec in CODECS.values()
+        if codec.sniff(LLAMA_INDEX)
     } == {"llama-index": 0.97}
     assert detect_format(LLAMA_INDEX) == "llama-index"
     assert histnorm.lint(LLAMA_INDEX) == ()

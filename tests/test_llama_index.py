@@ -281,10 +281,16 @@ def test_a_new_result_is_a_tool_message_llama_index_reads() -> None:
 @pytest.mark.parametrize(
     ("doc", "pointer"),
     [
-        ([text("user", "hi"), {"role": "assistant", "blocks": {"block_type": "text"}}], "/1/blocks"),
+        (
+            [text("user", "hi"), {"role": "assistant", "blocks": {"block_type": "text"}}],
+            "/1/blocks",
+        ),
         ([{"role": 3, "blocks": []}], "/0/role"),
         ([text("tool", "x", tool_call_id=5)], "/0/additional_kwargs/tool_call_id"),
-        (store(a=[text("user", "hi")], b=[{"role": "user", "additional_kwargs": []}]), "/store/b/0/additional_kwargs"),
+        (
+            store(a=[text("user", "hi")], b=[{"role": "user", "additional_kwargs": []}]),
+            "/store/b/0/additional_kwargs",
+        ),
     ],
 )
 def test_bad_input_raises_histnorm_error_with_pointer(doc: Any, pointer: str) -> None:
@@ -305,3 +311,19 @@ def test_bad_input_raises_histnorm_error_with_pointer(doc: Any, pointer: str) ->
 )
 def test_sniff_claims_only_llama_index_marks(doc: Any) -> None:
     assert CODEC.sniff(doc) == 0.0
+
+
+def test_a_store_of_several_keys_does_not_convert_and_says_why() -> None:
+    transcript = histnorm.load(_load("chat-store.json"))
+    with pytest.raises(HistnormError) as raised:
+        histnorm.encode(histnorm.convert(transcript, "openai-chat"), "openai-chat")
+    assert "chat store of several keys" in raised.value.message
+    one = histnorm.load(_load("chat-store-openai.json"))
+    out = histnorm.encode(histnorm.convert(one, "openai-chat"), "openai-chat")
+    assert [m["role"] for m in out["messages"]] == [
+        "user",
+        "assistant",
+        "tool",
+        "tool",
+        "assistant",
+    ]

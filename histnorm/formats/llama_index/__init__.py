@@ -148,7 +148,7 @@ def _encode_tool(message: Message, result: ToolResultPart) -> dict[str, Any]:
     return rebuild(base, {"role": "tool", "additional_kwargs": kwargs, "blocks": blocks})
 
 
-def _encode_other(message: Message, parts: list[Part], drop_call_id: bool) -> dict[str, Any]:
+def _encode_other(message: Message, parts: Sequence[Part], drop_call_id: bool) -> dict[str, Any]:
     """A message of any other role holding `parts` (blocks and OpenAI tool calls)."""
     base: dict[str, Any] = message.native if isinstance(message.native, dict) else {}
     old = _kwargs_of(base)
@@ -157,7 +157,9 @@ def _encode_other(message: Message, parts: list[Part], drop_call_id: bool) -> di
     calls = [encode_tool_call(p) for p in parts if p.slot == TOOL_CALLS]
     old_calls = old.get("tool_calls")
     if calls or old_calls is not None:
-        kwargs = rebuild(kwargs, {"tool_calls": old_calls if same_items(old_calls, calls) else calls})
+        kwargs = rebuild(
+            kwargs, {"tool_calls": old_calls if same_items(old_calls, calls) else calls}
+        )
     if _same_values(old, kwargs) and "additional_kwargs" in base:
         kwargs = base["additional_kwargs"]
     old_blocks = base.get("blocks")

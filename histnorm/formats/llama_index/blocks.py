@@ -75,7 +75,9 @@ def decode_tool_call(item: Any, pointer: str) -> Part:
     llama-index-llms-openai stores them); any other shape is kept as unknown content."""
     if not isinstance(item, dict) or not isinstance(item.get("function"), dict):
         kind = item.get("type") if isinstance(item, dict) else None
-        return UnknownPart(type=kind if isinstance(kind, str) else None, native=item, slot=TOOL_CALLS)
+        return UnknownPart(
+            type=kind if isinstance(kind, str) else None, native=item, slot=TOOL_CALLS
+        )
     body = item["function"]
     return ToolCallPart(
         call_id=optional_str(item.get("id"), join_pointer(pointer, "id"), "the tool call id"),
