@@ -9,6 +9,8 @@ nothing, and a program pays only for the codecs, rules and models it calls on.
 
 from __future__ import annotations
 
+import sys
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -164,6 +166,23 @@ def __getattr__(name: str) -> Any:
     value = getattr(import_module(found[0]), found[1])
     globals()[name] = value
     return value
+
+
+class _Package(ModuleType):
+    """`histnorm` itself: importing its submodule `histnorm.convert` or `histnorm.repair`
+    leaves the package's `convert` and `repair` the public functions, as importing the
+    package eagerly did (the import system sets a loaded submodule on its package)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _SHADOWED and isinstance(value, ModuleType):
+            return  # the submodule stays in sys.modules under its own name
+        super().__setattr__(name, value)
+
+
+_SHADOWED = frozenset({"convert", "repair"})
+"""Public names that are also the names of submodules."""
+
+sys.modules[__name__].__class__ = _Package
 
 
 def __dir__() -> list[str]:

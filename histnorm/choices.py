@@ -27,6 +27,7 @@ FORMAT_NAMES = (
     "bedrock-converse",
     "trl",
     "semantic-kernel",
+    "llama-index",
 )
 """Every format, in `histnorm.formats.CODECS` order."""
 

@@ -53,6 +53,7 @@ PROPERTY_SETTINGS: Mapping[str, settings] = MappingProxyType(
         "vercel-ai": _property(40),
         "bedrock-converse": _property(40),
         "semantic-kernel": _property(40),
+        "llama-index": _property(40),
     }
 )
 """The hypothesis settings of each format's property tests, contract and own alike."""

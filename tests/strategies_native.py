@@ -12,6 +12,7 @@ import strategies_claude_code
 import strategies_codex
 import strategies_gemini
 import strategies_langchain
+import strategies_llama_index
 import strategies_meai
 import strategies_openai_chat
 import strategies_openai_responses
@@ -39,5 +40,6 @@ DOCUMENTS: dict[str, st.SearchStrategy[Any]] = {
     "trl": strategies_trl.transcripts(),
     "bedrock-converse": strategies_bedrock_converse.transcripts(),
     "semantic-kernel": strategies_semantic_kernel.transcripts(),
+    "llama-index": strategies_llama_index.transcripts(),
 }
 """Valid native documents of each format."""

@@ -71,3 +71,14 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
 
     with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
         histnorm.nothing_here  # noqa: B018
+
+
+def test_a_submodule_of_the_same_name_does_not_hide_a_public_function() -> None:
+    """`histnorm.convert` and `histnorm.repair` are functions and submodules: importing a
+    submodule first (as any adapter does) leaves the package's name the function."""
+    code = (
+        "import histnorm.convert, histnorm.repair, histnorm, inspect;"
+        "print(inspect.isfunction(histnorm.convert), inspect.isfunction(histnorm.repair))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.split() == ["True", "True"], done.stderr

@@ -50,6 +50,7 @@ import strategies_codex
 import strategies_gemini
 import strategies_json
 import strategies_langchain
+import strategies_llama_index
 import strategies_meai
 import strategies_openai_chat
 import strategies_openai_responses
@@ -126,6 +127,7 @@ DAMAGED: dict[str, st.SearchStrategy[Any]] = {
     "trl": strategies_trl.damaged_transcripts(),
     "bedrock-converse": strategies_bedrock_converse.damaged_transcripts(),
     "semantic-kernel": strategies_semantic_kernel.damaged_transcripts(),
+    "llama-index": strategies_llama_index.damaged_transcripts(),
 }
 """Each format's valid documents with one value replaced by an arbitrary JSON value."""
 

@@ -112,7 +112,10 @@ RICH = histnorm.Transcript(
 """A user turn with an author name, a base64 image and a base64 PDF document."""
 SHAPE_KEYS = frozenset({"type", "$type", "part_kind", "kind"})
 """Keys whose values name a native shape, not content: they need not reach another format."""
-MEDIA_TYPE_KEYS = frozenset({"media_type", "mime_type", "mimeType", "mediaType"})
+MEDIA_TYPE_KEYS = frozenset(
+    {"media_type", "mime_type", "mimeType", "mediaType"}
+    | {"image_mimetype", "document_mimetype", "video_mimetype"}  # LlamaIndex blocks
+)
 """Keys naming a media type, which a target may say its own way (a block kind, a data URL,
 the file's own header)."""
 

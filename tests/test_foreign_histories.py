@@ -7,8 +7,9 @@ both were read as OpenAI Chat or chat-template, every message looked empty (HN00
 content keys its messages lack (the file is skipped as no transcript in a format
 histnorm reads), and a message read with `--format` whose content lies under keys its
 reader does not read is unknown content (HN013), kept with its turn, never empty.
-Semantic Kernel histories are now read by the `semantic-kernel` codec (issue #25), with
-nothing lost; LlamaIndex dumps are still skipped.
+Both are now read by their own codecs, `semantic-kernel` and `llama-index` (issue #25),
+with nothing lost. Look-alikes without those libraries' marks (`content_type`,
+`block_type`) are still skipped.
 
 The documents are ours, in the shapes those libraries write (semantic-kernel 1.45
 `ChatMessageContent`, llama-index-core 0.14 `ChatMessage`).
@@ -82,10 +83,29 @@ LLAMA_INDEX: list[dict[str, Any]] = [
 ]
 """A clean LlamaIndex message dump with a tool call and its result."""
 
-HISTORIES = {"semantic-kernel": SEMANTIC_KERNEL, "llama-index": LLAMA_INDEX}
-FOREIGN = {"llama-index": LLAMA_INDEX}
-"""The histories in a format no codec reads."""
-WHERE = {"semantic-kernel": "'items'", "llama-index": "'blocks'"}
+
+def _unmarked(history: Any, mark: str) -> Any:
+    """`history` with every `mark` key taken out: no library's own evidence is left."""
+    if isinstance(history, dict):
+        return {k: _unmarked(v, mark) for k, v in history.items() if k != mark}
+    if isinstance(history, list):
+        return [_unmarked(v, mark) for v in history]
+    return history
+
+
+FOREIGN = {
+    "items": _unmarked(SEMANTIC_KERNEL, "content_type"),
+    "segments": [
+        {"role": m["role"], "segments": m["blocks"]}
+        for m in _unmarked(LLAMA_INDEX, "block_type")
+        if m["blocks"]
+    ],
+}
+"""Look-alikes in a format no codec reads: content under `items` without the mark the
+`semantic-kernel` codec detects it by, or under a key no format has (`segments`)."""
+WHERE = {"items": "'items'", "segments": "'segments'"}
+READ_ELSEWHERE = {"semantic-kernel": SEMANTIC_KERNEL, "llama-index": LLAMA_INDEX}
+"""Histories whose content lies where OpenAI Chat and chat-template do not read it."""
 
 
 def test_a_semantic_kernel_history_is_read_as_semantic_kernel_with_no_loss() -> None:
@@ -156,16 +176,59 @@ def test_the_cli_skips_a_foreign_history_and_fix_keeps_its_bytes(tmp_path: Path,
     assert path.read_bytes() == data
 
 
+def test_a_llama_index_dump_is_read_as_llama_index_with_nothing_lost() -> None:
+    assert {
+        codec.name: codec.sniff(LLAMA_INDEX)
+        for codec in CODECS.values()
+        if codec.sniff(LLAMA_INDEX)
+    } == {"llama-index": 0.97}
+    assert detect_format(LLAMA_INDEX) == "llama-index"
+    assert histnorm.lint(LLAMA_INDEX) == ()
+    transcript = histnorm.load(LLAMA_INDEX)
+    roles = [(m.role, [p.kind for p in m.parts]) for m in transcript.messages]
+    assert roles == [
+        ("system", ["text"]),
+        ("user", ["text"]),
+        ("assistant", ["tool_call"]),
+        ("tool", ["tool_result"]),
+        ("assistant", ["text"]),
+    ]
+    assert histnorm.encode(transcript) == LLAMA_INDEX
+    repaired = histnorm.repair(LLAMA_INDEX)
+    assert repaired.value == LLAMA_INDEX and not repaired.applied
+
+
+def test_the_cli_reads_a_llama_index_dump_and_fix_keeps_its_bytes(tmp_path: Path) -> None:
+    path = tmp_path / "llama-index.json"
+    data = json.dumps(LLAMA_INDEX, indent=2).encode()
+    path.write_bytes(data)
+    linted = invoke("lint", "--output-format", "json", str(path))
+    assert linted.exit_code == 0, linted.output
+    assert "skipped" not in linted.output
+    fixed = invoke("fix", str(path))
+    assert fixed.exit_code == 0, fixed.output
+    assert path.read_bytes() == data
+
+
+def test_a_llama_index_dump_without_its_marks_is_no_guess() -> None:
+    """Content under `blocks` whose entries carry no `block_type`: keys the `llama-index`
+    codec reads, without the mark it is detected by. Nothing is read as it; the file is
+    an HN000 that names the formats to choose from."""
+    found = histnorm.lint(json.dumps(_unmarked(LLAMA_INDEX, "block_type")))
+    assert [d.code for d in found] == ["HN000"]
+    assert "pass --format" in found[0].message and "llama-index" in found[0].message
+
+
 def _messages(history: Any) -> list[dict[str, Any]]:
     return history["messages"] if isinstance(history, dict) else history
 
 
 @pytest.mark.parametrize("format", ["openai-chat", "chat-template"])
-@pytest.mark.parametrize("name", HISTORIES)
+@pytest.mark.parametrize("name", READ_ELSEWHERE)
 def test_read_as_a_format_its_messages_are_unknown_content_not_empty(
     name: str, format: str
 ) -> None:
-    history = [m for m in _messages(HISTORIES[name]) if m["role"] != "tool"]  # no tool_call_id
+    history = [m for m in _messages(READ_ELSEWHERE[name]) if m["role"] != "tool"]
     found = histnorm.lint(history, format=format)
     assert "HN005" not in {d.code for d in found}
     unknown = [d for d in found if d.code == "HN013"]

@@ -174,6 +174,7 @@ BAD_MESSAGE: dict[str, str] = {
     "trl": "/rejected/0/tool_calls/0/function",
     "bedrock-converse": "/messages/2/content/0/toolResult/toolUseId",
     "semantic-kernel": "/messages/3/items/0/id",
+    "llama-index": "/2/blocks/1/tool_call_id",
 }
 for _format, _pointer in BAD_MESSAGE.items():
     EXPECTED[f"bad-message.{_format}.json"] = [(ANY_LINE, "HN000", _pointer)]

@@ -133,9 +133,14 @@ def conversion(transcript: Transcript, to: str) -> Conversion:
         return Conversion(transcript)
     origin = CODECS.get(transcript.format or "")
     if origin is not None and origin.conversations(transcript) is not None:
+        what = (
+            "a chat store of several keys in {to}: it holds one conversation per key"
+            if origin.name == "llama-index"
+            else "a {name} preference pair in {to}: it holds two conversations (the prompt "
+            "with chosen, and with rejected)"
+        )
         raise HistnormError(
-            f"histnorm cannot write a {origin.name} preference pair in {to}: it holds two "
-            "conversations (the prompt with chosen, and with rejected), not one"
+            f"histnorm cannot write {what.format(name=origin.name, to=to)}, not one"
         )
     request = read_request(transcript)
     notes: list[Diagnostic] = []

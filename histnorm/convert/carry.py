@@ -43,7 +43,7 @@ UNNAMED_HOSTED = frozenset({"gemini"})
 """Targets whose server-side tool calls and results hold no tool name (Gemini `toolCall`
 and `toolResponse` name a `toolType`)."""
 
-ANY_MEDIA = frozenset({"gemini", "meai", "agent-framework", "langchain"})
+ANY_MEDIA = frozenset({"gemini", "meai", "agent-framework", "langchain", "llama-index"})
 """Targets that write a media part of any type from its URI (inline data as a data URL)."""
 NO_MEDIA = frozenset({"sharegpt", "pydantic-ai", "trl", "semantic-kernel"})
 """Targets histnorm writes no media part in."""

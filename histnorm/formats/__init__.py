@@ -17,6 +17,7 @@ from histnorm.formats.claude_code import ClaudeCodeCodec
 from histnorm.formats.codex import CodexCodec
 from histnorm.formats.gemini import GeminiCodec
 from histnorm.formats.langchain import LangChainCodec
+from histnorm.formats.llama_index import LlamaIndexCodec
 from histnorm.formats.meai import MeaiCodec
 from histnorm.formats.openai_chat import OpenAIChatCodec
 from histnorm.formats.openai_responses import OpenAIResponsesCodec
@@ -47,6 +48,7 @@ CODECS: Mapping[str, Codec] = MappingProxyType(
             BedrockConverseCodec(),
             TRLCodec(),
             SemanticKernelCodec(),
+            LlamaIndexCodec(),
         )
     }
 )
