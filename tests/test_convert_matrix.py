@@ -110,7 +110,7 @@ RICH = histnorm.Transcript(
     )
 )
 """A user turn with an author name, a base64 image and a base64 PDF document."""
-SHAPE_KEYS = frozenset({"type", "$type", "part_kind", "kind"})
+SHAPE_KEYS = frozenset({"type", "$type", "part_kind", "kind", "block_type", "content_type"})
 """Keys whose values name a native shape, not content: they need not reach another format."""
 MEDIA_TYPE_KEYS = frozenset(
     {"media_type", "mime_type", "mimeType", "mediaType"}

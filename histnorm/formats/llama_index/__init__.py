@@ -33,6 +33,7 @@ from histnorm.formats.base import (
     Codec,
     expect_object,
     first_index,
+    marked_sniff,
     rebuild,
     required_str,
     reuse_native,
@@ -213,15 +214,7 @@ class LlamaIndexCodec(Codec):
         if is_store(data):
             return 0.97
         messages = _messages_of(data)
-        if not messages:
-            return 0.0
-        marked = False
-        for msg in messages[:50]:
-            found = _sniff_message(msg)
-            if found is None:
-                return 0.0
-            marked = marked or found
-        return 0.97 if marked else 0.0
+        return marked_sniff(messages, _sniff_message)
 
     def decode(self, data: JsonValue) -> Transcript:
         """Decode a message dump (bare or under `messages`) or a chat store."""

@@ -35,14 +35,16 @@ from histnorm.formats.base import (
     MessageListCodec,
     expect_object,
     join_envelope,
+    marked_sniff,
     messages_sniff,
+    name_new_results,
     rebuild,
     reuse_native,
     type_name,
 )
 from histnorm.formats.pydantic_ai.outline import read_outline
 from histnorm.formats.pydantic_ai.parts import VERBATIM, decode_part, encode_part
-from histnorm.model import JsonValue, Message, ToolCallPart, ToolResultPart, Transcript
+from histnorm.model import JsonValue, Message, Transcript
 
 ROLES = {"request": "user", "response": "assistant"}
 
@@ -90,24 +92,6 @@ def encode_message(message: Message) -> Any:
     return rebuild(base, {"parts": parts, "kind": kind})
 
 
-def _name_results(messages: tuple[Message, ...]) -> list[Message]:
-    """Give each new result without a name the name of its call (`tool_name` is required)."""
-    names: dict[str | None, str] = {}
-    out = []
-    for message in messages:
-        parts = list(message.parts)
-        for index, part in enumerate(parts):
-            if isinstance(part, ToolCallPart) and part.name:
-                names[part.call_id] = part.name
-            elif isinstance(part, ToolResultPart) and part.native is None and not part.name:
-                name = names.get(part.call_id)
-                if name is not None:
-                    parts[index] = part.evolve(name=name)
-        changed = any(a is not b for a, b in zip(parts, message.parts, strict=True))
-        out.append(message.evolve(parts=tuple(parts)) if changed else message)
-    return out
-
-
 def _sniff_message(msg: Any) -> bool | None:
     """Whether a message has a part with a `part_kind`; None when it cannot be ours."""
     if not isinstance(msg, dict):
@@ -142,15 +126,7 @@ class PydanticAICodec(MessageListCodec):
         """Sure when every message has `kind` request/response and `parts` whose items all
         carry a `part_kind`, and some part is there; nothing else claims these keys."""
         messages = messages_sniff(data, "messages")
-        if not messages:
-            return 0.0
-        marked = False
-        for msg in messages[:50]:
-            found = _sniff_message(msg)
-            if found is None:
-                return 0.0
-            marked = marked or found
-        return 0.97 if marked else 0.0
+        return marked_sniff(messages, _sniff_message)
 
     def read_outline(self, data: JsonValue) -> Outline | None:
         """The outline read without building models, or None (`Codec.read_outline`)."""
@@ -158,7 +134,7 @@ class PydanticAICodec(MessageListCodec):
 
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode; other keys of messages, parts and the envelope are kept."""
-        out = [encode_message(m) for m in _name_results(transcript.messages)]
+        out = [encode_message(m) for m in name_new_results(transcript.messages)]
         return join_envelope(transcript, "messages", out)
 
     def part_pointer(self, transcript: Transcript, message_index: int, part_index: int) -> str:

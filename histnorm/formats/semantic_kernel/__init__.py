@@ -21,7 +21,9 @@ from histnorm.formats.base import (
     MessageListCodec,
     expect_object,
     join_envelope,
+    marked_sniff,
     messages_sniff,
+    name_new_results,
     optional_str,
     rebuild,
     required_str,
@@ -29,7 +31,7 @@ from histnorm.formats.base import (
     type_name,
 )
 from histnorm.formats.semantic_kernel.items import decode_item, encode_item, metadata_of
-from histnorm.model import JsonValue, Message, ToolCallPart, ToolResultPart, Transcript
+from histnorm.model import JsonValue, Message, Transcript
 
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
 """Semantic Kernel's `AuthorRole` values."""
@@ -89,25 +91,6 @@ def encode_message(message: Message) -> Any:
     return rebuild(base, updates)
 
 
-def _name_results(messages: tuple[Message, ...]) -> list[Message]:
-    """Give each new result without a name the name of its call (`function_name` is a
-    required field of `FunctionResultContent`)."""
-    names: dict[str | None, str] = {}
-    out = []
-    for message in messages:
-        parts = list(message.parts)
-        for index, part in enumerate(parts):
-            if isinstance(part, ToolCallPart) and part.name:
-                names[part.call_id] = part.name
-            elif isinstance(part, ToolResultPart) and part.native is None and not part.name:
-                name = names.get(part.call_id)
-                if name is not None:
-                    parts[index] = part.evolve(name=name)
-        changed = any(a is not b for a, b in zip(parts, message.parts, strict=True))
-        out.append(message.evolve(parts=tuple(parts)) if changed else message)
-    return out
-
-
 def _sniff_message(msg: Any) -> bool | None:
     """Whether a message shows Semantic Kernel's own marks (an item with a `content_type`,
     or `"content_type": "message"`); None when it cannot be a Semantic Kernel message."""
@@ -141,19 +124,11 @@ class SemanticKernelCodec(MessageListCodec):
         `content_type` (and no `content` or `tool_calls`), and some message shows one or
         says `"content_type": "message"`; no other format writes these keys."""
         messages = messages_sniff(data, "messages")
-        if not messages:
-            return 0.0
-        marked = False
-        for msg in messages[:50]:
-            found = _sniff_message(msg)
-            if found is None:
-                return 0.0
-            marked = marked or found
-        return 0.97 if marked else 0.0
+        return marked_sniff(messages, _sniff_message)
 
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode; other keys of messages, items and the envelope are kept."""
-        out = [encode_message(m) for m in _name_results(transcript.messages)]
+        out = [encode_message(m) for m in name_new_results(transcript.messages)]
         return join_envelope(transcript, "messages", out)
 
     def part_pointer(self, transcript: Transcript, message_index: int, part_index: int) -> str:
