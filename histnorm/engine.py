@@ -8,7 +8,7 @@ from types import MappingProxyType
 
 import histnorm.conversations as conversations
 from histnorm.analysis.context import Context, NeedsModel
-from histnorm.analysis.outline import Outline
+from histnorm.analysis.outline import SEVERAL, Outline
 from histnorm.conserve import lost
 from histnorm.diagnostic import Applicability, Diagnostic, Location, Severity
 from histnorm.edit import dropped_answers, is_result_only
@@ -288,6 +288,8 @@ def outline_clean(
     sizes or media."""
     codec = CODECS.get(outline.format or "")
     flags = outline.all_flags(None if codec is None else codec.known_roles)
+    if flags & SEVERAL:
+        return False  # each conversation is linted on its own (`histnorm.conversations`)
     context = Context(outline, settings, native=native, raw=raw)
     try:
         for rule in selected_rules(settings):

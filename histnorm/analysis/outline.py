@@ -48,6 +48,11 @@ LONG_LINE = 128
 """(Whole outline) a Claude Code session with a line longer than the default
 `Settings.claude_code_line_limit` (HN018)."""
 
+SEVERAL = 256
+"""(Whole outline) the transcript holds more than one conversation (a LlamaIndex chat
+store of several keys): the rules run on each, which one outline of them all cannot
+stand for, so it never proves them clean."""
+
 ALWAYS = 1 << 30
 """Set in every outline's `all_flags`: a rule that wants it always needs the model."""
 

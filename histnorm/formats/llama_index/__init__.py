@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from histnorm.analysis.outline import SEVERAL
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import (
     Codec,
@@ -278,6 +279,10 @@ class LlamaIndexCodec(Codec):
         if part.slot == RESULT:
             return join_pointer(at, "blocks")
         return at
+
+    def outline_flags(self, transcript: Transcript) -> int:
+        """`SEVERAL` for a chat store of more than one conversation."""
+        return SEVERAL if self.conversations(transcript) is not None else 0
 
     def conversations(self, transcript: Transcript) -> tuple[tuple[int, ...], ...] | None:
         """For a chat store with more than one key holding messages, the indices of each
