@@ -64,11 +64,13 @@ def main(argv: list[str] | None = None) -> int:
     if shutil.which("valgrind") is None:
         print("valgrind is not installed: no instruction counts", file=sys.stderr)
         return 2
-    with tempfile.TemporaryDirectory(prefix="histnorm-startup-") as name:
+    with tempfile.TemporaryDirectory(prefix="histnorm-startup-") as folder:
         small = options.file
         if small is None:
-            small = Path(name) / "history.json"
-            small.write_bytes(orjson.dumps({"messages": clean_history()}, option=orjson.OPT_INDENT_2))
+            small = Path(folder) / "history.json"
+            small.write_bytes(
+                orjson.dumps({"messages": clean_history()}, option=orjson.OPT_INDENT_2)
+            )
         counts = {name: instructions(argv) for name, argv in commands(small).items()}
     floor = next(iter(counts.values()))
     print("| command | instructions | x floor |\n|---|---|---|")
