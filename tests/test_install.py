@@ -176,7 +176,9 @@ def test_version_is_written_once_and_named_by_the_changelog() -> None:
 
 def test_make_demo_installs_the_package_without_the_test_stack(tmp_path: Path) -> None:
     source = copy_source(tmp_path)
-    done = run("make", "demo", f"PYTHON={sys.executable}", cwd=source)
+    # --no-print-directory: under an outer make (CI runs `make test`) a nested make would
+    # add "Entering/Leaving directory" lines around what `make demo` prints.
+    done = run("make", "--no-print-directory", "demo", f"PYTHON={sys.executable}", cwd=source)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "$ histnorm lint fixtures/demo" in done.stdout
     assert "HN001" in done.stdout
