@@ -289,11 +289,12 @@ def test_a_shadowed_copy_of_a_dropped_call_line_cuts_off_no_call(tmp_path: Path)
     assert fixed(once, tmp_path) == once
 
 
-def test_an_edit_that_would_re_point_a_missing_parent_link_is_refused() -> None:
+def test_an_edit_that_needs_a_missing_parent_link_re_pointed_writes_a_line_last() -> None:
     """Seed 3 case 2347: a streamed reply of four lines, three of which name parents the
-    file does not hold; the empty last line can only be dropped by linking the others
-    one after another, which would rewrite the link a call line names. No rule owns that
-    link: the writer refuses, saying which line, and the session is left as it was."""
+    file does not hold; the empty last line (the newest leaf) is dropped. Linking the
+    others one after another would rewrite the link a call line names, which no rule
+    owns; writing the reply's first line last keeps every link and reads back as
+    planned. (Before that layout existed the writer refused.)"""
     hosted = {"type": "mcp_tool_use", "id": "mcptoolu_01", "name": "frame", "input": {}}
     answer = {"type": "mcp_tool_result", "tool_use_id": "mcptoolu_01", "content": []}
     reply = [
@@ -305,9 +306,10 @@ def test_an_edit_that_would_re_point_a_missing_parent_link_is_refused() -> None:
     for x in reply:
         x["message"]["id"] = "msg_01"
     result = histnorm.fix(reply, CLOSE)
-    assert result.refused is not None
-    assert f"the line {uid(3)!r} names a parent the session does not hold" in result.refused
-    assert histnorm.encode(result.transcript) == reply
+    assert result.refused is None, result.refused
+    written = histnorm.encode(result.transcript)
+    assert written == [reply[1], reply[2], reply[0]]
+    assert not histnorm.fix(written, CLOSE).changed
 
 
 def test_a_first_layout_that_re_points_a_missing_parent_link_is_not_taken() -> None:
@@ -334,3 +336,30 @@ def test_a_first_layout_that_re_points_a_missing_parent_link_is_not_taken() -> N
     assert result.refused is not None
     assert f"the line {uid(2)!r} names a parent the session does not hold" in result.refused
     assert histnorm.encode(result.transcript) == reply
+
+
+def test_a_link_left_dangling_by_a_dropped_line_is_kept_as_named() -> None:
+    """Seed 1 case 6741: a streamed reply read from its newest leaf, an empty root line,
+    with its other lines after it. One fix drops an orphan result (its line's parent is
+    not in the file, so the next line keeps the uuid it names); the next drops the empty
+    leaf. No layout may re-point that line: the one that keeps every link writes the
+    reply's first line last, so reading finds the reply in the planned order."""
+    orphan = {"type": "mcp_tool_result", "tool_use_id": "mcptoolu_01", "content": []}
+    hosted = {"type": "server_tool_use", "id": "srvtoolu_01", "name": "web_search", "input": {}}
+    found = {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_01", "content": []}
+    reply = [
+        line(2, uid(97), "assistant", [{"type": "redacted_thinking", "data": "EuYBCkQ"}]),
+        line(3, uid(98), "assistant", [orphan]),
+        line(4, uid(3), "assistant", [hosted]),
+        line(5, uid(4), "assistant", [found]),
+        line(6, None, "assistant", [{"type": "text", "text": ""}]),
+    ]
+    for x in reply:
+        x["message"]["id"] = "msg_01"
+    result = histnorm.fix(reply, CLOSE)
+    assert result.refused is None, result.refused
+    assert set(result.applied) == {"HN002", "HN004"}, dict(result.applied)
+    written = histnorm.encode(result.transcript)
+    assert [x["uuid"] for x in written] == [uid(4), uid(5), uid(2)]
+    assert [x["parentUuid"] for x in written] == [uid(3), uid(4), uid(97)]
+    assert not histnorm.fix(written, CLOSE).changed

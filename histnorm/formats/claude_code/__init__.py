@@ -65,11 +65,17 @@ very same object (so the file layer copies its bytes) and the parent chain intac
   that are not messages travel with the message line before them.
 - The result is read back before it is returned. If the branch would not come out as
   planned, a line re-linked after lines of one streamed reply hangs off the first of
-  them (reading puts the others after it), so they keep the parents they name; if it
-  still would not (say, results that hung off a dropped reply), every branch line is
-  linked to the one before it; if an older branch would still be the newest leaf, the branch's
-  last line is written at the end of the file and its other children move up to its
-  parent. Earlier lines that a dropped line's uuid shadowed are dropped with it.
+  them (reading puts the others after it), so they keep the parents they name; else the
+  first line of the branch's last streamed reply is written at the end of the file
+  (reading starts from it and puts the reply's other lines after it). Layouts that keep
+  the links lines dropped by the edit leave dangling (a line keeps the missing uuid it
+  names) are tried before those that keep only the links the file leaves dangling; a
+  link to a uuid the file does not hold is never re-pointed (the writer refuses, naming
+  the line). If no layout reads back (say, results that hung off a dropped reply),
+  every branch line is linked to the one before it; if an older branch would still be
+  the newest leaf, the branch's last line is written at the end of the file and its
+  other children move up to its parent. Earlier lines that a dropped line's uuid
+  shadowed are dropped with it.
 
 A line that shares its uuid with an earlier line it shadows (not a copy of it) is never
 edited: dropping it would bring the earlier line back or drop it too, and which one an

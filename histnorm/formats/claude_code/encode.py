@@ -52,24 +52,9 @@ class _Writer(_Splicer):
         dropped |= {i for i, line in enumerate(self.lines) if uuid_of(line) in gone - {None}}
         sequence = self._sequence(dropped)
         uuids = self._new_uuids(sequence)
-        parents = self._parents(sequence, dropped, uuids, linear=False)
-        kept = self._broken_link(parents, dropped) is None
-        out, objs = self._assemble(sequence, dropped, uuids, parents)
-        if kept and self._reads_back(out, objs):
-            return out
-        if kept and not self.session.linked:  # no links to re-point: file order is the order
-            out = self._in_order(sequence, dropped, objs)
-            if self._reads_back(out, objs):
-                return out
-        anchored = self._parents(sequence, dropped, uuids, linear=False, anchored=True)
-        if (
-            self.session.linked
-            and anchored != parents  # new lines under a streamed reply
-            and self._broken_link(anchored, dropped) is None
-        ):
-            out, objs = self._assemble(sequence, dropped, uuids, anchored)
-            if self._reads_back(out, objs):
-                return out
+        found = self._layout(sequence, dropped, uuids)
+        if found is not None:
+            return found
         parents = self._parents(sequence, dropped, uuids, linear=True)
         self._refuse_broken_links(parents, dropped)
         out, objs = self._assemble(sequence, dropped, uuids, parents)
@@ -86,13 +71,53 @@ class _Writer(_Splicer):
         out, _ = self._assemble(sequence, dropped, uuids, parents, last=tip)
         return out
 
-    def _broken_link(self, parents: dict[int, str | None], dropped: set[int]) -> int | None:
+    def _layout(self, sequence: list[int], dropped: set[int], uuids: dict[int, str]) -> Any:
+        """The output lines of the first layout that reads back as planned and re-points
+        no broken link, or None. Layouts keeping the links that dropped lines leave
+        dangling are tried first (an earlier fix of the same run may have dropped such a
+        line, and that fix's edit must not be undone), then those that keep only the
+        links the file itself leaves dangling."""
+        parents = self._parents(sequence, dropped, uuids, linear=False)
+        tries: list[tuple[dict[int, str | None], int | None]] = [(parents, None)]
+        if self.session.linked:
+            anchored = self._parents(sequence, dropped, uuids, linear=False, anchored=True)
+            if anchored != parents:  # new lines under a streamed reply
+                tries.append((anchored, None))
+            if sequence:
+                # Reading puts a streamed reply's lines after the one the newest leaf's
+                # path reaches: with the reply's first line written last, it is the first.
+                tries.append((parents, sequence[self._anchor(sequence, len(sequence) - 1)]))
+        tried: set[int] = set()
+        for strict in (True, False):
+            for k, (links, last) in enumerate(tries):
+                if k in tried or self._broken_link(links, dropped, strict=strict) is not None:
+                    continue
+                tried.add(k)
+                out, objs = self._assemble(sequence, dropped, uuids, links, last=last)
+                if self._reads_back(out, objs):
+                    return out
+                if k == 0 and not self.session.linked:  # no links: file order is the order
+                    out = self._in_order(sequence, dropped, objs)
+                    if self._reads_back(out, objs):
+                        return out
+        return None
+
+    def _broken_link(
+        self, parents: dict[int, str | None], dropped: set[int], *, strict: bool = False
+    ) -> int | None:
         """A kept line whose `parentUuid` names a line the file does not hold and that
         `parents` would re-point (None if there is none): that link is the only record of
-        where the line came from, and no rule owns it."""
+        where the line came from, and no rule owns it. `strict`: also a line whose
+        dropped ancestors lead to such a uuid (it keeps the uuid it names)."""
         for index, line in enumerate(self.lines):
             own = parent_of(line)
-            if index in dropped or own is None or own in self.session.by_uuid:
+            if index in dropped or own is None:
+                continue
+            if strict:
+                resolved = self._resolved(index, dropped)
+                if resolved is None or self._stays(resolved, dropped):
+                    continue
+            elif own in self.session.by_uuid:
                 continue
             if parents.get(index, own) != own:
                 return index
