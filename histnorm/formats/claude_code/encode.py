@@ -71,7 +71,9 @@ class _Writer(_Splicer):
         out, _ = self._assemble(sequence, dropped, uuids, parents, last=tip)
         return out
 
-    def _layout(self, sequence: list[int], dropped: set[int], uuids: dict[int, str]) -> Any:
+    def _layout(
+        self, sequence: list[int], dropped: set[int], uuids: dict[int, str]
+    ) -> list[Any] | None:
         """The output lines of the first layout that reads back as planned and re-points
         no broken link, or None. Layouts keeping the links that dropped lines leave
         dangling are tried first (an earlier fix of the same run may have dropped such a
