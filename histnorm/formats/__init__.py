@@ -24,6 +24,7 @@ from histnorm.formats.openai_responses import OpenAIResponsesCodec
 from histnorm.formats.pydantic_ai import PydanticAICodec
 from histnorm.formats.semantic_kernel import SemanticKernelCodec
 from histnorm.formats.sharegpt import ShareGPTCodec
+from histnorm.formats.signature import candidates
 from histnorm.formats.trl import TRLCodec
 from histnorm.formats.vercel_ai import VercelAICodec
 from histnorm.model import JsonValue, Transcript, memo_source, same_source
@@ -91,12 +92,16 @@ STRONG = 0.9
 
 
 def claims(data: JsonValue) -> dict[str, float]:
-    """The codecs that claim `data` on their format's own marks, with their scores."""
+    """The codecs that claim `data` on their format's own marks, with their scores (in
+    `CODECS` order). Only the codecs `histnorm.formats.signature.candidates` names are
+    asked: no other could claim `data`."""
     found = {}
+    may = candidates(data)
     for name, codec in CODECS.items():
-        score = codec.sniff(data)
-        if score > 0:
-            found[name] = score
+        if name in may:
+            score = codec.sniff(data)
+            if score > 0:
+                found[name] = score
     return found
 
 

@@ -1,0 +1,135 @@
+"""Detection by signature (`histnorm.formats.signature`): the codecs it leaves out of
+`claims` are never ones that would have claimed the document.
+
+Each test compares `claims(data)` with every codec's own `sniff` on the same value: the
+scores must be the same, in the same order. The values are every fixture (whole, and each
+JSONL line), every format's generated and damaged documents, and JSON built from the
+keys the formats use, which reaches the shapes in between.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+from strategies_native import DOCUMENTS
+from test_codec_contract import DAMAGED
+
+from histnorm.formats import CODECS, claims
+from histnorm.formats.signature import candidates
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def every_claim(data: Any) -> dict[str, float]:
+    """The claims of every codec on `data`, as detection made them before signatures."""
+    found = {}
+    for name, codec in CODECS.items():
+        score = codec.sniff(data)
+        if score > 0:
+            found[name] = score
+    return found
+
+
+def agree(data: Any) -> None:
+    want = every_claim(data)
+    assert set(want) <= candidates(data), (sorted(want), sorted(candidates(data)))
+    assert list(claims(data).items()) == list(want.items())
+
+
+def _values(path: Path) -> list[Any]:
+    data = path.read_bytes()
+    if path.suffix == ".json":
+        try:
+            return [orjson.loads(data)]
+        except orjson.JSONDecodeError:
+            return []
+    lines = []
+    for raw in data.splitlines():
+        try:
+            lines.append(orjson.loads(raw))
+        except orjson.JSONDecodeError:
+            continue
+    return [lines, *lines]
+
+
+FIXTURE_FILES = sorted(p for p in FIXTURES.rglob("*") if p.suffix in (".json", ".jsonl"))
+
+
+def test_the_fixtures_are_many() -> None:
+    assert len(FIXTURE_FILES) > 300
+
+
+@pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_signature_agrees_with_every_codec_on_the_fixtures(path: Path) -> None:
+    for value in _values(path):
+        agree(value)
+        if isinstance(value, list):
+            agree({"messages": value})
+
+
+PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@pytest.mark.parametrize("fmt", list(CODECS))
+def test_signature_agrees_on_generated_and_damaged_documents(fmt: str) -> None:
+    @PROPERTY
+    @given(st.one_of(DOCUMENTS[fmt], DAMAGED[fmt]))
+    def check(doc: Any) -> None:
+        agree(doc)
+        if isinstance(doc, list):
+            agree({"messages": doc})
+            agree(doc[1:])
+        elif isinstance(doc, dict):
+            agree([doc])
+
+    check()
+
+
+KEYS = [
+    "role", "content", "parts", "id", "items", "blocks", "type", "data", "lc", "kwargs",
+    "contents", "kind", "part_kind", "from", "value", "messages", "input", "conversations",
+    "chosen", "rejected", "prompt", "completion", "class_name", "store", "payload", "uuid",
+    "parentUuid", "sessionId", "message", "tool_calls", "tool_call_id", "text", "toolUse",
+    "system", "model", "Role", "$type", "content_type", "block_type", "additional_kwargs",
+    "functionCall", "inferenceConfig", "timestamp",
+]  # fmt: skip
+LEAVES = st.sampled_from(
+    [
+        None, True, 1, "x", "user", "assistant", "model", "tool", "system", "human", "gpt",
+        "message", "request", "response", "text", "function_call", "session_meta",
+        "response_item", "constructor", "chat_message", "SimpleChatStore", [], {},
+    ]
+)  # fmt: skip
+JSON = st.recursive(
+    LEAVES,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(KEYS), inner),
+    max_leaves=12,
+)
+
+
+PARTS = st.lists(st.dictionaries(st.sampled_from(KEYS), LEAVES, max_size=3), max_size=2)
+MESSAGES = st.lists(
+    st.dictionaries(st.sampled_from(KEYS), LEAVES | PARTS, max_size=5), min_size=1, max_size=4
+)
+ENVELOPES = st.sampled_from(["messages", "contents", "input", "conversations"])
+
+
+@settings(max_examples=1500, deadline=None)
+@given(JSON)
+def test_signature_agrees_on_json_made_of_the_formats_keys(value: Any) -> None:
+    agree(value)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(MESSAGES, ENVELOPES)
+@example([{"role": "user"}, {"role": "model", "parts": [{"text": "x"}]}], "contents")
+def test_signature_agrees_on_lists_of_messages(messages: list[Any], key: str) -> None:
+    """A message list bare and in an envelope: a later message may be the one that marks
+    a format (a Gemini list's first item may lack `parts`)."""
+    agree(messages)
+    agree({key: messages})
