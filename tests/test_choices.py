@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+from histnorm_cli.reporters import FORMATS, Reporter, reporter
 
 from histnorm.choices import FORMAT_NAMES, PROFILE_NAMES
 from histnorm.formats import CODECS
@@ -82,3 +84,23 @@ def test_a_submodule_of_the_same_name_does_not_hide_a_public_function() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.split() == ["True", "True"], done.stderr
+
+
+def test_a_run_loads_only_the_reporter_it_writes_with(tmp_path: Path) -> None:
+    """`lint` of one file in the default text output imports no other reporter."""
+    target = tmp_path / "chat.json"
+    target.write_text('[{"role": "user", "content": "Hi"}]')
+    code = (
+        CLI.format(args=f'"lint", "--output-format", "text", {str(target)!r}')
+        + "print(sorted(m for m in sys.modules if m.startswith('histnorm_cli.reporters.')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys\n" + code], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.splitlines()[-1] == "['histnorm_cli.reporters.text']", done.stdout
+
+
+@pytest.mark.parametrize("name", FORMATS)
+def test_every_output_format_names_a_reporter(name: str) -> None:
+    found = reporter(name)
+    assert issubclass(found, Reporter) and found is not Reporter

@@ -6,6 +6,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import import_module
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -146,32 +147,27 @@ class Reporter:
         """Report the end of the run."""
 
 
-def _registry() -> Mapping[str, type[Reporter]]:
-    from histnorm_cli.reporters.github import GithubReporter
-    from histnorm_cli.reporters.gitlab import GitlabReporter
-    from histnorm_cli.reporters.html import HtmlReporter
-    from histnorm_cli.reporters.jsonout import JsonLinesReporter, JsonReporter
-    from histnorm_cli.reporters.junit import JunitReporter
-    from histnorm_cli.reporters.sarif import SarifReporter
-    from histnorm_cli.reporters.text import TextReporter
-
-    return MappingProxyType(
-        {
-            "text": TextReporter,
-            "json": JsonReporter,
-            "jsonl": JsonLinesReporter,
-            "github": GithubReporter,
-            "sarif": SarifReporter,
-            "gitlab": GitlabReporter,
-            "junit": JunitReporter,
-            "html": HtmlReporter,
-        }
-    )
+_CLASSES: Mapping[str, tuple[str, str]] = MappingProxyType(
+    {
+        "text": ("text", "TextReporter"),
+        "json": ("jsonout", "JsonReporter"),
+        "jsonl": ("jsonout", "JsonLinesReporter"),
+        "github": ("github", "GithubReporter"),
+        "sarif": ("sarif", "SarifReporter"),
+        "gitlab": ("gitlab", "GitlabReporter"),
+        "junit": ("junit", "JunitReporter"),
+        "html": ("html", "HtmlReporter"),
+    }
+)
+"""Each output format's reporter: its module under `histnorm_cli.reporters` and class
+(a run imports the one it writes, not the others)."""
 
 
 def reporter(name: str) -> type[Reporter]:
     """The reporter class for an output format name."""
-    return _registry()[name]
+    module, cls = _CLASSES[name]
+    found: type[Reporter] = getattr(import_module(f"histnorm_cli.reporters.{module}"), cls)
+    return found
 
 
-FORMATS = ("text", "json", "jsonl", "github", "sarif", "gitlab", "junit", "html")
+FORMATS = tuple(_CLASSES)
