@@ -363,3 +363,23 @@ def test_a_link_left_dangling_by_a_dropped_line_is_kept_as_named() -> None:
     assert [x["uuid"] for x in written] == [uid(4), uid(5), uid(2)]
     assert [x["parentUuid"] for x in written] == [uid(3), uid(4), uid(97)]
     assert not histnorm.fix(written, CLOSE).changed
+
+
+def test_a_line_re_linked_into_a_copy_of_the_line_it_shadowed_is_fixed_in_the_same_run(
+    tmp_path: Path,
+) -> None:
+    """Seed 1 cases 171080 and 182056: a call line shadows an earlier line of its uuid
+    under another parent, so a fix of it is held back. Dropping the unanswered call line
+    between re-links it under the same parent as the earlier line: the two are now copies,
+    which a fix reaches. The same run fixes them, so a second run changes nothing."""
+    later = {**CALL, "id": "toolu_02"}
+    first, copy = line(3, uid(1), "assistant", [later]), line(3, uid(2), "assistant", [later])
+    session = [
+        line(1, None, "user", "List the files."),
+        line(2, uid(1), "assistant", [CALL]),  # never answered: dropped
+        first,
+        copy,  # shadows `first`; once line 2 is gone, its copy
+    ]
+    once = fixed(b"".join(orjson.dumps(x) + b"\n" for x in session), tmp_path)
+    assert fixed(once, tmp_path) == once
+    assert b"toolu_01" not in once and b"toolu_02" not in once

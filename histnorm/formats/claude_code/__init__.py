@@ -317,7 +317,9 @@ class ClaudeCodeCodec(Codec):
 
     def read_back(self, fixed: Transcript) -> Transcript | None:
         """The session the written lines are read as, when its messages are not those of
-        `fixed`: a fix that drops the whole branch leaves another branch the newest."""
+        `fixed` (a fix that drops the whole branch leaves another branch the newest) or
+        other messages are held back (`held_messages`: a re-linked line that shadowed an
+        earlier one may now be its copy, which fixes reach)."""
         try:
             written = self.decode(self.encode(fixed))
         except HistnormError:
@@ -326,7 +328,9 @@ class ClaudeCodeCodec(Codec):
             _content(a) == _content(b)
             for a, b in zip(written.messages, fixed.messages, strict=True)
         )
-        return None if same else written
+        if same and set(self.held_messages(written)) == set(self.held_messages(fixed)):
+            return None
+        return written
 
     def message_pointer(self, transcript: Transcript, message_index: int) -> str:
         """`/<line index>` of the message's first line ("" for a message not read from it)."""
