@@ -249,7 +249,8 @@ def test_a_git_ref_without_the_actions_repository_is_read_from_its_path(
 
 
 def _action() -> dict:
-    yaml = pytest.importorskip("yaml")
+    import yaml  # PyYAML: installed with pre-commit, a test dependency
+
     action = yaml.safe_load(ACTION.read_text())
     assert isinstance(action, dict)
     return action
