@@ -24,7 +24,7 @@ from typing import Any
 from histnorm.diagnostic import Diagnostic
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats import get_codec
-from histnorm.model import Transcript
+from histnorm.model import Transcript, memo_source, same_source
 
 Atom = tuple[str, str]
 """One value a document holds: ("k", key), ("s", string) or (type name, repr)."""
@@ -241,11 +241,11 @@ def lost(
         return None
     codec = get_codec(before.format)
     try:
-        old = codec.encode(before)
+        old = _written(before)
     except HistnormError:
         return None  # not writable before the fix either: writing it reports that
     try:
-        new = get_codec(after.format).encode(after)
+        new = _written(after)
     except HistnormError as error:
         return f"would make a transcript that cannot be written ({error.message})"
     kept, containers = _index(new)
@@ -274,6 +274,25 @@ def lost(
         pointer = next((at for found, at in _walk(old) if found == atom), "")
         return f"would drop the {what} {_show(atom[1])} at {pointer or '/'}"
     return None
+
+
+_WRITTEN = "_histnorm_conserve_written"
+"""Where `_written` keeps a transcript's encoding in its `__dict__` (as `outline_of`
+keeps the outline), with what it was computed from."""
+
+
+def _written(transcript: Transcript) -> Any:
+    """The document `transcript` is written as (its codec's `encode`), computed once per
+    transcript: in a run of fixes, the transcript after one rule's fixes is the one
+    before the next rule's. Read, never changed, by this module only."""
+    memo = transcript.__dict__
+    source = memo_source(transcript)
+    held = memo.get(_WRITTEN)
+    if held is not None and same_source(held[0], source):
+        return held[1]
+    found = get_codec(transcript.format or "").encode(transcript)
+    memo[_WRITTEN] = (source, found)
+    return found
 
 
 def _carried(text: str, gained: list[str], kept: set[Atom]) -> bool:
