@@ -36,6 +36,8 @@ def test_statistics_prints_counts_not_diagnostics():
         "     1  HN001  orphan-tool-call",
         "     1  HN002  orphan-tool-result",
         "     1  HN008  displaced-tool-result",
+        "records  clean  flagged  skipped  dataset                    rules",
+        "      3      2        1        0  dataset.openai-chat.jsonl  HN002=1",
         "Found 3 diagnostics (3 errors) in 5 transcripts.",
         "[*] 3 fixable with `histnorm fix`.",
     ]

@@ -380,6 +380,14 @@ def fix(
             "--show-fixes", help="List each fix applied: rule, file, line, pointer, action."
         ),
     ] = False,
+    quarantine: Annotated[
+        str | None,
+        typer.Option(
+            "--quarantine",
+            metavar="FILE",
+            help="JSONL datasets: move each record fix cannot make clean to FILE (appended).",
+        ),
+    ] = None,
 ) -> None:
     """Repair transcripts in place (only files whose bytes change are written).
 

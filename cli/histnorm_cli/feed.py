@@ -107,6 +107,8 @@ class Feed:
             if self.waiting:
                 self.take([], [])
         summary.fixed.update(outcome.applied)
+        if outcome.tally is not None and outcome.error is None and not outcome.skipped_file:
+            summary.datasets[self.shown] = outcome.tally
         fixes, outcome.fixes = outcome.fixes, []
         if outcome.changed:
             summary.changed_files += 1

@@ -12,6 +12,7 @@ from histnorm.document import DocumentResult, LineResult, Skip
 from histnorm.settings import Settings
 from histnorm_cli.diffs import Hunk
 from histnorm_cli.identity import Source
+from histnorm_cli.tally import Tally
 
 READ_BUFFER = 1 << 20
 """Read JSONL in large blocks: a line often spans many of the default 8 KB ones."""
@@ -83,6 +84,8 @@ class Outcome:
     `versions`; JSONL read by line keeps its changed lines in `hunks` instead)."""
     skipped_count: int = 0
     """Records skipped so far, those already handed to `emit` included."""
+    tally: Tally | None = None
+    """What became of each record, for a file read record by record (a dataset)."""
     emit: Emit | None = field(default=None, repr=False, compare=False)
     """Where `flush` hands the diagnostics and skips found so far (None: they are kept)."""
 
@@ -105,6 +108,9 @@ class Outcome:
     def take_line(self, result: LineResult, diff: bool, fixes: bool = False) -> None:
         """Count what `histnorm.document` found in one line of JSONL (and keep its `fixes`)."""
         self.lines = result.number
+        if self.tally is None:
+            self.tally = Tally()
+        self.tally.line(result)
         if result.skip is not None:
             self.skipped.append(result.skip)
             self.skipped_count += 1
@@ -119,6 +125,16 @@ class Outcome:
             self.changed = True
             if diff and result.hunk is not None:
                 self.hunks.append((*result.hunk, tuple(sorted(result.applied))))
+
+    def take_moved(self, result: LineResult) -> None:
+        """Count a record of JSONL that `fix --quarantine` moved out of the file: its
+        diagnostics and fixes go with it (see `histnorm_cli.quarantine`)."""
+        self.lines = result.number
+        self.transcripts += 1
+        self.changed = True
+        if self.tally is None:
+            self.tally = Tally()
+        self.tally.moved(result)
 
     def flush(self, force: bool = False) -> None:
         """Hand what was found so far to `emit`, once `CHUNK` items are waiting (or

@@ -28,7 +28,7 @@ def run_file_lines(stream: BinaryIO, job: Job, outcome: Outcome) -> None:
     writer = None
     target = Path(job.output) if job.output and job.output != STDIN else Path(outcome.path)
     if job.mode == "fix" and job.write and outcome.path != STDIN and job.output != STDIN:
-        writer = LazyWriter(Path(outcome.path), target, stream, _verifier(stream, outcome))
+        writer = LazyWriter(Path(outcome.path), target, stream, verifier(stream, outcome))
     collected = bytearray() if job.mode == "fix" and job.write and job.output == STDIN else None
     sink: Sink | None = writer.write if writer is not None else None
     if collected is not None:
@@ -45,7 +45,7 @@ def run_file_lines(stream: BinaryIO, job: Job, outcome: Outcome) -> None:
     outcome.diff = render_hunks(outcome.path, outcome.hunks)
 
 
-def _verifier(stream: BinaryIO, outcome: Outcome) -> Callable[[], None] | None:
+def verifier(stream: BinaryIO, outcome: Outcome) -> Callable[[], None] | None:
     """A check that the file open as `stream` is still the one read and unwritten."""
     source = outcome.source
     if source is None:

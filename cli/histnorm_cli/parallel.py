@@ -24,6 +24,7 @@ from histnorm_cli.identity import SUFFIX, Source, open_regular
 from histnorm_cli.job import READ_BUFFER, Emit, Job, Outcome
 from histnorm_cli.lines import head_format, run_lines
 from histnorm_cli.per_file import guarded, messages_first
+from histnorm_cli.tally import Tally
 
 MB = 1 << 20
 MIN_PART = 4 * MB
@@ -157,6 +158,9 @@ def _merge(outcome: Outcome, job: Job, shares: list[Outcome], files: list[str]) 
         outcome.skipped.extend(
             replace(s, line=s.line + offset) if s.line is not None else s for s in share.skipped
         )
+        if share.tally is not None:
+            outcome.tally = outcome.tally or Tally()
+            outcome.tally.add(share.tally)
         offset += share.lines
     outcome.lines = offset
     outcome.diff = render_hunks(outcome.path, outcome.hunks)

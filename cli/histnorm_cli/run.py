@@ -7,6 +7,7 @@ import glob
 import os
 import signal
 import sys
+from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,12 +22,13 @@ from histnorm_cli.discovery import expand
 from histnorm_cli.exitcodes import ExitCode
 from histnorm_cli.feed import Feed, PipeClosed, shifted, shown
 from histnorm_cli.files import STDIN
-from histnorm_cli.job import Job, Outcome
+from histnorm_cli.job import Emit, Job, Outcome
 from histnorm_cli.parallel import Part, merge, parts
 from histnorm_cli.pool import Interrupted, Pool, Task, process, signals_raise, workers
 from histnorm_cli.progress import Progress
 from histnorm_cli.reporters import FORMATS, Reporter, Summary, one_line, reporter
 from histnorm_cli.stale import remove_stale
+from histnorm_cli.tally import dataset_lines, records_line
 
 
 @dataclass
@@ -59,6 +61,7 @@ class Request:
     allow_no_files: bool = False
     stdin_filename: str | None = None
     show_fixes: bool = False
+    quarantine: str | None = None
 
 
 def _fail(message: str) -> int:
@@ -105,11 +108,20 @@ def _tasks(items: list[Item], jobs: int) -> list[Task]:
 class _Run:
     """Feeds each file's findings to the reporter, in file order, as they come."""
 
-    def __init__(self, report: Reporter, summary: Summary, items: list[Item], diff: bool) -> None:
+    def __init__(
+        self,
+        report: Reporter,
+        summary: Summary,
+        items: list[Item],
+        diff: bool,
+        work: Callable[[Task, Emit], Outcome] = process,
+    ) -> None:
         self.report = report
         self.summary = summary
         self.settings = {path: job.settings for path, job, _ in items}
         self.diff = diff
+        self.work = work
+        """What is done with each file in this process (`histnorm_cli.pool.process`)."""
         self.progress: Progress | None = None
 
     def feed(self, path: str) -> Feed:
@@ -125,7 +137,7 @@ class _Run:
         for task in tasks:
             assert not isinstance(task, Part)
             feed = self.feed(task[0])
-            self.done(feed, process(task, feed.take))
+            self.done(feed, self.work(task, feed.take))
 
     def pooled(self, tasks: list[Task], pool: Pool) -> None:
         """In worker processes, whose chunks of findings are read back in task order.
@@ -260,23 +272,49 @@ def _run_request(request: Request, sink: TextIO | None) -> int:
         )
         if not request.allow_no_files:
             return ExitCode.ERROR
+    run = _Run(report, summary, items, request.diff)
+    jobs_wanted = request.jobs
+    if request.quarantine is not None:
+        from histnorm_cli.quarantine import Quarantine, refusal
+
+        problem = refusal(request, items)
+        if problem is not None:
+            return _fail(problem)
+        summary.quarantine = shown(request.quarantine)
+        run.work = Quarantine(request.quarantine, request.strict).process
+        jobs_wanted = 1  # one file after another: the quarantine file takes them in order
     report.plan({path: job for path, job, _ in items})
     if request.mode == "fix":
-        _remove_stale(items, request.quiet)
-    stopped = _run(_Run(report, summary, items, request.diff), items, request.jobs)
+        _remove_stale(items, request.quiet, request.quarantine)
+    stopped = _run(run, items, jobs_wanted)
     if stopped is not None:
         return stopped
     report.finish(summary)
+    if not report.closes:
+        _close_on_stderr(request, summary)
     return _exit_code(request, summary)
 
 
-def _remove_stale(items: list[Item], quiet: bool) -> None:
-    """Remove what a stopped fix of these files left behind (see `histnorm_cli.stale`)."""
+def _close_on_stderr(request: Request, summary: Summary) -> None:
+    """For a report for machines, what the text report ends with that they have no place
+    for: the `--statistics` table of datasets, and where `fix --quarantine` put records."""
+    lines = dataset_lines(summary) if request.statistics else []
+    if summary.quarantine is not None and not request.quiet:
+        lines.append(records_line(summary, summary.quarantine))
+    for line in lines:
+        print(one_line(line), file=sys.stderr)
+
+
+def _remove_stale(items: list[Item], quiet: bool, quarantine: str | None = None) -> None:
+    """Remove what a stopped fix of these files (and of the quarantine file) left behind
+    (see `histnorm_cli.stale`)."""
     targets = [
         Path(job.output or path)
         for path, job, data in items
         if job.write and data is None and not job.stdin and job.output != STDIN
     ]
+    if quarantine is not None:
+        targets.append(Path(quarantine))
     for removed in remove_stale(targets):
         if quiet:
             continue

@@ -16,6 +16,7 @@ from histnorm.document import Skip
 if TYPE_CHECKING:
     from histnorm_cli.diffs import Hunk
     from histnorm_cli.job import Job
+    from histnorm_cli.tally import Tally
 
 
 @dataclass
@@ -39,6 +40,10 @@ class Summary:
     """Records that are no transcript in files that hold transcripts too."""
     errors: int = 0
     check: bool = False
+    datasets: dict[str, Tally] = field(default_factory=dict)
+    """What became of the records of each JSONL file read record by record."""
+    quarantine: str | None = None
+    """Where `fix --quarantine` moved the records it could not make clean."""
 
     def add(self, diagnostic: Diagnostic, fix_allowed: bool) -> None:
         """Count one diagnostic."""
@@ -100,6 +105,10 @@ class Reporter:
 
     lists_fixes = False
     """Whether the report lists each fix applied (`applied`) even without `show_fixes`."""
+    closes = False
+    """Whether the report ends with lines for people (the text report), where the
+    `--statistics` table of datasets and the quarantine's count go; for the other formats
+    they go to standard error."""
     draws_changes = False
     """Whether `fix --diff` hands the report each change (`changed`) instead of printing
     the diff."""

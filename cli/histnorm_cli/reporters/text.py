@@ -6,6 +6,7 @@ from typing import Any
 
 from histnorm.diagnostic import Diagnostic, Severity
 from histnorm_cli.reporters import Reporter, Summary, one_line
+from histnorm_cli.tally import dataset_lines, records_line
 
 _COLORS = {Severity.ERROR: "31", Severity.WARNING: "33", Severity.INFO: "36"}
 
@@ -27,6 +28,8 @@ def fix_line(diagnostic: Diagnostic) -> str:
 
 class TextReporter(Reporter):
     """Human-readable lines, coloured on a terminal."""
+
+    closes = True
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -56,6 +59,8 @@ class TextReporter(Reporter):
         if self.statistics:
             for code, count in sorted(summary.by_code.items()):
                 print(f"{count:>6}  {code}  {summary.names[code]}", file=self.out)
+            for line in dataset_lines(summary):
+                print(one_line(line), file=self.out)
         if self.fixes:
             heading = "Fixes that would be applied:" if summary.check else "Applied fixes:"
             print(heading, *self.fixes, sep="\n", file=self.out)
@@ -98,6 +103,8 @@ def summary_lines(summary: Summary) -> list[str]:
             lines.append(f"[*] {summary.fixable} fixable with `histnorm fix`.")
         if summary.unsafe_fixable:
             lines.append(f"{summary.unsafe_fixable} more fixable with `--unsafe-fixes`.")
+    if summary.quarantine is not None:
+        lines.append(one_line(records_line(summary, summary.quarantine)))
     for count, what in ((summary.skipped_files, "file"), (summary.skipped_records, "record")):
         if count:
             lines.append(f"{count} {what}{'s' if count != 1 else ''} skipped: not a transcript.")
