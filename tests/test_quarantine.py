@@ -321,3 +321,26 @@ def test_statistics_with_jobs_counts_the_same(monkeypatch):
     one = invoke("lint", "--statistics", "mixed.jsonl")
     two = invoke("lint", "--statistics", "-j", "2", "mixed.jsonl")
     assert table(one.stdout) == table(two.stdout)
+
+
+@pytest.mark.parametrize("earlier", [None, b'{"earlier": true}\n'], ids=["new", "appended"])
+def test_a_file_that_cannot_be_written_takes_its_records_back(monkeypatch, earlier):
+    import histnorm_cli.files as files
+
+    def refuse(self, always, backup=False):
+        raise OSError(28, "No space left on device", str(self.target))
+
+    monkeypatch.setattr(files.LazyWriter, "commit", refuse)
+    if earlier is not None:
+        put("bad.jsonl", earlier)
+    put("mixed.jsonl", MIXED)
+    result = invoke("fix", *POLICY, "--quarantine", "bad.jsonl", "mixed.jsonl")
+    assert result.exit_code == 2
+    assert "mixed.jsonl: No space left on device" in result.stderr
+    assert "Traceback" not in result.output
+    assert Path("mixed.jsonl").read_bytes() == MIXED
+    if earlier is None:
+        assert not Path("bad.jsonl").exists()
+    else:
+        assert Path("bad.jsonl").read_bytes() == earlier
+    assert [p.name for p in Path().iterdir() if p.name.endswith(".histnorm")] == []
