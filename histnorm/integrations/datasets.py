@@ -4,6 +4,7 @@ clean rows with `Dataset.filter`.
     from histnorm.integrations.datasets import is_clean, repairer
     ds = ds.map(repairer(applied_column="histnorm_fixed"), batched=True, num_proc=4)
     ds = ds.filter(is_clean(), batched=True)
+    kept, quarantined = quarantine(ds)   # rows no repair makes clean, with a reason column
 
 The column is `messages` or `conversations` (whichever the rows have; `column=` to name
 it), each row read in its own detected format (`format=` to fix one). Rows are read as
@@ -18,6 +19,7 @@ is null. Both callables pickle, so `num_proc` works. Needs `datasets`.
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -30,7 +32,7 @@ except ImportError as error:
     ) from error
 
 import histnorm.engine as engine
-from histnorm.diagnostic import Diagnostic
+from histnorm.diagnostic import Diagnostic, Severity
 from histnorm.errors import HistnormError
 from histnorm.formats import detect_format, get_codec
 from histnorm.integrations._arrow_rows import SchemaConflict, Shape, restore, shape_of, strip
@@ -68,6 +70,8 @@ class _Row:
     value: Any
     applied: list[str]
     remaining: list[str]
+    reasons: tuple[Diagnostic, ...] = ()
+    """What is still reported on the row as returned (a fix not written included)."""
 
 
 def _codes(found: tuple[Diagnostic, ...]) -> list[str]:
@@ -121,7 +125,7 @@ class Repairer:
         plain = strip(value, originals)
         result = repair(plain, self.settings, format=self.format)
         if not result.changed:
-            return _Row(value, [], _codes(result.remaining))
+            return _Row(value, [], _codes(result.remaining), result.remaining)
         left = _codes(result.remaining)
         repaired = _without_emptied_turns(result.value, plain)
         if batch is None:
@@ -133,8 +137,9 @@ class Repairer:
         try:
             written = restore(repaired, shape, originals)
         except SchemaConflict:  # the column has no place for the repair: left as it was
-            return _Row(value, [], sorted({*left, *_codes(result.fixes)}))
-        return _Row(written, sorted(result.applied), left)
+            reasons = (*result.remaining, *result.fixes)
+            return _Row(value, [], sorted({*left, *_codes(result.fixes)}), reasons)
+        return _Row(written, sorted(result.applied), left, result.remaining)
 
     def _out(self, name: str, rows: list[_Row], *, batched: bool) -> dict[str, Any]:
         def codes(values: list[list[str]]) -> Any:
@@ -186,6 +191,88 @@ def repair_batch(
 ) -> dict[str, Any]:
     """One batch (or row) of `Dataset.map` repaired: `repairer(...)(batch)`."""
     return repairer(column, format=format, settings=settings, **options)(batch)
+
+
+@dataclass(frozen=True)
+class Quarantiner:
+    """A batched `Dataset.map` function (`with_indices=True`) for `quarantine`: each row
+    repaired, or, when an error remains (a warning too if `strict`), left as it was with
+    its reason in `reason_column` (`""` for a row kept)."""
+
+    repairer: Repairer
+    reason_column: str = "histnorm_reason"
+    strict: bool = False
+
+    def __call__(self, batch: Mapping[str, Any], indices: list[int] | int) -> dict[str, Any]:
+        """The column (repaired, or as it was) and the reason column of a batch or row."""
+        name = _column(batch, self.repairer.column)
+        values = _rows(batch[name])
+        if values is None:
+            one = self._split(batch[name], self.repairer._repair(batch[name], None), indices)
+            return {name: one[0], self.reason_column: one[1]}
+        assert isinstance(indices, list)
+        shape: list[Shape] = []
+        rows = [self.repairer._repair(v, (values, shape)) for v in values]
+        split = [self._split(v, r, i) for v, r, i in zip(values, rows, indices, strict=True)]
+        return {name: [v for v, _ in split], self.reason_column: [r for _, r in split]}
+
+    def _split(self, value: Any, row: _Row, index: Any) -> tuple[Any, str]:
+        failing = {Severity.ERROR, Severity.WARNING} if self.strict else {Severity.ERROR}
+        if not any(d.severity in failing for d in row.reasons):
+            return row.value, ""
+        reason = {"row": index, "diagnostics": [_reason(d) for d in row.reasons]}
+        return value, json.dumps(reason)
+
+
+def _reason(d: Diagnostic) -> dict[str, Any]:
+    return {
+        "code": d.code,
+        "name": d.name,
+        "severity": d.severity.value,
+        "message": d.message,
+        "pointer": d.location.pointer,
+    }
+
+
+class _Reasoned:
+    """A batched `Dataset.filter` predicate: the rows with (`moved`) or without a reason."""
+
+    def __init__(self, column: str, moved: bool) -> None:
+        self.column = column
+        self.moved = moved
+
+    def __call__(self, batch: Mapping[str, Any]) -> list[bool]:
+        return [bool(reason) is self.moved for reason in batch[self.column]]
+
+
+def quarantine(
+    dataset: Any,
+    column: str | None = None,
+    *,
+    format: str | None = None,
+    settings: Settings | None = None,
+    reason_column: str = "histnorm_reason",
+    strict: bool = False,
+    num_proc: int | None = None,
+    batch_size: int = 1000,
+    **options: Any,
+) -> tuple[Any, Any]:
+    """`dataset` split into `(kept, quarantined)`, both in its order: `kept` holds each
+    row a repair (as `repairer`'s) leaves with no error, repaired; `quarantined` each
+    other row (one histnorm cannot read, a fix not allowed or refused, a repair the
+    schema has no place for) as it was, with `reason_column`: JSON text
+    `{"row": <index in dataset>, "diagnostics": [{code, name, severity, message,
+    pointer}]}`. With `strict`, a warning left quarantines a row too. `options` as for
+    `repairer`; `num_proc` and `batch_size` go to `Dataset.map` and `filter`."""
+    chosen = with_options(settings, options, "quarantine")
+    mapper = Quarantiner(Repairer(column, format, chosen), reason_column, strict)
+    marked = dataset.map(
+        mapper, with_indices=True, batched=True, batch_size=batch_size, num_proc=num_proc
+    )
+    common = {"batched": True, "batch_size": batch_size, "num_proc": num_proc}
+    kept = marked.filter(_Reasoned(reason_column, moved=False), **common)
+    moved = marked.filter(_Reasoned(reason_column, moved=True), **common)
+    return kept.remove_columns(reason_column), moved
 
 
 @dataclass(frozen=True)
