@@ -344,3 +344,11 @@ def test_a_file_that_cannot_be_written_takes_its_records_back(monkeypatch, earli
     else:
         assert Path("bad.jsonl").read_bytes() == earlier
     assert [p.name for p in Path().iterdir() if p.name.endswith(".histnorm")] == []
+
+
+def test_a_byte_order_mark_stays_with_the_file():
+    put("data.jsonl", b"\xef\xbb\xbf" + NOT_JSON + b"\n" + CLEAN + b"\n")
+    result = invoke("fix", "--quarantine", "bad.jsonl", "data.jsonl")
+    assert result.exit_code == 0, result.output
+    assert Path("data.jsonl").read_bytes() == b"\xef\xbb\xbf" + CLEAN + b"\n"
+    assert entries("bad.jsonl")[0]["raw"] == NOT_JSON.decode()

@@ -143,7 +143,8 @@ class Quarantine:
                     ):
                         moved.append(entry(shown(path), result))
                         outcome.take_moved(result)
-                        writer.write(b"", False)  # the file changes from here
+                        bom = result.number == 1 and result.raw.startswith(BOM)
+                        writer.write(BOM if bom else b"", False)  # the file changes here
                     else:
                         outcome.take_line(result, False, job.show_fixes)
                         writer.write(result.new_bytes, result.output is None)
