@@ -123,6 +123,18 @@ def record(diagnostic: Diagnostic) -> dict[str, Any]:
     }
 
 
+def reason_record(diagnostic: Diagnostic) -> dict[str, Any]:
+    """The short record of `diagnostic` that says why a record was set aside (a
+    quarantine's reason): code, name, severity, message and pointer."""
+    return {
+        "code": diagnostic.code,
+        "name": diagnostic.name,
+        "severity": diagnostic.severity.value,
+        "message": diagnostic.message,
+        "pointer": diagnostic.location.pointer,
+    }
+
+
 def applied(diagnostic: Diagnostic) -> dict[str, Any]:
     """The report record of a fix applied for `diagnostic`, as plain JSON-ready data."""
     found = record(diagnostic)

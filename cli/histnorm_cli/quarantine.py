@@ -24,10 +24,11 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 import histnorm.jsonio as jsonio
-from histnorm.diagnostic import Diagnostic, Severity
+from histnorm.diagnostic import Severity
 from histnorm.document import LineResult, check_lines, is_jsonl
 from histnorm.document.layout import BOM
 from histnorm.errors import HistnormError
+from histnorm.report import reason_record
 from histnorm_cli.feed import shown
 from histnorm_cli.files import STDIN, AtomicWriter, LazyWriter
 from histnorm_cli.identity import Source, open_regular
@@ -211,7 +212,7 @@ def entry(path: str, result: LineResult) -> bytes:
     reason = {
         "file": path,
         "line": result.number,
-        "diagnostics": [_diagnostic(d) for d in result.diagnostics],
+        "diagnostics": [reason_record(d) for d in result.diagnostics],
     }
     head = b'{"reason":' + _dumps(reason)
     try:
@@ -222,16 +223,6 @@ def entry(path: str, result: LineResult) -> bytes:
         except UnicodeDecodeError:
             return head + b',"raw_base64":' + _dumps(base64.b64encode(content).decode()) + b"}\n"
     return head + b',"record":' + content + b"}\n"
-
-
-def _diagnostic(d: Diagnostic) -> dict[str, Any]:
-    return {
-        "code": d.code,
-        "name": d.name,
-        "severity": d.severity.value,
-        "message": d.message,
-        "pointer": d.location.pointer,
-    }
 
 
 def _dumps(value: Any) -> bytes:

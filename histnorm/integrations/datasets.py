@@ -37,6 +37,7 @@ from histnorm.errors import HistnormError
 from histnorm.formats import detect_format, get_codec
 from histnorm.integrations._arrow_rows import SchemaConflict, Shape, restore, shape_of, strip
 from histnorm.repair import repair
+from histnorm.report import reason_record
 from histnorm.settings import DEFAULT_SETTINGS, Settings, with_options
 
 COLUMNS = ("messages", "conversations")
@@ -220,18 +221,8 @@ class Quarantiner:
         failing = {Severity.ERROR, Severity.WARNING} if self.strict else {Severity.ERROR}
         if not any(d.severity in failing for d in row.reasons):
             return row.value, ""
-        reason = {"row": index, "diagnostics": [_reason(d) for d in row.reasons]}
+        reason = {"row": index, "diagnostics": [reason_record(d) for d in row.reasons]}
         return value, json.dumps(reason)
-
-
-def _reason(d: Diagnostic) -> dict[str, Any]:
-    return {
-        "code": d.code,
-        "name": d.name,
-        "severity": d.severity.value,
-        "message": d.message,
-        "pointer": d.location.pointer,
-    }
 
 
 class _Reasoned:
