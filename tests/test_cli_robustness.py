@@ -11,6 +11,7 @@ Both measure outcomes, never wall-clock time.
 
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 import subprocess
@@ -94,52 +95,80 @@ def _temp_files(folder: Path) -> list[Path]:
     return sorted(folder.glob(".BIG.jsonl.*.histnorm"))
 
 
-def _wait_for_temp_file(folder: Path, process: subprocess.Popen[bytes], at_least: int) -> bool:
-    """Poll until the temporary file exists and holds `at_least` bytes (False if it never does)."""
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and process.poll() is None:
-        temps = _temp_files(folder)
-        try:
-            if temps and temps[0].stat().st_size >= at_least:
-                return True
-        except FileNotFoundError:
-            pass
-        time.sleep(0.002)
-    return False
+STOPPER = """
+import os, signal, sys
+import histnorm_cli.files as files
+
+at = int(sys.argv[1])  # stop once this many bytes are written; -1: just before the rename
+written = 0
+write, replace = files.AtomicWriter.write, os.replace
+
+
+def counted(self, data):
+    global written
+    write(self, data)
+    written += len(data)
+    if 0 <= at <= written:
+        self.stream.flush()  # the bytes are in the temporary file when it stops
+        os.kill(os.getpid(), signal.SIGSTOP)
+
+
+def renamed(source, target):
+    if at < 0:
+        os.kill(os.getpid(), signal.SIGSTOP)
+    replace(source, target)
+
+
+files.AtomicWriter.write = counted
+os.replace = renamed
+sys.argv = ["histnorm", "fix", "--quiet", "--jobs", "1", "BIG.jsonl"]
+from histnorm_cli import main
+
+main()
+"""
+"""`histnorm fix` that stops itself (SIGSTOP) at a chosen moment of writing its temporary
+file, so that the test kills it at exactly that moment, on any machine load."""
 
 
 MOMENTS: dict[str, tuple[str, float]] = {
     "after-0.05s": ("sleep", 0.05),
     "after-0.2s": ("sleep", 0.2),
     "after-0.5s": ("sleep", 0.5),
-    "temp-file-appears": ("temp", 0.0),
-    "temp-file-half-written": ("temp", 0.5),
-    "temp-file-nearly-done": ("temp", 0.97),
+    "temp-file-first-write": ("stop", 0.0),
+    "temp-file-half-written": ("stop", 0.5),
+    "temp-file-nearly-done": ("stop", 0.97),
+    "temp-file-complete-before-rename": ("stop", -1.0),
 }
-"""When to kill: a fixed delay after start, or once the temporary file holds a fraction of
-the fixed output."""
+"""When to kill: a fixed delay after start (any moment, wherever it falls), or the moment
+the process stops itself at: once the temporary file holds a fraction of the fixed
+output, or with all of it written, just before the rename."""
 
 
-def _fix_and_kill(big: tuple[Path, bytes], folder: Path, kind: str, value: float) -> bool:
+def _fix_and_kill(big: tuple[Path, bytes], folder: Path, kind: str, value: float) -> None:
     """Start `histnorm fix` on a copy of the big file, SIGKILL it at the moment given and
-    check that the file is the original or the fixed one; whether the moment was caught
-    (a temporary-file moment is missed when the writer finishes between two polls)."""
+    check that the file is the original or the fixed one."""
     original, fixed = big
     target = folder / "BIG.jsonl"
     shutil.copyfile(original, target)
+    if kind == "sleep":
+        argv = [str(HISTNORM), "fix", "--quiet", "BIG.jsonl"]
+    else:
+        at = -1 if value < 0 else max(1, int(value * len(fixed)))
+        argv = [sys.executable, "-c", STOPPER, str(at)]
     process = subprocess.Popen(
-        [str(HISTNORM), "fix", "--quiet", "BIG.jsonl"],
-        cwd=folder,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        argv, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
-    caught = True
     try:
         if kind == "sleep":
             time.sleep(value)
         else:
-            caught = _wait_for_temp_file(folder, process, int(value * len(fixed)))
-            caught = caught and process.poll() is None
+            _, status = os.waitpid(process.pid, os.WUNTRACED)
+            assert os.WIFSTOPPED(status), f"histnorm ended before the moment ({status})"
+            temps = _temp_files(folder)
+            assert len(temps) == 1
+            written = temps[0].read_bytes()
+            assert fixed.startswith(written) and len(written) >= min(at, len(fixed))
+            assert target.read_bytes() == original.read_bytes()  # not renamed yet
     finally:
         process.send_signal(signal.SIGKILL)  # a no-op if it has already exited
         process.wait(timeout=60)
@@ -150,21 +179,12 @@ def _fix_and_kill(big: tuple[Path, bytes], folder: Path, kind: str, value: float
     # Nothing but the file itself and (after a kill) the abandoned temporary file.
     leftovers = sorted(p.name for p in folder.iterdir() if p.name != "BIG.jsonl")
     assert all(n.startswith(".BIG.jsonl.") and n.endswith(".histnorm") for n in leftovers)
-    return caught
 
 
 @pytest.mark.parametrize("moment", MOMENTS)
 def test_sigkill_during_fix_leaves_the_original_or_the_fixed_file(big, tmp_path, moment):
     kind, value = MOMENTS[moment]
-    # On a loaded machine the poller can sleep through the last few percent of the write:
-    # such a run still checks the file, and the moment is tried again (up to 5 times).
-    for attempt in range(5):
-        folder = tmp_path / str(attempt)
-        folder.mkdir()
-        if _fix_and_kill(big, folder, kind, value):
-            break
-    else:
-        pytest.fail(f"{moment}: histnorm was never caught at that moment in 5 runs")
+    _fix_and_kill(big, tmp_path, kind, value)
 
 
 # --- (b) streaming memory ------------------------------------------------------------
