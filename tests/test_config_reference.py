@@ -80,7 +80,7 @@ def test_every_key_is_in_the_schema_and_the_reference():
         "unset: `close` for a request body (`model`, `max_tokens`... beside the messages), "
         "`keep` otherwise (`histnorm.tail`).",
     ]
-    assert rows["`include`"][1] == '`["*.json", "*.jsonl"]`'
+    assert rows["`include`"][1] == '`["*.json", "*.jsonl", "*.db", "*.sqlite", "*.sqlite3"]`'
 
 
 def test_the_example_is_valid_for_the_schema_and_for_histnorm(tmp_path, monkeypatch):

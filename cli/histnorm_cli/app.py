@@ -182,7 +182,7 @@ Include = Annotated[
     typer.Option(
         "--include",
         metavar="GLOB",
-        help="Glob of files to take from folders (default *.json, *.jsonl).",
+        help="Glob of files to take from folders (default *.json, *.jsonl, *.db, *.sqlite*).",
     ),
 ]
 Exclude = Annotated[

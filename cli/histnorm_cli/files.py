@@ -30,7 +30,11 @@ from histnorm_cli.identity import (
     sync_folder,
 )
 
-DEFAULT_INCLUDE = ("*.json", "*.jsonl")
+DATABASE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
+"""Names of files read as SQLite databases (`histnorm_cli.databases`)."""
+SQLITE_HEADER = b"SQLite format 3\x00"
+"""The first bytes of an SQLite database, whatever its name."""
+DEFAULT_INCLUDE = ("*.json", "*.jsonl", *(f"*{suffix}" for suffix in DATABASE_SUFFIXES))
 STDIN = "-"
 TEMPORARY = re.compile(r"\..+\.[a-z0-9_]{8}\.histnorm")
 """The name of a temporary file of histnorm's (see the module docstring)."""

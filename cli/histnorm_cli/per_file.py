@@ -10,7 +10,7 @@ from typing import BinaryIO
 from histnorm.document import check_document, is_jsonl, message_line
 from histnorm.engine import FixDidNotConverge
 from histnorm_cli.diffs import document_diff
-from histnorm_cli.files import STDIN, write_atomically
+from histnorm_cli.files import DATABASE_SUFFIXES, SQLITE_HEADER, STDIN, write_atomically
 from histnorm_cli.identity import Source, open_regular, read_regular
 from histnorm_cli.job import READ_BUFFER, Emit, Job, Outcome
 from histnorm_cli.lines import run_file_lines
@@ -56,15 +56,28 @@ def messages_first(stream: BinaryIO) -> bool:
 
 def _run(outcome: Outcome, job: Job, data: bytes | None) -> None:
     path = outcome.path
+    if data is None and path.lower().endswith(DATABASE_SUFFIXES):
+        _run_database(outcome, job)
+        return
     if data is None and is_jsonl(path, None) and job.jsonl_mode != "message":
         with open_regular(path, READ_BUFFER) as stream:
             outcome.source = Source.of(path, stream)
+            if stream.read(len(SQLITE_HEADER)) == SQLITE_HEADER:
+                _run_database(outcome, job)
+                return
+            stream.seek(0)
             if job.jsonl_mode == "transcript" or not messages_first(stream):
                 stream.seek(0)
                 run_file_lines(stream, job, outcome)
                 return
     if data is None:
         data, outcome.source = read_regular(path)
+    if data.startswith(SQLITE_HEADER):
+        stdin = path == STDIN or job.stdin
+        _run_database(outcome, job, stdin=stdin)
+        if stdin:
+            _deliver(data, job, outcome)  # fix gives standard input back as it came
+        return
     result = check_document(
         data,
         job.mode,
@@ -81,6 +94,12 @@ def _run(outcome: Outcome, job: Job, data: bytes | None) -> None:
         if job.versions:
             outcome.versions = (data, new)
     _deliver(new, job, outcome)
+
+
+def _run_database(outcome: Outcome, job: Job, stdin: bool = False) -> None:
+    from histnorm_cli.databases import run_database  # sqlite3 only when a database comes
+
+    run_database(outcome, job, stdin)
 
 
 def _deliver(new: bytes, job: Job, outcome: Outcome) -> None:

@@ -1,0 +1,126 @@
+"""OpenAI Agents SDK `SQLiteSession` databases: tables `agent_sessions(session_id,
+created_at, updated_at)` and `agent_messages(id, session_id, message_data, created_at)`,
+one Responses input item per row as `json.dumps` text, a session's items ordered by `id`
+(an AUTOINCREMENT key), as `SQLiteSession.get_items` reads them.
+
+Each session is one `openai-responses` transcript (`histnorm_cli.session_rows`). `fix`
+writes the sessions that change in one transaction (`BEGIN IMMEDIATE`), after checking
+that their rows are still those read; any failure rolls everything back.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from histnorm.engine import fix_refused
+from histnorm_cli.diffs import unified
+from histnorm_cli.job import Job, Outcome
+from histnorm_cli.session_rows import Plan, Row, check_session, encode_item
+
+MESSAGES = "agent_messages"
+SESSIONS = "agent_sessions"
+_COLUMNS = {
+    SESSIONS: ("session_id", "created_at", "updated_at"),
+    MESSAGES: ("id", "session_id", "message_data", "created_at"),
+}
+
+
+class Changed(OSError):
+    """A session's rows changed between the read and the write: nothing was written."""
+
+
+def recognise(db: sqlite3.Connection) -> bool:
+    """Whether the database has the SDK's two tables, with exactly their columns."""
+    for table, columns in _COLUMNS.items():
+        found = tuple(row[1] for row in db.execute(f"PRAGMA table_info({table})"))
+        if found != columns:
+            return False
+    return True
+
+
+def sessions(db: sqlite3.Connection) -> dict[str, list[Row]]:
+    """Each session's rows in its order (sessions by their first row)."""
+    found: dict[str, list[Row]] = {}
+    query = f"SELECT session_id, id, message_data FROM {MESSAGES} ORDER BY id"
+    for session_id, rowid, text in db.execute(query):
+        found.setdefault(session_id, []).append((rowid, text))
+    return found
+
+
+def _not_rewritable(db: sqlite3.Connection) -> str | None:
+    """Why rows of `agent_messages` must not be rewritten here, or None: another table
+    refers to them (as `AdvancedSQLiteSession`'s `message_structure` does), or a trigger
+    would run on a change."""
+    tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    for table in tables:
+        quoted = table.replace('"', '""')
+        for key in db.execute(f'PRAGMA foreign_key_list("{quoted}")'):
+            if key[2] == MESSAGES:
+                return (
+                    f"table {table} refers to {MESSAGES} rows by id; histnorm does not rewrite them"
+                )
+    trigger = db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?", (MESSAGES,)
+    ).fetchone()
+    if trigger is not None:
+        return f"trigger {trigger[0]} runs on {MESSAGES} changes; histnorm does not rewrite them"
+    return None
+
+
+def run(db: sqlite3.Connection, job: Job, outcome: Outcome) -> dict[Any, tuple[list[Row], Plan]]:
+    """Lint (or work out the fix of) each session into `outcome`; the row changes to make."""
+    fix = job.mode == "fix"
+    refusal = _not_rewritable(db) if fix else None
+    changes: dict[Any, tuple[list[Row], Plan]] = {}
+    for session_id, rows in sessions(db).items():
+        checked = check_session(rows, fix, job.settings)
+        if checked.plan and refusal is not None:
+            checked = check_session(rows, False, job.settings)
+            checked.diagnostics = list(fix_refused(checked.diagnostics, refusal))
+        name = f"{outcome.path}:{session_id}"
+        outcome.transcripts += 1
+        outcome.diagnostics.extend(d.at(path=name) for d in checked.diagnostics)
+        if checked.plan and checked.new_texts is not None:
+            outcome.changed = True
+            outcome.applied.update(checked.applied)
+            if job.show_fixes:
+                outcome.fixes.extend(d.at(path=name) for d in checked.fixes)
+            if job.diff:
+                before = [f"{text}\n" for _, text in rows]
+                outcome.diff += unified(name, before, [f"{t}\n" for t in checked.new_texts])
+            changes[session_id] = (rows, checked.plan)
+        outcome.flush()
+    return changes
+
+
+def write(db: sqlite3.Connection, changes: dict[Any, tuple[list[Row], Plan]]) -> None:
+    """Make the row changes in one transaction on `db` (opened for writing, in autocommit
+    mode), after checking that each session's rows are still those read."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for session_id, (rows, plan) in changes.items():
+            now = db.execute(
+                f"SELECT id, message_data FROM {MESSAGES} WHERE session_id = ? ORDER BY id",
+                (session_id,),
+            ).fetchall()
+            if [tuple(row) for row in now] != list(rows):
+                raise Changed(f"session {session_id} changed while it was being fixed; not written")
+            _apply(db, session_id, plan)
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+
+
+def _apply(db: sqlite3.Connection, session_id: Any, plan: Plan) -> None:
+    db.executemany(
+        f"UPDATE {MESSAGES} SET message_data = ? WHERE id = ?",
+        [(encode_item(item), rowid) for rowid, item in plan.update],
+    )
+    db.executemany(f"DELETE FROM {MESSAGES} WHERE id = ?", [(rowid,) for rowid in plan.delete])
+    db.executemany(
+        f"INSERT INTO {MESSAGES} (session_id, message_data) VALUES (?, ?)",
+        [(session_id, encode_item(item)) for item in plan.append],
+    )

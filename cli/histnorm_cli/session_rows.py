@@ -1,0 +1,169 @@
+"""A session stored one item per row, checked as one transcript, and the row changes its
+fix comes to.
+
+Rows are read in the session's order; each row's text is parsed as the framework parses
+it (`json.loads`). A row that does not parse is an HN000 at its position, and the session
+is then linted without it and never rewritten. A fix becomes row changes that keep every
+row whose item is unchanged as it is (same id, same text): an item that replaces another
+takes its row, a removed one loses its row, and new items are appended after the last
+row. A fix that would put a new item between two kept rows, or move rows, is refused:
+the rows' order is their ids', and histnorm does not renumber them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import histnorm
+from histnorm.diagnostic import Diagnostic
+from histnorm.engine import fix_refused, unreadable
+from histnorm.errors import HistnormError
+from histnorm.settings import Settings
+
+FORMAT = "openai-responses"
+
+Row = tuple[int, str]
+"""A stored row: its id, and its text."""
+
+
+@dataclass
+class Plan:
+    """The row changes of one session's fix, in the order to run them."""
+
+    update: list[tuple[int, Any]] = field(default_factory=list)
+    delete: list[int] = field(default_factory=list)
+    append: list[Any] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.update or self.delete or self.append)
+
+
+@dataclass
+class Checked:
+    """One session after the rules ran."""
+
+    diagnostics: list[Diagnostic]
+    plan: Plan = field(default_factory=Plan)
+    applied: dict[str, int] = field(default_factory=dict)
+    fixes: tuple[Diagnostic, ...] = ()
+    new_texts: list[str] | None = None
+    """The session's rows' texts after the fix (for a diff); None when unchanged."""
+
+
+class _Repeated(ValueError):
+    """An object in a row repeats a key: rewriting the row would keep only one value."""
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        raise _Repeated
+    return found
+
+
+def encode_item(item: Any) -> str:
+    """An item's row text, as the framework writes it (`json.dumps` with its defaults)."""
+    return json.dumps(item)
+
+
+def _parse(rows: Sequence[Row]) -> tuple[list[Any], list[int], list[Diagnostic], set[int]]:
+    """The items of the rows that parse, their positions, an HN000 per row that does not,
+    and the positions of rows whose objects repeat a key."""
+    items: list[Any] = []
+    positions: list[int] = []
+    errors: list[Diagnostic] = []
+    repeated: set[int] = set()
+    for position, (rowid, text) in enumerate(rows):
+        try:
+            try:
+                item = json.loads(text, object_pairs_hook=_pairs)
+            except _Repeated:
+                repeated.add(position)
+                item = json.loads(text)
+        except (json.JSONDecodeError, TypeError) as exc:
+            reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+            message = f"row {rowid} is not valid JSON ({reason}); the framework skips it"
+            errors.append(unreadable(HistnormError(message, pointer=f"/{position}")))
+            continue
+        items.append(item)
+        positions.append(position)
+    return items, positions, errors, repeated
+
+
+def _moved(diagnostic: Diagnostic, positions: Sequence[int]) -> Diagnostic:
+    """`diagnostic` with its pointer's first step turned from an item's index into its
+    row's position."""
+    pointer = diagnostic.location.pointer
+    if not pointer or not positions:
+        return diagnostic
+    head, _, rest = pointer[1:].partition("/")
+    if not head.isdigit() or int(head) >= len(positions):
+        return diagnostic
+    moved = f"/{positions[int(head)]}" + (f"/{rest}" if rest else "")
+    return diagnostic.at(pointer=moved)
+
+
+def _lint(items: list[Any], settings: Settings) -> list[Diagnostic]:
+    if not items:
+        return []
+    return list(histnorm.lint(items, settings, format=FORMAT))
+
+
+def check_session(rows: Sequence[Row], fix: bool, settings: Settings) -> Checked:
+    """Lint one session's rows (in order) as one transcript, or work out its fix."""
+    items, positions, errors, repeated = _parse(rows)
+    if not fix or errors or not items:
+        found = [_moved(d, positions) for d in _lint(items, settings)]
+        if fix and errors:
+            found = list(fix_refused(found, "the session has a row that is not JSON"))
+        return Checked(errors + found)
+    result = histnorm.repair(items, settings, format=FORMAT)
+    if not result.changed:
+        return Checked(list(result.remaining))
+    plan = plan_rows(rows, items, list(result.value), repeated)
+    if isinstance(plan, str):
+        return Checked(list(fix_refused(_lint(items, settings), plan)))
+    old = {id(item): rows[p][1] for item, p in zip(items, positions, strict=True)}
+    new_texts = [old[id(v)] if id(v) in old else encode_item(v) for v in result.value]
+    return Checked(
+        list(result.remaining), plan, dict(result.applied), tuple(result.fixes), new_texts
+    )
+
+
+def plan_rows(
+    rows: Sequence[Row], old: list[Any], new: list[Any], repeated: Collection[int] = ()
+) -> Plan | str:
+    """The row changes that turn `old` (one item per row of `rows`) into `new`, where an
+    unchanged item is the very object in `old`; or why there are none that keep the
+    rows' order without renumbering them."""
+    where = {id(item): k for k, item in enumerate(old)}
+    kept = [where.get(id(item)) for item in new]
+    plan = Plan()
+    last = -1
+    waiting: list[Any] = []
+    for item, index in [*zip(new, kept, strict=True), (None, len(old))]:
+        if index is None:
+            waiting.append(item)
+            continue
+        if index <= last:
+            return "a fix would reorder stored rows"
+        gone = list(range(last + 1, index))
+        if len(waiting) > len(gone) and index < len(old):
+            return (
+                "a fix would insert items between stored rows, which are ordered by id; "
+                "histnorm does not renumber them"
+            )
+        for k, replacement in zip(gone, waiting, strict=False):
+            if k in repeated:
+                return (
+                    f"row {rows[k][0]} repeats a key in one object; a rewrite would keep "
+                    "only one value"
+                )
+            plan.update.append((rows[k][0], replacement))
+        plan.delete.extend(rows[k][0] for k in gone[len(waiting) :])
+        plan.append.extend(waiting[len(gone) :])
+        waiting, last = [], index
+    return plan
