@@ -8,7 +8,7 @@ import asyncio
 import json
 import sqlite3
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
 
@@ -269,3 +269,72 @@ def test_fix_refuses_a_database_whose_rows_other_tables_point_at() -> None:
     assert result.exit_code == 1
     assert "message_structure" in result.output
     assert path.read_bytes() == before
+
+
+# LangGraph SqliteSaver
+
+
+def build_langgraph(path: Path) -> Path:
+    """Threads checkpointed by LangGraph's own `SqliteSaver`: a clean one, one holding an
+    orphan tool result, and one with the same damage paused on an `interrupt()`."""
+    graph_module = pytest.importorskip("langgraph.graph")
+    sqlite_saver = pytest.importorskip("langgraph.checkpoint.sqlite")
+    from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
+    from langgraph.graph.message import add_messages
+    from langgraph.types import interrupt
+    from typing_extensions import TypedDict
+
+    # the functional form: the annotation is an object, not a string to resolve later
+    State = TypedDict("State", {"messages": Annotated[list[AnyMessage], add_messages]})  # noqa: UP013
+
+    def passing(state: Any) -> dict[str, Any]:
+        return {"messages": []}
+
+    def asking(state: Any) -> dict[str, Any]:
+        return {"messages": [AIMessage(content=str(interrupt("approve?")))]}
+
+    def compiled(node: Any, saver: Any) -> Any:
+        builder = graph_module.StateGraph(State)
+        builder.add_node("node", node)
+        builder.add_edge(graph_module.START, "node")
+        builder.add_edge("node", graph_module.END)
+        return builder.compile(checkpointer=saver)
+
+    stale = ToolMessage(content="stale", tool_call_id="zz")
+    with sqlite_saver.SqliteSaver.from_conn_string(str(path)) as saver:
+        plain = compiled(passing, saver)
+        plain.invoke({"messages": [HumanMessage("hi"), AIMessage("hello")]}, _thread("clean"))
+        damaged = {"messages": [HumanMessage("hi"), stale, AIMessage("done")]}
+        plain.invoke(damaged, _thread("orphan"))
+        compiled(asking, saver).invoke({"messages": [HumanMessage("hi"), stale]}, _thread("paused"))
+    return path
+
+
+def _thread(thread_id: str) -> dict[str, Any]:
+    return {"configurable": {"thread_id": thread_id}}
+
+
+def test_langgraph_threads_are_linted_at_their_latest_checkpoint() -> None:
+    path = build_langgraph(Path("graph.sqlite"))
+    before = path.read_bytes()
+    result = invoke("lint", "graph.sqlite")
+    assert result.exit_code == 1, result.output
+    assert "graph.sqlite:orphan: HN002" in result.output
+    assert "(at /1)" in result.output
+    assert "graph.sqlite:clean" not in result.output
+    assert "in 3 transcripts" in result.output
+    paused = [line for line in result.output.splitlines() if "graph.sqlite:paused" in line]
+    assert paused and all("interrupt" in line for line in paused)
+    assert path.read_bytes() == before
+    assert leftovers(Path(".")) == []
+
+
+def test_langgraph_fix_is_refused_and_writes_nothing() -> None:
+    path = build_langgraph(Path("graph.sqlite"))
+    before = path.read_bytes()
+    result = invoke("fix", "graph.sqlite")
+    assert result.exit_code == 1
+    assert "RepairCheckpointer" in result.output
+    assert "Fixed" not in result.output
+    assert path.read_bytes() == before
+    assert leftovers(Path(".")) == []

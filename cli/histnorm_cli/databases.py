@@ -3,10 +3,11 @@ reported as `FILE:<session id>`, with JSON Pointers into its messages.
 
 A file is read as a database when its name ends in `.db`, `.sqlite` or `.sqlite3` or it
 starts with the SQLite header. It is recognised by its tables and their columns only
-(`histnorm_cli.agents_db`); any other database, or one SQLite cannot open, is skipped as
-no transcript: never written, never an error. Reading uses a read-only connection that
-leaves nothing beside the file (no `-wal` or `-shm`); `fix` opens it for writing only
-when a session changes, and writes everything in one transaction.
+(`histnorm_cli.agents_db`, `histnorm_cli.langgraph_db`); any other database, or one
+SQLite cannot open, is skipped as no transcript: never written, never an error. Reading
+uses a read-only connection that leaves nothing beside the file (no `-wal` or `-shm`);
+`fix` opens it for writing only when a session changes, and writes everything in one
+transaction.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from histnorm.document import Skip
-from histnorm_cli import agents_db
+from histnorm_cli import agents_db, langgraph_db
 from histnorm_cli.files import SQLITE_HEADER
 from histnorm_cli.identity import open_regular
 from histnorm_cli.job import Job, Outcome
@@ -27,7 +28,7 @@ _WAL = 2
 """The file format version bytes (offsets 18 and 19) of a database in WAL mode."""
 UNKNOWN = (
     "an SQLite database histnorm does not recognise (it reads OpenAI Agents SQLiteSession "
-    "databases); not read"
+    "and LangGraph SqliteSaver databases); not read"
 )
 
 
@@ -60,13 +61,15 @@ def run_database(outcome: Outcome, job: Job, stdin: bool = False) -> None:
     if job.output:
         outcome.error = f"{path}: a database is fixed in place; -o/--output takes JSON or JSONL"
         return
+    changes = {}
     try:
         with closing(_read_only(path, head)) as db:
-            known = agents_db.recognise(db)
-            if not known:
+            if agents_db.recognise(db):
+                changes = agents_db.run(db, job, outcome)
+            elif not langgraph_db.recognise(db):
                 _skip(outcome, UNKNOWN)
-                return
-            changes = agents_db.run(db, job, outcome)
+            elif not langgraph_db.run(db, job, outcome):
+                _skip(outcome, langgraph_db.NEEDS)
     except sqlite3.DatabaseError as exc:
         if outcome.transcripts == 0:
             _skip(outcome, f"an SQLite file that cannot be read ({exc}); not read")

@@ -1,0 +1,78 @@
+"""LangGraph `SqliteSaver` databases: tables `checkpoints` and `writes` (with or without
+`task_path`, which later versions add). The latest checkpoint of each thread (and
+checkpoint namespace) is read through the saver itself, never by decoding its blobs
+here, and its `channel_values["messages"]` (LangChain messages) is linted as one
+`langchain` transcript.
+
+Nothing is ever written: a fix offered is withdrawn, with the reason. A checkpoint paused
+on an `interrupt()` is a live state the graph resumes from exactly as stored; any other
+is better repaired as it is read (`histnorm.integrations.langgraph.RepairCheckpointer`)
+than by rewriting a checkpoint beside the saver.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+import histnorm
+from histnorm.diagnostic import Diagnostic
+from histnorm.engine import fix_refused, unreadable
+from histnorm.errors import HistnormError
+from histnorm.settings import Settings
+from histnorm_cli.job import Job, Outcome
+
+_CHECKPOINTS = (
+    "thread_id",
+    "checkpoint_ns",
+    "checkpoint_id",
+    "parent_checkpoint_id",
+    "type",
+    "checkpoint",
+    "metadata",
+)
+_WRITES = ("thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "idx", "channel", "type")
+_VALUE = "value"
+PAUSED = "the thread is paused on an interrupt(), a live state that is never changed"
+ON_READ = (
+    "histnorm does not write LangGraph checkpoints; use "
+    "histnorm.integrations.langgraph.RepairCheckpointer, which repairs on read"
+)
+NEEDS = "a LangGraph SqliteSaver database; reading it needs langgraph-checkpoint-sqlite"
+
+
+def recognise(db: sqlite3.Connection) -> bool:
+    """Whether the database has the saver's two tables, with exactly their columns."""
+    checkpoints = tuple(row[1] for row in db.execute("PRAGMA table_info(checkpoints)"))
+    writes = tuple(row[1] for row in db.execute("PRAGMA table_info(writes)"))
+    with_path = (*_WRITES[:4], "task_path", *_WRITES[4:], _VALUE)
+    return checkpoints == _CHECKPOINTS and writes in ((*_WRITES, _VALUE), with_path)
+
+
+def _lint(messages: list[Any], settings: Settings) -> list[Diagnostic]:
+    if not messages:
+        return []
+    try:
+        return list(histnorm.lint(messages, settings, format="langchain"))
+    except TypeError as exc:  # a message holding what is no JSON data
+        return [unreadable(HistnormError(f"the messages cannot be read: {exc}", pointer=""))]
+
+
+def run(db: sqlite3.Connection, job: Job, outcome: Outcome) -> bool:
+    """Lint the latest checkpoint of each thread into `outcome`; False when the saver
+    cannot be imported (the database is then not read)."""
+    try:
+        from histnorm.integrations._langgraph_sqlite import is_interrupted, latest_checkpoints
+    except ImportError:
+        return False
+    for thread_id, namespace, saved in latest_checkpoints(db):
+        messages = saved.checkpoint.get("channel_values", {}).get("messages")
+        if not isinstance(messages, list):
+            continue  # a thread whose state holds no messages: no transcript
+        reason = PAUSED if is_interrupted(saved) else ON_READ
+        found = fix_refused(_lint(messages, job.settings), reason)
+        name = f"{outcome.path}:{thread_id}" + (f":{namespace}" if namespace else "")
+        outcome.transcripts += 1
+        outcome.diagnostics.extend(d.at(path=name) for d in found)
+        outcome.flush()
+    return True
