@@ -338,3 +338,67 @@ def test_langgraph_fix_is_refused_and_writes_nothing() -> None:
     assert "Fixed" not in result.output
     assert path.read_bytes() == before
     assert leftovers(Path(".")) == []
+
+
+# the row changes, and the transaction they are made in
+
+
+def test_row_plan_keeps_rows_and_refuses_what_would_renumber() -> None:
+    from histnorm_cli.session_rows import plan_rows
+
+    a, b, c, d = {"n": 1}, {"n": 2}, {"n": 3}, {"n": 4}
+    rows = [(10, "a"), (11, "b"), (12, "c")]
+    new_b = {"n": 20}
+    plan = plan_rows(rows, [a, b, c], [a, new_b, c, d])
+    assert not isinstance(plan, str)
+    assert (plan.update, plan.delete, plan.append) == ([(11, new_b)], [], [d])
+    plan = plan_rows(rows, [a, b, c], [a, c])
+    assert not isinstance(plan, str) and plan.delete == [11] and not plan.update
+    assert "reorder" in str(plan_rows(rows, [a, b, c], [a, c, b]))
+    assert "between stored rows" in str(plan_rows(rows, [a, b, c], [a, d, b, c]))
+    assert "repeats a key" in str(plan_rows(rows, [a, b, c], [a, new_b, c], repeated={1}))
+
+
+def test_the_write_is_all_or_nothing_and_checks_the_rows_first() -> None:
+    from histnorm_cli import agents_db
+    from histnorm_cli.session_rows import Plan
+
+    path = build(Path("chats.db"))
+    before = rows(path)
+    orphan = [(i, m) for i, s, m in before if s == "orphan"]
+    stale = [(i, m) for i, s, m in before if s == "open"][:1]  # not the rows stored now
+    changes: dict[Any, Any] = {
+        "orphan": (orphan, Plan(delete=[orphan[1][0]])),
+        "open": (stale, Plan(append=[OUTPUT])),
+    }
+    with sqlite3.connect(path, isolation_level=None) as db:
+        with pytest.raises(agents_db.Changed, match="session open changed"):
+            agents_db.write(db, changes)
+        assert not db.in_transaction
+    db.close()
+    assert rows(path) == before  # the orphan session's change was rolled back too
+
+
+def test_several_jobs_read_databases_too() -> None:
+    build(Path("a.db"))
+    build(Path("b.db"))
+    result = invoke("lint", "--jobs", "2", "a.db", "b.db")
+    assert result.exit_code == 1
+    assert "a.db:orphan: HN002" in result.output and "b.db:orphan: HN002" in result.output
+
+
+def test_a_session_a_real_run_stored_lints_clean() -> None:
+    from tests.openai_agents_helpers import ToolCallingModel, _run
+
+    session = agents.SQLiteSession("run", "runs.db")
+    try:
+        _run("When is low tide?", session=session, model=ToolCallingModel())
+    finally:
+        session.close()
+    types = [json.loads(text).get("type") for _, _, text in rows(Path("runs.db"))]
+    assert "function_call" in types and "function_call_output" in types
+    before = Path("runs.db").read_bytes()
+    result = invoke("fix", "runs.db")
+    assert result.exit_code == 0, result.output
+    assert "All checks passed!" in result.output
+    assert Path("runs.db").read_bytes() == before
