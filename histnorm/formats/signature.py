@@ -3,10 +3,11 @@
 `candidates(data)` reads the top-level keys of `data` and the keys of its first message
 (or item, or line) and names every format whose codec's `sniff` could give `data` a score
 above 0; `histnorm.formats.claims` asks only those codecs. Each test below is a condition
-the codec's own `sniff` checks before it can claim anything (its docstring quotes the
-check), so leaving a codec out never changes what detection finds; a codec named here
-still decides for itself. `tests/test_signature.py` holds the two to agreement on every
-fixture, corpus record and generated document.
+the codec's own `sniff` checks before it can claim anything (the comment beside it names
+the check), so leaving a codec out never changes what detection finds; a codec named
+here still decides for itself. `tests/test_signature.py` holds the two to agreement on
+every fixture, on each format's generated and damaged documents, and on JSON made of the
+formats' keys.
 
 The module imports no codec: it is what lets detection skip the ones that cannot apply.
 """
