@@ -276,6 +276,18 @@ def lost(
     return None
 
 
+def written_as_before(before: Transcript, after: Transcript) -> bool:
+    """Whether `after` is written as the very document `before` is: an edit the format
+    cannot hold (it writes apart what the edit joined), which changes nothing in a file
+    and would be made again on every read of it."""
+    if before.format is None or after.format != before.format:
+        return False
+    try:
+        return bool(_written(before) == _written(after))
+    except HistnormError:
+        return False
+
+
 _WRITTEN = "_histnorm_conserve_written"
 """Where `_written` keeps a transcript's encoding in its `__dict__` (as `outline_of`
 keeps the outline), with what it was computed from."""

@@ -9,7 +9,7 @@ from types import MappingProxyType
 import histnorm.conversations as conversations
 from histnorm.analysis.context import Context, NeedsModel
 from histnorm.analysis.outline import SEVERAL, Outline
-from histnorm.conserve import lost
+from histnorm.conserve import lost, written_as_before
 from histnorm.diagnostic import Applicability, Diagnostic, Location, Severity
 from histnorm.edit import dropped_answers, is_result_only
 from histnorm.errors import HistnormError
@@ -198,7 +198,10 @@ def _tried_together(
     if not offered:
         return True
     try:
-        return conserved(transcript, rule.fix(transcript, offered, settings), offered) is None
+        fixed = rule.fix(transcript, offered, settings)
+        return conserved(transcript, fixed, offered) is None and (
+            fixed == transcript or not written_as_before(transcript, fixed)
+        )
     except HistnormError:
         return False
 
@@ -209,7 +212,10 @@ def _tried(rule: Rule, transcript: Transcript, settings: Settings, found: Diagno
     if found.fix is None:
         return found
     try:
-        problem = conserved(transcript, rule.fix(transcript, [found], settings), [found])
+        fixed = rule.fix(transcript, [found], settings)
+        problem = conserved(transcript, fixed, [found])
+        if problem is None and fixed != transcript and written_as_before(transcript, fixed):
+            problem = "would be written as the transcript was: the format keeps apart what it joins"
     except HistnormError as error:
         problem = error.message
     if problem is None:
@@ -367,6 +373,8 @@ def _fix(transcript: Transcript, settings: Settings, trial: bool = False) -> Fix
                 if problem is not None:
                     reason = f"{rule.code}'s fix {problem}"
                     return _refusal(seen[0], settings, reason, trial)
+                if written_as_before(transcript, fixed):
+                    continue  # the format writes apart what the fix joined: no change
                 fixes.extend(_locate(transcript, d) for d in wanted)
                 transcript, changed = fixed, True
                 unknown = blocks(transcript)

@@ -13,7 +13,7 @@ same place, with the same value, as the text it replaces (`keep_spellings`): `-0
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import replace
 from typing import Any
 
@@ -126,10 +126,17 @@ def keep_spellings(new: bytes, old: bytes, moves: dict[str, str] | None = None) 
 
 def pairs(old_items: list[Any], new_items: list[Any]) -> dict[int, int]:
     """For each new item that is not an old one, the index of an old item that was
-    dropped or replaced after the last old item kept before it (its likely original)."""
+    dropped or replaced between the old items kept around it (its likely original): the
+    one that shares the most top-level values with it, the first on a tie."""
     where = {id(item): i for i, item in enumerate(old_items)}
     kept = {id(item) for item in new_items}
     loose = [i for i, item in enumerate(old_items) if id(item) not in kept]
+    ceilings: list[int] = []
+    ceiling = len(old_items)
+    for item in reversed(new_items):
+        ceiling = where.get(id(item), ceiling)
+        ceilings.append(ceiling)
+    ceilings.reverse()
     found: dict[int, int] = {}
     floor = -1
     for j, item in enumerate(new_items):
@@ -137,10 +144,19 @@ def pairs(old_items: list[Any], new_items: list[Any]) -> dict[int, int]:
         if index is not None:
             floor = index
             continue
-        k = bisect_right(loose, floor)
-        if k < len(loose):
-            found[j] = loose.pop(k)
+        start, end = bisect_right(loose, floor), bisect_left(loose, ceilings[j])
+        if start < len(loose):
+            window = range(start, max(end, start + 1))
+            best = max(window, key=lambda k: (_shared(old_items[loose[k]], item), -k))
+            found[j] = loose.pop(best)
     return found
+
+
+def _shared(old: Any, new: Any) -> int:
+    """How many top-level values of two objects are the same (keys and values)."""
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        return 0
+    return sum(1 for key, value in new.items() if key in old and old[key] is value)
 
 
 def _sibling_styles(

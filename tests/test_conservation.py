@@ -65,6 +65,41 @@ def test_openai_chat_merge_of_two_speakers_is_refused() -> None:
     _merge_refused(document, "openai-chat", "vllm", "bob")
 
 
+def test_a_merge_never_reaches_past_a_message_that_stays() -> None:
+    """Fuzz seed 7 case 272: in a run of three same-role messages whose second cannot be
+    merged (another speaker), the third merges into the one right before it (refused:
+    bob's name), never into the first past the second, which would reorder the texts."""
+    document = [
+        {"role": "user", "content": "Book the room."},
+        {"role": "assistant", "name": "alice", "content": "One."},
+        {"role": "assistant", "name": "bob", "content": "Two."},
+        {"role": "assistant", "name": "alice", "content": "Three."},
+    ]
+    result = histnorm.fix(document, format="openai-chat", profile="vllm")
+    written = histnorm.encode(result.transcript)
+    assert [m["content"] for m in written] == ["Book the room.", "One.", "Two.", "Three."]
+    assert written == document
+
+
+def test_a_message_of_unknown_content_breaks_a_run_of_one_role() -> None:
+    """Fuzz seed 7 cases 272, 357 and 72: a Responses `item_reference` or `compaction`
+    item reads as an assistant message of unknown content. Nothing merges into it, across
+    it or out of it: the messages on either side are not one run."""
+    document = {
+        "input": [
+            {"role": "user", "content": "What is in these?"},
+            {"type": "message", "role": "assistant", "content": [
+                {"type": "output_text", "text": "A cat."}]},
+            {"type": "item_reference", "id": "msg_refuse"},
+            {"role": "assistant", "content": "And an invoice."},
+        ]
+    }  # fmt: skip
+    found = histnorm.lint(document, format="openai-responses", profile="bedrock-converse")
+    assert not [d for d in found if d.code == "HN107"], [(d.code, d.message) for d in found]
+    result = histnorm.fix(document, format="openai-responses", profile="bedrock-converse")
+    assert "HN107" not in result.applied
+
+
 def test_openai_chat_merge_of_one_speaker_carries_everything() -> None:
     document = [
         {"role": "user", "name": "alice", "content": "Book the room."},
@@ -91,7 +126,7 @@ def test_meai_merge_keeps_author_and_message_ids_or_is_refused() -> None:
         },
         {
             "role": "user",
-            "authorName": "bob",
+            "authorName": "alice",  # one speaker: another is refused before (HN107's fix)
             "messageId": "m2",
             "additionalProperties": {"channel": "web"},
             "contents": [{"$type": "text", "text": "Please."}],
@@ -109,7 +144,7 @@ def test_langchain_merge_keeps_name_id_and_additional_kwargs_or_is_refused() -> 
 
     document = [
         human("Book the room.", "alice", "h1", {}),
-        human("Not that one.", "bob", "h2", {"source": "slack"}),
+        human("Not that one.", "alice", "h2", {"source": "slack"}),  # one speaker, as above
         {
             "type": "ai",
             "data": {
@@ -377,12 +412,35 @@ def test_every_fix_keeps_the_speakers_of_damaged_histories(
     _conserving(fmt, transcript, profile)
 
 
-def test_with_the_check_off_a_merge_drops_a_speaker(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The property above fails when the conservation check is turned off: HN107's
-    merge then drops the second speaker's name."""
+def test_with_the_check_off_a_merge_drops_a_message_id(monkeypatch: pytest.MonkeyPatch) -> None:
+    """HN107's merge of two LangChain AI messages keeps one id: the conservation check is
+    what refuses it (turned off, the second id is gone)."""
+    document = [
+        {"type": "human", "data": {"content": "Book the room.", "type": "human"}},
+        _ai("Which room?", "a1", None),
+        _ai("The blue one is free.", "a2", None),
+    ]
+    kept = histnorm.fix(_load(document, "langchain"), profile="vllm")
+    assert "HN107" not in kept.applied and ("s", "a2") in atoms(histnorm.encode(kept.transcript))
     monkeypatch.setattr(engine, "conserved", lambda *args: None)
-    with pytest.raises(AssertionError, match="fix dropped"):
-        test_every_fix_keeps_the_speakers_of_damaged_histories()
+    dropped = histnorm.fix(_load(document, "langchain"), profile="vllm")
+    assert "HN107" in dropped.applied
+    assert ("s", "a2") not in atoms(histnorm.encode(dropped.transcript))
+
+
+def test_a_merge_of_two_speakers_is_refused_even_where_the_name_stands_elsewhere() -> None:
+    """alice, bob, alice in a row: the value 'alice' stays in the document whatever is
+    merged, so only HN107's own test of the speakers refuses a merge that would give
+    alice's words to bob."""
+    document = [
+        {"role": "user", "content": "Book the room."},
+        {"role": "assistant", "name": "alice", "content": "One."},
+        {"role": "assistant", "name": "bob", "content": "Two."},
+        {"role": "assistant", "name": "alice", "content": "Three."},
+    ]
+    found = [d for d in histnorm.lint(document, format="openai-chat", profile="vllm")]
+    assert [d.fix for d in found if d.code == "HN107"] == [None, None]
+    assert all("would put the words of" in d.message for d in found if d.code == "HN107")
 
 
 # --- damaged files: the fuzzer's cases, through the command line's reader and writer ------

@@ -4,7 +4,8 @@
 Under profiles whose target rejects consecutive same-role messages (`bedrock-converse`,
 `vllm`, `portable`), finds a message with the same role as the one before it. Messages
 that hold only tool results are a turn of their own and are not counted; system messages
-are skipped.
+are skipped, and so is a message of content histnorm does not model alone (nothing is
+merged across it).
 
 ## Why it breaks a replay
 Bedrock and older Anthropic versions: `messages: roles must alternate between "user" and
@@ -16,7 +17,8 @@ user/assistant/user/assistant/...`
 A user message sent twice in a row after a failed request.
 
 ## Fix
-Merge the later message into the earlier one: its parts are appended, in order. A merge
+Merge the later message into the one before it: its parts are appended, in order (a
+message whose own merge is refused stays, and the next one merges into it). A merge
 carries every key of both messages or is not offered: when the later message holds a
 value the merged one cannot carry (another speaker's `name`, its own id, metadata,
 `additional_kwargs`, a second usage count, a Pydantic AI request's `run_id` or
@@ -40,11 +42,23 @@ from typing import Any
 from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import AnyMessage, AnyTranscript, is_result_only, rewrite
+from histnorm.errors import HistnormError
 from histnorm.model import Part, Transcript
 from histnorm.pairing import Position
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import nth
 from histnorm.settings import Settings
+
+
+def _apart(message: AnyMessage) -> bool:
+    """Whether `message` stands outside any run: a system message, one of tool results
+    alone, or one of content histnorm does not model alone (a Responses `item_reference`
+    or `compaction` item), which nothing is merged into, across or out of."""
+    return (
+        message.role_is("system", "developer")
+        or is_result_only(message)
+        or (bool(message.parts) and all(p.kind == "unknown" for p in message.parts))
+    )
 
 
 def _runs(transcript: AnyTranscript) -> list[list[int]]:
@@ -53,7 +67,7 @@ def _runs(transcript: AnyTranscript) -> list[list[int]]:
     previous: int | None = None
     messages: Sequence[AnyMessage] = transcript.messages
     for mi, message in enumerate(messages):
-        if message.role_is("system", "developer") or is_result_only(message):
+        if _apart(message):
             previous = None
             continue
         if previous is not None and messages[previous].role_is(message.role):
@@ -85,10 +99,22 @@ def check(context: Context) -> Iterable[Diagnostic]:
 def fix(
     transcript: Transcript, diagnostics: Sequence[Diagnostic], settings: Settings
 ) -> Transcript:
-    """Append each reported message's parts to the first message of its run."""
+    """Append each reported message's parts to the message before it, or to the one that
+    message is merged into: a run's messages are adjacent, so no merge reaches past a
+    message that stays (its own merge refused or not wanted). A merge of two speakers'
+    messages (`author_name`) raises: it would change who said the words."""
+    messages = transcript.messages
+    target: dict[int, int] = {}
     into: dict[int, list[int]] = {}
-    for d in diagnostics:
-        into.setdefault(d.data, []).append(d.location.message_index or 0)
+    for mi in sorted({d.location.message_index or 0 for d in diagnostics}):
+        first = target.get(mi - 1, mi - 1)
+        speakers = messages[first].author_name, messages[mi].author_name
+        if speakers[0] != speakers[1]:  # the value may stand elsewhere: `conserve` may miss it
+            raise HistnormError(
+                f"would put the words of {speakers[1]!r} in a message of {speakers[0]!r}"
+            )
+        target[mi] = first
+        into.setdefault(first, []).append(mi)
     replace: dict[Position, Sequence[Part]] = {}
     for first, rest in into.items():
         message = transcript.messages[first]

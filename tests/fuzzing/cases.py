@@ -30,6 +30,7 @@ from fuzzing.invariants import (
     MODEL_INVARIANTS,
     FileRun,
     ModelRun,
+    drawn_options,
     fix_options,
     untouched,
 )
@@ -84,11 +85,12 @@ def _process_workdir(pid: int) -> Path:
     return Path(tempfile.mkdtemp(prefix="histnorm-fuzz-", dir=shm if shm.is_dir() else None))
 
 
-def fix_file(data: bytes, name: str, fmt: str) -> Outcome:
-    """`histnorm fix --format <fmt> --tail close --unsafe-fixes -o - <name>`, on `data`."""
+def fix_file(data: bytes, name: str, fmt: str, drawn: dict[str, Any] | None = None) -> Outcome:
+    """`histnorm fix --format <fmt> --tail close --unsafe-fixes -o - <name>`, on `data`
+    (with the `drawn` options instead, when given)."""
     path = _workdir() / name
     path.write_bytes(data)
-    settings = Settings(**fix_options(profile_of(fmt)))
+    settings = Settings(**(fix_options(profile_of(fmt)) if drawn is None else drawn))
     job = Job(mode="fix", settings=settings, format=fmt, write=True, output=STDIN)
     return run_file(str(path), job)
 
@@ -164,17 +166,23 @@ def _session_lines(sample: Sample, rng: random.Random, applied: list[str]) -> li
     return lines
 
 
-def build(seed: int, case: int) -> tuple[Sample, ModelRun | FileRun, list[str]]:
-    """The sample, the damaged run (not checked yet) and the damages of case `case`."""
+def build(seed: int, case: int, draw: bool = False) -> tuple[Sample, ModelRun | FileRun, list[str]]:
+    """The sample, the damaged run (not checked yet) and the damages of case `case`. With
+    `draw`, half the cases run with options drawn at random (`drawn_options`, from a
+    stream of their own: the sample and damages are the same either way)."""
     rng = random.Random(f"{seed}:{case}")
+    drawn = None
+    if draw:
+        options = random.Random(f"options:{seed}:{case}")
+        drawn = drawn_options(options) if options.random() < 0.5 else None
     sample = rng.choice(weighted())
     applied: list[str] = []
-    fix = _fixer(sample)
+    fix = _fixer(sample, drawn)
     if sample.kind == "transcript":
         assert sample.transcript is not None
         broken = damage(sample.transcript, rng, applied)
         kept = untouched(sample.transcript, broken)
-        return sample, ModelRun(sample.fmt, profile_of(sample.fmt), broken, kept), applied
+        return sample, ModelRun(sample.fmt, profile_of(sample.fmt), broken, kept, drawn), applied
     if sample.kind == "document":
         assert sample.transcript is not None
         try:
@@ -183,10 +191,10 @@ def build(seed: int, case: int) -> tuple[Sample, ModelRun | FileRun, list[str]]:
         except HistnormError:  # a damage the format cannot hold: the fixture as it was
             applied.clear()
             data = orjson.dumps(histnorm.encode(sample.transcript), option=orjson.OPT_INDENT_2)
-        return sample, FileRun(sample.fmt, sample.name, data, fix), applied
+        return sample, FileRun(sample.fmt, sample.name, data, fix, drawn=drawn), applied
     if sample.kind == "session":
         data = b"\n".join(_session_lines(sample, rng, applied)) + b"\n"
-        return sample, FileRun(sample.fmt, sample.name, data, fix), applied
+        return sample, FileRun(sample.fmt, sample.name, data, fix, drawn=drawn), applied
     lines = list(sample.lines)
     i = rng.randrange(len(lines))
     try:
@@ -195,7 +203,7 @@ def build(seed: int, case: int) -> tuple[Sample, ModelRun | FileRun, list[str]]:
     except HistnormError:
         pass  # a line that is no transcript of the format, or a damage it cannot hold
     data = b"\n".join(lines) + b"\n"
-    return sample, FileRun(sample.fmt, sample.name, data, fix, sample.stable), applied
+    return sample, FileRun(sample.fmt, sample.name, data, fix, sample.stable, drawn), applied
 
 
 def transcript_case(seed: int, case: int) -> tuple[Sample, ModelRun, list[str]]:
@@ -209,8 +217,8 @@ def transcript_case(seed: int, case: int) -> tuple[Sample, ModelRun, list[str]]:
     return sample, ModelRun(sample.fmt, profile_of(sample.fmt), broken, kept), applied
 
 
-def _fixer(sample: Sample) -> Any:
-    return lambda data: fix_file(data, sample.name, sample.fmt)
+def _fixer(sample: Sample, drawn: dict[str, Any] | None = None) -> Any:
+    return lambda data: fix_file(data, sample.name, sample.fmt, drawn)
 
 
 def check(run: ModelRun | FileRun) -> tuple[str, str] | None:
@@ -241,17 +249,23 @@ def minimize(run: FileRun, invariant: str) -> FileRun:
     lines = run.data.splitlines()
     i = 0
     while i < len(lines) and len(lines) > 1:
-        trial = FileRun(run.fmt, run.name, b"\n".join(lines[:i] + lines[i + 1 :]) + b"\n", run.fix)
+        trial = FileRun(
+            run.fmt,
+            run.name,
+            b"\n".join(lines[:i] + lines[i + 1 :]) + b"\n",
+            run.fix,
+            drawn=run.drawn,
+        )
         broken = check(trial)
         if broken is not None and broken[0] == invariant:
             lines = lines[:i] + lines[i + 1 :]
         else:
             i += 1
-    return FileRun(run.fmt, run.name, b"\n".join(lines) + b"\n", run.fix)
+    return FileRun(run.fmt, run.name, b"\n".join(lines) + b"\n", run.fix, drawn=run.drawn)
 
 
 def run_case(seed: int, case: int, shrink: bool = True) -> Failure | None:
-    sample, run, applied = build(seed, case)
+    sample, run, applied = build(seed, case, draw=True)
     broken = check(run)
     if broken is None:
         return None
@@ -260,4 +274,6 @@ def run_case(seed: int, case: int, shrink: bool = True) -> Failure | None:
         run = minimize(run, invariant)
     data, suffix = reproducer(run)
     where = f"{sample.fmt}/{sample.name} ({sample.kind}) damaged by {applied}"
+    if run.drawn is not None:
+        where += f", fixed with {run.drawn}"
     return Failure(seed, case, where, invariant, message, data, suffix)

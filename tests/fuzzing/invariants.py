@@ -8,6 +8,7 @@ are what the driver runs.
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,14 +19,29 @@ import orjson
 from histnorm_cli.job import Outcome
 
 import histnorm
+from histnorm.choices import PROFILE_NAMES, TailMode
 from histnorm.diagnostic import Diagnostic, Severity
 from histnorm.engine import FixResult
 from histnorm.model import ReasoningPart, Transcript
+from histnorm.settings import ApprovalPolicy, InvalidArgumentsPolicy, OrphanCallPolicy
 
 
 def fix_options(profile: str) -> dict[str, Any]:
-    """The options every case is fixed with: closed tail, unsafe fixes, the profile."""
+    """The default options of a case: closed tail, unsafe fixes, the format's profile."""
     return {"tail": "close", "unsafe_fixes": True, "profile": profile}
+
+
+def drawn_options(rng: random.Random) -> dict[str, Any]:
+    """Options drawn at random: any profile (or none), either tail mode, any policy for
+    orphan calls, pending approvals and invalid arguments; unsafe fixes on."""
+    return {
+        "tail": rng.choice(list(TailMode)).value,
+        "unsafe_fixes": True,
+        "profile": rng.choice([None, *PROFILE_NAMES]),
+        "orphan_tool_call": rng.choice(list(OrphanCallPolicy)).value,
+        "pending_approval": rng.choice(list(ApprovalPolicy)).value,
+        "invalid_tool_arguments": rng.choice(list(InvalidArgumentsPolicy)).value,
+    }
 
 
 def untouched(original: Transcript, damaged: Transcript) -> list[bool]:
@@ -66,10 +82,12 @@ class ModelRun:
     broken: Transcript
     kept: list[bool]
     """Per damaged message: left alone by the damage."""
+    drawn: dict[str, Any] | None = None
+    """Options drawn for the case (`drawn_options`); None: the default ones."""
 
     @cached_property
     def options(self) -> dict[str, Any]:
-        return fix_options(self.profile)
+        return fix_options(self.profile) if self.drawn is None else self.drawn
 
     @cached_property
     def result(self) -> FixResult:
@@ -93,6 +111,8 @@ def decodes_in_format(run: ModelRun) -> str | None:
 
 
 def no_errors_left(run: ModelRun) -> str | None:
+    if run.drawn is not None:
+        return None  # a `fail` policy or a kept tail leaves errors by design
     found = histnorm.lint(run.reloaded, tail="close", profile=run.profile)
     core = _core_errors(found)
     if core and not _refused(run.result.remaining):
@@ -105,8 +125,11 @@ def fix_is_idempotent(run: ModelRun) -> str | None:
     return f"second fix applied {dict(again.applied)}" if again.changed else None
 
 
-def _content(part: Any) -> Any:
-    return part.model_dump(mode="json", exclude={"native", "slot"})
+def _content(part: Any, renamed: bool = False) -> Any:
+    """What a part says; `renamed`: without its call id (a fix renamed ids, HN104, and a
+    rename reaches every reference, in messages the damage left alone too)."""
+    exclude = {"native", "slot", "call_id"} if renamed else {"native", "slot"}
+    return part.model_dump(mode="json", exclude=exclude)
 
 
 def _is_subsequence(needles: list[Any], haystack: list[Any]) -> bool:
@@ -131,13 +154,16 @@ def untouched_parts_kept(run: ModelRun) -> str | None:
             parts = messages[k].parts
             if exempt[k + 1] and parts and all(isinstance(p, ReasoningPart) for p in parts):
                 exempt[k] = True
+    renamed = "HN104" in run.result.applied
     wanted = [
-        _content(part)
+        _content(part, renamed)
         for message, skip in zip(run.broken.messages, exempt, strict=True)
         if not skip
         for part in message.parts
     ]
-    output = [_content(part) for message in run.reloaded.messages for part in message.parts]
+    output = [
+        _content(part, renamed) for message in run.reloaded.messages for part in message.parts
+    ]
     return None if _is_subsequence(wanted, output) else "untouched content lost or reordered"
 
 
@@ -182,6 +208,8 @@ class FileRun:
     """Fix a file's bytes as `histnorm fix` does (`cases.fix_file`)."""
     stable: frozenset[bytes] = frozenset()
     """Lines of the input that `fix` must copy as they are (undamaged, clean)."""
+    drawn: dict[str, Any] | None = None
+    """Options drawn for the case, which `fix` runs with; None: the default ones."""
 
     @cached_property
     def first(self) -> Outcome:
@@ -211,6 +239,8 @@ def file_fix_is_idempotent(run: FileRun) -> str | None:
 
 
 def file_no_errors_left(run: FileRun) -> str | None:
+    if run.drawn is not None:
+        return None  # a `fail` policy or a kept tail leaves errors by design
     found = run.first.diagnostics
     if any(d.code == "HN000" and d.severity is Severity.ERROR for d in found):
         return None  # a line it cannot read, or a rewrite it refused: nothing is fixed there
@@ -221,7 +251,10 @@ def file_no_errors_left(run: FileRun) -> str | None:
 
 
 def stable_lines_kept(run: FileRun) -> str | None:
-    """Clean lines the damage left alone come out byte for byte."""
+    """Clean lines the damage left alone come out byte for byte (clean under the default
+    options: another profile may have work on them)."""
+    if run.drawn is not None:
+        return None
     out = set(run.output.splitlines())
     lost = [line for line in run.data.splitlines() if line in run.stable and line not in out]
     return f"{len(lost)} clean line(s) rewritten, e.g. {lost[0][:120]!r}" if lost else None
@@ -272,7 +305,7 @@ def with_spelled_numbers(data: bytes) -> bytes:
 def number_spelling_kept(run: FileRun) -> str | None:
     """Fields `fix` does not change keep their exact number spelling (`-0`, `1E2`, `1.50`)
     in the lines it rewrites: run on `with_spelled_numbers(run.data)`."""
-    spelled = FileRun(run.fmt, run.name, with_spelled_numbers(run.data), run.fix)
+    spelled = FileRun(run.fmt, run.name, with_spelled_numbers(run.data), run.fix, drawn=run.drawn)
     if spelled.first.error is not None or spelled.first.stdout is None:
         return None
     before = set(spelled.data.split(b"\n"))
