@@ -373,8 +373,6 @@ def _fix(transcript: Transcript, settings: Settings, trial: bool = False) -> Fix
                 if problem is not None:
                     reason = f"{rule.code}'s fix {problem}"
                     return _refusal(seen[0], settings, reason, trial)
-                if written_as_before(transcript, fixed):
-                    continue  # the format writes apart what the fix joined: no change
                 fixes.extend(_locate(transcript, d) for d in wanted)
                 transcript, changed = fixed, True
                 unknown = blocks(transcript)
