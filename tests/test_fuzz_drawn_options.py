@@ -11,6 +11,14 @@ each kept as a regression test: `fuzzing.cases.run_case` finds nothing wrong wit
 - seed 7 case 257: a Codex `event_msg` line whose call id a rename reached was paired,
   for its number spellings, with a line dropped before it (now with the line it shares
   the most values with).
+- seed 8 cases 1171, 1409: a LangChain AI message's `tool_use` content blocks copy its
+  `tool_calls`; a rename dropped the copies (the conservation check refused the fix).
+  The copies now take the new id.
+- seed 8 cases 961, 1493, 2350: a fix of damage the writer cannot show (a duplicate
+  Vercel call part) was skipped as "written as before" in the fix loop (now only a
+  tried rule's trial withdraws such a fix).
+- seed 8 cases 172, 300, 720: the fuzzer read a `loss_weight` of a made-up result as a
+  respelled number, and compared an approval's wrapped call id after a rename.
 """
 
 from __future__ import annotations
@@ -20,7 +28,10 @@ from fuzzing.cases import run_case
 
 from histnorm.splice import pairs
 
-FOUND = [(7, 65), (7, 72), (7, 93), (7, 118), (7, 257), (7, 272), (7, 357), (7, 367)]
+FOUND = [
+    *((7, case) for case in (65, 72, 93, 118, 257, 272, 357, 367)),
+    *((8, case) for case in (172, 300, 720, 961, 1171, 1409, 1493, 2350)),
+]
 
 
 @pytest.mark.parametrize(("seed", "case"), FOUND)

@@ -23,7 +23,7 @@ from histnorm.choices import PROFILE_NAMES, TailMode
 from histnorm.diagnostic import Diagnostic, Severity
 from histnorm.engine import FixResult
 from histnorm.model import ReasoningPart, Transcript
-from histnorm.settings import ApprovalPolicy, InvalidArgumentsPolicy, OrphanCallPolicy
+from histnorm.settings import ApprovalPolicy, InvalidArgumentsPolicy, OrphanCallPolicy, Settings
 
 
 def fix_options(profile: str) -> dict[str, Any]:
@@ -126,10 +126,13 @@ def fix_is_idempotent(run: ModelRun) -> str | None:
 
 
 def _content(part: Any, renamed: bool = False) -> Any:
-    """What a part says; `renamed`: without its call id (a fix renamed ids, HN104, and a
-    rename reaches every reference, in messages the damage left alone too)."""
-    exclude = {"native", "slot", "call_id"} if renamed else {"native", "slot"}
-    return part.model_dump(mode="json", exclude=exclude)
+    """What a part says; `renamed`: without its call and request ids, also of the call an
+    approval wraps (a fix renamed ids, HN104, and a rename reaches every reference, in
+    messages the damage left alone too)."""
+    if not renamed:
+        return part.model_dump(mode="json", exclude={"native", "slot"})
+    ids = {"native": True, "slot": True, "call_id": True, "request_id": True}
+    return part.model_dump(mode="json", exclude={**ids, "tool_call": ids})
 
 
 def _is_subsequence(needles: list[Any], haystack: list[Any]) -> bool:
@@ -302,6 +305,12 @@ def with_spelled_numbers(data: bytes) -> bytes:
     return b"\n".join(out)
 
 
+_MADE_UP = tuple(
+    text.encode() for text in (Settings().synthetic_result_text, Settings().rejection_text)
+)
+"""The texts of the results and rejections a fix makes up (under drawn policies)."""
+
+
 def number_spelling_kept(run: FileRun) -> str | None:
     """Fields `fix` does not change keep their exact number spelling (`-0`, `1E2`, `1.50`)
     in the lines it rewrites: run on `with_spelled_numbers(run.data)`."""
@@ -314,6 +323,8 @@ def number_spelling_kept(run: FileRun) -> str | None:
             continue
         if SPELLED[:-1] not in line and b'"fuzzSpelling"' in line:
             return f"a rewritten line respelled [-0,1E2,1.50]: {line[:160]!r}"
+        if run.drawn is not None and any(text in line for text in _MADE_UP):
+            continue  # a message the fix made up has numbers of its own (a `loss_weight`)
         canonical = [t for t in numbers(line) if t == b"0" or t.endswith(b".0")]
         if canonical:
             return f"a rewritten line respelled numbers as {canonical[:3]}: {line[:160]!r}"

@@ -19,6 +19,7 @@ from histnorm.formats.base import (
     reuse_native,
 )
 from histnorm.formats.langchain.blocks import (
+    _CALL_BLOCKS,
     AK_FUNCTION_CALL,
     AK_REFUSAL,
     AK_TOOL_CALLS,
@@ -105,10 +106,41 @@ def merge_items(
     return out + [original[i] for i in pending]
 
 
+def _renames(parts: list[Part]) -> dict[str, str]:
+    """The call ids a fix renamed (HN104): a call's id in its native entry, mapped to the
+    one it has now."""
+    found: dict[str, str] = {}
+    for part in parts:
+        if isinstance(part, ToolCallPart) and isinstance(part.native, dict):
+            old = part.native.get("id")
+            if isinstance(old, str) and part.call_id is not None and old != part.call_id:
+                found[old] = part.call_id
+    return found
+
+
+def _renamed_copies(
+    original: Any, copies: dict[int, str], renames: dict[str, str]
+) -> tuple[Any, dict[int, str]]:
+    """The content list with each copy of a renamed call given the call's new id (a
+    rename reaches every reference), and the copies under their new ids."""
+    if not renames or not isinstance(original, list):
+        return original, copies
+    items = list(original)
+    for i, call_id in copies.items():
+        if call_id in renames and isinstance(items[i], dict):
+            id_key = _CALL_BLOCKS[items[i]["type"]][0]
+            items[i] = rebuild(items[i], {id_key: renames[call_id]})
+    return items, {i: renames.get(c, c) for i, c in copies.items()}
+
+
 def _encode_content(
-    parts: list[Part], base: dict[str, Any], copies: dict[int, str], left: set[str]
+    parts: list[Part],
+    base: dict[str, Any],
+    copies: dict[int, str],
+    left: set[str],
+    renames: dict[str, str],
 ) -> Any:
-    original = base.get("content")
+    original, copies = _renamed_copies(base.get("content"), copies, renames)
     keep = {i: call_id in left for i, call_id in copies.items()}
     if not parts and not any(keep.values()):
         return [] if isinstance(original, list) else ""
@@ -182,7 +214,7 @@ def _main_item(message: Message, parts: list[Part], dumpd: bool) -> Any:
     left = _left(by_slot)
     values: dict[str, Any] = {
         "content": _encode_content(
-            by_slot.pop("content", []), base, layout.content_copies, left[0]
+            by_slot.pop("content", []), base, layout.content_copies, left[0], _renames(parts)
         ),
         "type": ltype,
         "name": message.author_name,
