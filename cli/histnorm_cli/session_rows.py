@@ -21,6 +21,7 @@ import histnorm
 from histnorm.diagnostic import Diagnostic
 from histnorm.engine import fix_refused, unreadable
 from histnorm.errors import HistnormError
+from histnorm.linemap import duplicate_key
 from histnorm.settings import Settings
 
 FORMAT = "openai-responses"
@@ -53,17 +54,6 @@ class Checked:
     """The session's rows' texts after the fix (for a diff); None when unchanged."""
 
 
-class _Repeated(ValueError):
-    """An object in a row repeats a key: rewriting the row would keep only one value."""
-
-
-def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    found = dict(pairs)
-    if len(found) != len(pairs):
-        raise _Repeated
-    return found
-
-
 def encode_item(item: Any) -> str:
     """An item's row text, as the framework writes it (`json.dumps` with its defaults)."""
     return json.dumps(item)
@@ -78,16 +68,14 @@ def _parse(rows: Sequence[Row]) -> tuple[list[Any], list[int], list[Diagnostic],
     repeated: set[int] = set()
     for position, (rowid, text) in enumerate(rows):
         try:
-            try:
-                item = json.loads(text, object_pairs_hook=_pairs)
-            except _Repeated:
-                repeated.add(position)
-                item = json.loads(text)
+            item = json.loads(text)
         except (json.JSONDecodeError, TypeError) as exc:
             reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
             message = f"row {rowid} is not valid JSON ({reason}); the framework skips it"
             errors.append(unreadable(HistnormError(message, pointer=f"/{position}")))
             continue
+        if duplicate_key(text.encode("utf-8", "surrogatepass")) is not None:
+            repeated.add(position)  # rewriting the row would keep one value of the key
         items.append(item)
         positions.append(position)
     return items, positions, errors, repeated
