@@ -402,3 +402,19 @@ def test_a_session_a_real_run_stored_lints_clean() -> None:
     assert result.exit_code == 0, result.output
     assert "All checks passed!" in result.output
     assert Path("runs.db").read_bytes() == before
+
+
+def test_fix_leaves_a_row_that_repeats_a_key() -> None:
+    """A row whose JSON repeats a key reads as its last value; rewriting it would drop
+    the other, so a fix that would rewrite it (Mistral's call ids: HN104 renames `c1` in
+    the call's row and the output's) is refused, saying why."""
+    path = build(Path("chats.db"), {"clean": [USER, CALL, OUTPUT, ANSWER]})
+    with sqlite3.connect(path) as db:
+        text = json.dumps(CALL).replace('"name": "weather"', '"name": "w", "name": "weather"')
+        db.execute("UPDATE agent_messages SET message_data = ? WHERE message_data = ?",
+                   (text, json.dumps(CALL)))  # fmt: skip
+    db.close()
+    before = path.read_bytes()
+    result = invoke("fix", "--profile", "mistral", "chats.db")
+    assert "repeats a key" in result.output, result.output
+    assert path.read_bytes() == before
