@@ -19,6 +19,17 @@ each kept as a regression test: `fuzzing.cases.run_case` finds nothing wrong wit
   tried rule's trial withdraws such a fix).
 - seed 8 cases 172, 300, 720: the fuzzer read a `loss_weight` of a made-up result as a
   respelled number, and compared an approval's wrapped call id after a rename.
+- seed 21 cases 7881, 9152: ShareGPT wrote two made-up results of the same text as one
+  observation (the form of one observation answering a whole parallel turn), so the next
+  run made up the second again. Only results read from such an observation are joined.
+- seed 20 case 7856, seed 21 case 12215: a Vercel AI tool part holds its call and its
+  output; HN016 renamed the second of two calls sharing an id and gave the new id to the
+  result by order (the first call's), while the file keeps the output with the second.
+  The result read from a call's own part now follows it.
+- seed 20 cases 2284, 3011, seed 21 cases 115, 13740: the fuzzer checked a transcript
+  the damage made unwritable (two legacy LangChain function calls in one message), and
+  parts a drawn policy owns (HN109's note in a result, or dropping a call and its
+  results; a merge an earlier fix brought about).
 """
 
 from __future__ import annotations
@@ -31,6 +42,8 @@ from histnorm.splice import pairs
 FOUND = [
     *((7, case) for case in (65, 72, 93, 118, 257, 272, 357, 367)),
     *((8, case) for case in (172, 300, 720, 961, 1171, 1409, 1493, 2350)),
+    *((20, case) for case in (2284, 3011, 7856)),
+    *((21, case) for case in (115, 7881, 9152, 12215, 13740)),
 ]
 
 

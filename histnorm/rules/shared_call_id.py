@@ -191,6 +191,7 @@ def fix(
     merged = profile(transcript, settings).merges_same_role
     for first, calls in groups(transcript, merged).items():
         answers, _ = assign(transcript, first, calls)
+        answers.update(_co_located(transcript, [first, *calls]))
         for position in calls:
             if position not in wanted:
                 continue
@@ -204,6 +205,21 @@ def fix(
                 assert isinstance(answer, ToolResultPart)
                 replace[result] = (answer.evolve(call_id=new),)
     return rewrite(transcript, replace=replace)
+
+
+def _co_located(transcript: Transcript, calls: Sequence[Position]) -> dict[Position, Position]:
+    """The result read from the very native value of each call, in the call's message (a
+    Vercel AI tool part holds its call and its output): whatever the order says, that
+    result is the call's, and the file keeps it with that call."""
+    found: dict[Position, Position] = {}
+    for mi, pi in calls:
+        call = part_at(transcript, (mi, pi))
+        if call.native is None:
+            continue
+        for k, part in enumerate(transcript.messages[mi].parts):
+            if isinstance(part, ToolResultPart) and part.native is call.native:
+                found[(mi, pi)] = (mi, k)
+    return found
 
 
 def _call(name: str) -> dict[str, Any]:

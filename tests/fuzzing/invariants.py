@@ -22,6 +22,7 @@ import histnorm
 from histnorm.choices import PROFILE_NAMES, TailMode
 from histnorm.diagnostic import Diagnostic, Severity
 from histnorm.engine import FixResult
+from histnorm.errors import HistnormError
 from histnorm.model import ReasoningPart, Transcript
 from histnorm.settings import ApprovalPolicy, InvalidArgumentsPolicy, OrphanCallPolicy, Settings
 
@@ -98,6 +99,20 @@ class ModelRun:
         document = histnorm.encode(self.result.transcript)
         return histnorm.load(orjson.dumps(document), format=self.fmt)
 
+    @cached_property
+    def unwritable(self) -> bool:
+        """Whether the damage made a transcript its format cannot write (two legacy
+        `function_call`s in one LangChain message, say) and `fix` left it so: no file
+        holds such a transcript, so there is no output to read back."""
+        try:
+            histnorm.encode(self.broken)
+        except HistnormError:
+            try:
+                histnorm.encode(self.result.transcript)
+            except HistnormError:
+                return True
+        return False
+
 
 def fix_succeeds(run: ModelRun) -> str | None:
     run.result  # noqa: B018 (raises on failure)
@@ -105,12 +120,16 @@ def fix_succeeds(run: ModelRun) -> str | None:
 
 
 def decodes_in_format(run: ModelRun) -> str | None:
+    if run.unwritable:
+        return None
     if run.reloaded.format != run.fmt:
         return f"the output reads as {run.reloaded.format}"
     return None
 
 
 def no_errors_left(run: ModelRun) -> str | None:
+    if run.unwritable:
+        return None
     if run.drawn is not None:
         return None  # a `fail` policy or a kept tail leaves errors by design
     found = histnorm.lint(run.reloaded, tail="close", profile=run.profile)
@@ -125,14 +144,18 @@ def fix_is_idempotent(run: ModelRun) -> str | None:
     return f"second fix applied {dict(again.applied)}" if again.changed else None
 
 
-def _content(part: Any, renamed: bool = False) -> Any:
+def _content(part: Any, renamed: bool = False, noted: bool = False) -> Any:
     """What a part says; `renamed`: without its call and request ids, also of the call an
     approval wraps (a fix renamed ids, HN104, and a rename reaches every reference, in
-    messages the damage left alone too)."""
-    if not renamed:
-        return part.model_dump(mode="json", exclude={"native", "slot"})
-    ids = {"native": True, "slot": True, "call_id": True, "request_id": True}
-    return part.model_dump(mode="json", exclude={**ids, "tool_call": ids})
+    messages the damage left alone too); `noted`: a result without its content (a fix
+    replaced its call's arguments, HN109, and noted the old ones in the result)."""
+    exclude: dict[str, Any] = {"native": True, "slot": True}
+    if renamed:
+        ids = {**exclude, "call_id": True, "request_id": True}
+        exclude = {**ids, "tool_call": ids}
+    if noted and part.kind == "tool_result":
+        exclude["content"] = True
+    return part.model_dump(mode="json", exclude=exclude)
 
 
 def _is_subsequence(needles: list[Any], haystack: list[Any]) -> bool:
@@ -143,6 +166,8 @@ def _is_subsequence(needles: list[Any], haystack: list[Any]) -> bool:
 def untouched_parts_kept(run: ModelRun) -> str | None:
     """The parts of messages the damage left alone and no diagnostic points at survive,
     in order."""
+    if run.unwritable:
+        return None
     pointed = {
         d.location.message_index
         for d in histnorm.lint(run.broken, **run.options)
@@ -157,15 +182,24 @@ def untouched_parts_kept(run: ModelRun) -> str | None:
             parts = messages[k].parts
             if exempt[k + 1] and parts and all(isinstance(p, ReasoningPart) for p in parts):
                 exempt[k] = True
-    renamed = "HN104" in run.result.applied
+    applied = run.result.applied
+    if run.drawn is not None and (
+        "HN107" in applied or run.drawn["invalid_tool_arguments"] == "drop"
+    ):
+        # a merge an earlier fix brought about moves parts of untouched messages; dropping
+        # a call with invalid arguments drops its results
+        return None
+    renamed, noted = "HN104" in applied, "HN109" in applied
     wanted = [
-        _content(part, renamed)
+        _content(part, renamed, noted)
         for message, skip in zip(run.broken.messages, exempt, strict=True)
         if not skip
         for part in message.parts
     ]
     output = [
-        _content(part, renamed) for message in run.reloaded.messages for part in message.parts
+        _content(part, renamed, noted)
+        for message in run.reloaded.messages
+        for part in message.parts
     ]
     return None if _is_subsequence(wanted, output) else "untouched content lost or reordered"
 

@@ -137,9 +137,16 @@ def _tags_and_style(transcript: Transcript) -> tuple[dict[str, str], Style]:
     return tags, style or COMPACT
 
 
+def _shared(part: ToolResultPart) -> bool:
+    """Whether a result was read from one observation answering a whole parallel turn
+    (slot `observation[K]`): only such results are written back as one observation; two
+    new results of the same text are two observations, one per call."""
+    return part.slot is not None and part.slot.startswith("observation[")
+
+
 def _groups(parts: tuple[Part, ...]) -> list[tuple[str, list[Part]]]:
     """Split parts into turns: each text alone, consecutive calls together, and consecutive
-    results with the same content together (one observation answering a parallel turn)."""
+    results read from one observation (`_shared`) with the same content together."""
     groups: list[tuple[str, list[Part]]] = []
     for part in parts:
         if isinstance(part, ToolCallPart):
@@ -158,6 +165,8 @@ def _groups(parts: tuple[Part, ...]) -> list[tuple[str, list[Part]]]:
             if kind == "call" or (
                 isinstance(part, ToolResultPart)
                 and isinstance(previous, ToolResultPart)
+                and _shared(part)
+                and _shared(previous)
                 and strict_equal(part.content, previous.content)
             ):
                 last[1].append(part)
