@@ -122,20 +122,79 @@ def _at(value: Any, pointer: str) -> Any:
     return value
 
 
-def _encoded(transcript: Transcript, encoded: Any, index: int, part: int | None) -> set[Atom]:
-    """The atoms of what a message or a part is written as in `encoded`, the document
-    `transcript` encodes to (a part histnorm made has no native value of its own)."""
-    codec = get_codec(transcript.format or "")
-    try:
+class _Written:
+    """Where each message and part of a transcript stands in `encoded`, the document it
+    encodes to: `encoded` read back, each message aligned in order with the messages it
+    reads as, by their parts (a message whose calls are items of their own reads as one
+    message a call). Without a reading that aligns, the transcript's own pointers (into
+    its native document) are used."""
+
+    def __init__(self, transcript: Transcript, encoded: Any) -> None:
+        self.transcript, self.encoded = transcript, encoded
+        self.codec = get_codec(transcript.format or "")
+        self.again: Transcript | None = None
+        self.groups: list[list[int]] = []
+        if encoded is None or transcript.format is None:
+            return
+        try:
+            again = self.codec.decode(encoded)
+        except HistnormError:
+            return
+        groups = _align([len(m.parts) for m in transcript.messages], again)
+        if groups is not None:
+            self.again, self.groups = again, groups
+
+    def pointers(self, index: int, part: int | None) -> list[str]:
+        """The pointers into `encoded` of a message (of each message it reads as) or a part."""
+        if self.again is None:
+            if part is None:
+                return [self.codec.message_pointer(self.transcript, index)]
+            return [self.codec.part_pointer(self.transcript, index, part)]
+        group = self.groups[index]
         if part is None:
-            pointer = codec.message_pointer(transcript, index)
-        else:
-            pointer = codec.part_pointer(transcript, index, part)
+            return [self.codec.message_pointer(self.again, k) for k in group]
+        for k in group:
+            count = len(self.again.messages[k].parts)
+            if part < count:
+                return [self.codec.part_pointer(self.again, k, part)]
+            part -= count
+        return []
+
+
+def _align(counts: list[int], again: Transcript) -> list[list[int]] | None:
+    """For each message (given by its number of parts), the messages of `again` that hold
+    its parts, in order; None when they do not add up."""
+    groups: list[list[int]] = []
+    k = 0
+    for want in counts:
+        group: list[int] = []
+        while k < len(again.messages):
+            have = len(again.messages[k].parts)
+            if (have == 0) != (want == 0) or have > want:
+                break
+            group.append(k)
+            k += 1
+            want -= have
+            if want == 0:
+                break
+        if not group or want:
+            return None
+        groups.append(group)
+    return groups if k == len(again.messages) else None
+
+
+def _encoded(written: _Written, index: int, part: int | None) -> set[Atom]:
+    """The atoms of what a message or a part is written as (a part histnorm made has no
+    native value of its own)."""
+    try:
+        pointers = written.pointers(index, part)
     except (HistnormError, LookupError, ValueError):
         return set()
-    if not pointer:
-        return set()
-    return atoms(_at(encoded, pointer))
+    found: set[Atom] = set()
+    for pointer in pointers:
+        if pointer:
+            found |= atoms(_at(written.encoded, pointer))
+    return found
 
 
 def owned(
@@ -168,19 +227,20 @@ def owned(
             else:
                 parts.setdefault(mi, set()).add(pi)
     found: set[Atom] = set()
+    written = _Written(transcript, encoded)
     for mi in whole:
-        found |= _message_atoms(transcript, mi) | _encoded(transcript, encoded, mi, None)
+        found |= _message_atoms(transcript, mi) | _encoded(written, mi, None)
     for mi, held in parts.items():
         message = messages[mi]
         if mi in whole:
             continue
         if len(held) == len(message.parts):  # every part owned: the message goes with them
-            found |= _message_atoms(transcript, mi) | _encoded(transcript, encoded, mi, None)
-            found |= {a for pi in held for a in _encoded(transcript, encoded, mi, pi)}
+            found |= _message_atoms(transcript, mi) | _encoded(written, mi, None)
+            found |= {a for pi in held for a in _encoded(written, mi, pi)}
             continue
         found |= _lines(transcript, mi, held)
         for pi in held:
-            found |= _part_atoms(message.parts[pi]) | _encoded(transcript, encoded, mi, pi)
+            found |= _part_atoms(message.parts[pi]) | _encoded(written, mi, pi)
     return found | _naming(encoded, _removed_ids(transcript, whole, parts, after))
 
 

@@ -26,6 +26,11 @@ each kept as a regression test: `fuzzing.cases.run_case` finds nothing wrong wit
   output; HN016 renamed the second of two calls sharing an id and gave the new id to the
   result by order (the first call's), while the file keeps the output with the second.
   The result read from a call's own part now follows it.
+- seed 20 cases 23645, 42009, seed 21 cases 3217, 32873, 38053: a fix dropping an
+  empty message owned the atoms at the message's pointer into the native document, but
+  an earlier fix had laid the written one out otherwise (a call split into an item of
+  its own), so the dropped item's keys were not owned and the fix was refused. The
+  conservation check now finds each message in the written document read back.
 - seed 20 cases 2284, 3011, seed 21 cases 115, 13740: the fuzzer checked a transcript
   the damage made unwritable (two legacy LangChain function calls in one message), and
   parts a drawn policy owns (HN109's note in a result, or dropping a call and its
@@ -42,8 +47,8 @@ from histnorm.splice import pairs
 FOUND = [
     *((7, case) for case in (65, 72, 93, 118, 257, 272, 357, 367)),
     *((8, case) for case in (172, 300, 720, 961, 1171, 1409, 1493, 2350)),
-    *((20, case) for case in (2284, 3011, 7856)),
-    *((21, case) for case in (115, 7881, 9152, 12215, 13740)),
+    *((20, case) for case in (2284, 3011, 7856, 23645, 42009)),
+    *((21, case) for case in (115, 3217, 7881, 9152, 12215, 13740, 32873, 38053)),
 ]
 
 
