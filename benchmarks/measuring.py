@@ -121,7 +121,11 @@ def fix_in_place_job(fmt: str) -> Callable[[str], Job]:
 
 
 def cli_mode(fmt: str) -> list[str]:
-    return ["--jsonl-mode", "message"] if fmt == corpus.SESSION_FORMAT else []
+    """The command line options a corpus of `fmt` is linted with: a folder of session files
+    inside `benchmarks/.corpus`, which its `.gitignore` hides from a folder scan."""
+    if fmt != corpus.SESSION_FORMAT:
+        return []
+    return ["--jsonl-mode", "message", "--no-respect-gitignore"]
 
 
 def _summary(outcomes: list[Outcome]) -> dict[str, Any]:
