@@ -73,8 +73,8 @@ def _message_atoms(transcript: Transcript, index: int) -> set[Atom]:
 
 def _line(native: list[Any], pointer: str) -> Any:
     """The line (item of a document that is a list of lines) `pointer` is in, or None."""
-    head = pointer.split("/")[1] if pointer.count("/") >= 1 else ""
-    return native[int(head)] if head.isdigit() and int(head) < len(native) else None
+    head = _head(pointer)
+    return native[head] if head is not None and head < len(native) else None
 
 
 def _lines(transcript: Transcript, index: int, held: set[int]) -> set[Atom]:
@@ -134,6 +134,7 @@ class _Written:
         self.codec = get_codec(transcript.format or "")
         self.again: Transcript | None = None
         self.groups: list[list[int]] = []
+        self._holders: dict[int | None, set[int]] | None = None
         if encoded is None or transcript.format is None:
             return
         try:
@@ -159,6 +160,33 @@ class _Written:
                 return [self.codec.part_pointer(self.again, k, part)]
             part -= count
         return []
+
+    def lines_of(self, index: int) -> set[Atom]:
+        """In a document that is a list of lines: the atoms of the lines that hold message
+        `index` and no other one (its timestamps and envelope go with it)."""
+        if self.again is None or not isinstance(self.encoded, list):
+            return set()
+        if self._holders is None:
+            self._holders = {}
+            for k, message in enumerate(self.again.messages):
+                pointers = [self.codec.message_pointer(self.again, k)]
+                pointers += [
+                    self.codec.part_pointer(self.again, k, p) for p in range(len(message.parts))
+                ]
+                for pointer in pointers:
+                    self._holders.setdefault(_head(pointer), set()).add(k)
+        mine = set(self.groups[index])
+        found: set[Atom] = set()
+        for head, holders in self._holders.items():
+            if head is not None and holders <= mine:
+                found |= atoms(self.encoded[head])
+        return found
+
+
+def _head(pointer: str) -> int | None:
+    """The line (index into a document that is a list of lines) `pointer` is in."""
+    head = pointer.split("/")[1] if pointer.count("/") >= 1 else ""
+    return int(head) if head.isdigit() else None
 
 
 def _align(counts: list[int], again: Transcript) -> list[list[int]] | None:
@@ -194,7 +222,7 @@ def _encoded(written: _Written, index: int, part: int | None) -> set[Atom]:
     for pointer in pointers:
         if pointer:
             found |= atoms(_at(written.encoded, pointer))
-    return found
+    return found | written.lines_of(index) if part is None else found
 
 
 def owned(

@@ -399,5 +399,21 @@ def test_a_synthesized_result_names_its_call_line_where_the_file_does() -> None:
     assert "sourceToolAssistantUUID" not in older
 
 
+def test_a_result_made_up_for_a_renamed_call_still_answers_from_its_line() -> None:
+    """A profile renames the call (HN104, `mistral`: nine letters or digits); the new
+    result line finds its call's line by the new id (found by the id as read, the line
+    lost its envelope and `sourceToolAssistantUUID`, and the rename was refused)."""
+    lines = session()
+    lines[2]["sourceToolAssistantUUID"] = lines[1]["uuid"]
+    lines[4]["cwd"] = "/srv/other"
+    settings = SYNTHESIZE.model_copy(update={"profile": "mistral", "unsafe_fixes": True})
+    done = histnorm.fix(lines, settings, format="claude-code")
+    assert done.applied.get("HN104") == 2 and done.refused is None
+    written = histnorm.encode(done.transcript)
+    (added,) = [line for line in written if line["uuid"] not in {x["uuid"] for x in lines}]
+    assert added["sourceToolAssistantUUID"] == lines[4]["uuid"]
+    assert added["cwd"] == "/srv/other" and added["parentUuid"] == lines[4]["uuid"]
+
+
 def test_synthesized_lines_are_the_same_on_every_run() -> None:
     assert synthesized_lines(session()) == synthesized_lines(session())

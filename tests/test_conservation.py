@@ -250,6 +250,31 @@ def test_codex_merge_is_refused_and_lint_offers_no_fix() -> None:
     assert "HN107" not in fixed.applied
 
 
+def test_a_dropped_message_takes_the_line_it_is_written_as() -> None:
+    """An empty Codex message histnorm made (no native line of its own) is written with
+    the time of the line before it; once that line is gone, removing the message (HN005)
+    takes the time with it: the line holds nothing else."""
+
+    def line(stamp: str, role: str, kind: str, text: str) -> dict[str, Any]:
+        content = [{"type": kind, "text": text}]
+        payload = {"type": "message", "role": role, "content": content}
+        return {"timestamp": stamp, "type": "response_item", "payload": payload}
+
+    document = [
+        line("2026-07-14T09:12:00.000Z", "user", "input_text", "Hi"),
+        line("2026-07-14T09:12:01.000Z", "assistant", "output_text", "A"),
+        line("2026-07-14T09:12:02.000Z", "user", "input_text", "B"),
+    ]
+    read = _load(document, "codex")
+    emptied = read.messages[1].evolve(native=None, parts=())
+    before = read.evolve(messages=(emptied, read.messages[2]))
+    assert histnorm.encode(before)[0]["timestamp"] == "2026-07-14T09:12:00.000Z"
+    found = [d for d in histnorm.lint(before) if d.code == "HN005"]
+    after = before.evolve(messages=before.messages[1:])
+    assert len(found) == 1 and lost(before, after, found, read) is None
+    assert lost(before, after, [], read) is not None  # owned by the fix, by no one else
+
+
 # --- the check itself ------------------------------------------------------------------
 
 

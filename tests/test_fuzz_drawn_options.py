@@ -35,6 +35,14 @@ each kept as a regression test: `fuzzing.cases.run_case` finds nothing wrong wit
   the damage made unwritable (two legacy LangChain function calls in one message), and
   parts a drawn policy owns (HN109's note in a result, or dropping a call and its
   results; a merge an earlier fix brought about).
+- seed 20 case 62434, seed 21 case 13163: a Claude Code result made up for a call a
+  profile renamed (HN104) looked for its call's line by the id as read, found none, and
+  lost `sourceToolAssistantUUID` (the rename was refused). It now finds the call by the
+  id it has.
+- seed 21 case 39345: an empty Codex message histnorm made was written with the time of
+  the line before it; once that line was gone, HN005 removing the message did not own
+  the time on its line (its payload only). A removed message now owns the lines that
+  hold nothing else.
 """
 
 from __future__ import annotations
@@ -47,8 +55,8 @@ from histnorm.splice import pairs
 FOUND = [
     *((7, case) for case in (65, 72, 93, 118, 257, 272, 357, 367)),
     *((8, case) for case in (172, 300, 720, 961, 1171, 1409, 1493, 2350)),
-    *((20, case) for case in (2284, 3011, 7856, 23645, 42009)),
-    *((21, case) for case in (115, 3217, 7881, 9152, 12215, 13740, 32873, 38053)),
+    *((20, case) for case in (2284, 3011, 7856, 23645, 42009, 62434)),
+    *((21, case) for case in (115, 3217, 7881, 9152, 12215, 13163, 13740, 32873, 38053, 39345)),
 ]
 
 

@@ -90,7 +90,7 @@ def check(context: Context) -> Iterable[Diagnostic]:
                 f"{nth(outline, mi)} has the same role ({outline.messages[mi].role}) as the "
                 "message before it",
                 message_index=mi,
-                fix_title=f"merge it into {nth(outline, run[0])}",
+                fix_title="merge it into the message before it",
                 data=run[0],
                 owns=(),  # only the boundary goes: every value of both is carried
             )

@@ -17,6 +17,7 @@ from typing import Any
 
 from histnorm.formats.base import rebuild
 from histnorm.formats.claude_code.block_encode import new_line
+from histnorm.formats.claude_code.blocks import parse_slot
 from histnorm.formats.claude_code.tree import Session, message_id, parent_of, uuid_of
 from histnorm.model import Message, Part, ToolCallPart, ToolResultPart
 
@@ -162,9 +163,18 @@ class _Splicer:
         return message_id(self.lines[index])
 
     def _call_line(self, parts: list[Part]) -> Any:
-        """The line of the call the first result among `parts` answers, if there is one."""
+        """The line of the call the first result among `parts` answers, if there is one:
+        the line the call is read from (found by its id as it is now, which a rename may
+        have changed), else a line that held a call of that id when read."""
         wanted = next((p.call_id for p in parts if isinstance(p, ToolResultPart)), None)
         if wanted is not None:
+            for message in self.transcript:
+                for part in message.parts:
+                    if isinstance(part, ToolCallPart) and part.call_id == wanted:
+                        parsed = parse_slot(part.slot)
+                        found = None if parsed is None else self.session.by_uuid.get(parsed[0])
+                        if found is not None:
+                            return self.lines[found]
             for index in self.session.message_lines():
                 if any(
                     isinstance(p, ToolCallPart) and p.call_id == wanted
