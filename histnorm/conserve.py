@@ -18,7 +18,7 @@ transcript never reaches it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from histnorm.diagnostic import Diagnostic
@@ -336,7 +336,9 @@ def lost(
         new = _written(after)
     except HistnormError as error:
         return f"would make a transcript that cannot be written ({error.message})"
-    kept, containers = _index(new)
+    same = _same_items(old, new)
+    kept, containers = _index(new, same)
+    containers |= same.keys()
     shared: set[int] = set()  # objects both documents hold: all they hold is kept
     missing = [
         (atom, key)
@@ -348,8 +350,16 @@ def lost(
     mine = owned(before, fixes, old, after)
     if mine is None:
         return None
+    missing = [(atom, key) for atom, key in missing if atom not in mine]
+    if missing and same:  # the lines both hold are searched only for what is missing
+        found = _found_in(list(same.values()), {atom for atom, _ in missing})
+        missing = [(atom, key) for atom, key in missing if atom not in found]
+    if not missing:
+        return None
     gained = [text for kind, text in _fresh(new, shared) if kind == "s"]
     kept |= {a for text in gained for a in _inside(text)}
+    if same:
+        kept |= _index(list(same.values()))[0]
     read: set[Atom] | None = None
     for atom, _ in missing:
         if atom in mine or (atom[0] == "s" and _carried(atom[1], gained, kept | mine)):
@@ -404,13 +414,41 @@ def _carried(text: str, gained: list[str], kept: set[Atom]) -> bool:
     return bool(inner) and inner <= kept
 
 
-def _index(value: Any) -> tuple[set[Atom], set[int]]:
-    """The atoms of `value`, and the ids of the objects and arrays it holds."""
+def _same_items(old: Any, new: Any) -> dict[int, Any]:
+    """The items (lines) of the list `new` that are items of the list `old` too, by id:
+    a writer hands back the very line objects it did not change."""
+    if not isinstance(old, list) or not isinstance(new, list):
+        return {}
+    mine = {id(item): item for item in old if isinstance(item, dict | list)}
+    return {id(item): item for item in new if id(item) in mine}
+
+
+def _found_in(values: list[Any], wanted: set[Atom]) -> set[Atom]:
+    """Those of `wanted` that `values` hold, looking no further once all are found."""
+    found: set[Atom] = set()
+    stack = list(values)
+    while stack and len(found) < len(wanted):
+        here = stack.pop()
+        if isinstance(here, dict):
+            found.update(a for key in here if (a := ("k", str(key))) in wanted)
+            stack.extend(here.values())
+        elif isinstance(here, list):
+            stack.extend(here)
+        else:
+            found.update(a for a in _scalar(here) if a in wanted)
+    return found
+
+
+def _index(value: Any, skip: Mapping[int, Any] | None = None) -> tuple[set[Atom], set[int]]:
+    """The atoms of `value`, and the ids of the objects and arrays it holds, leaving out
+    the objects and arrays in `skip` (by id) and what they hold."""
     found: set[Atom] = set()
     containers: set[int] = set()
     stack = [value]
     while stack:
         here = stack.pop()
+        if skip and id(here) in skip:
+            continue
         if isinstance(here, dict):
             containers.add(id(here))
             found.update(("k", str(key)) for key in here)

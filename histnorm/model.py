@@ -195,6 +195,29 @@ class Transcript(_Frozen):
     Responses `previous_response_id` or `conversation`), or None. Calls its results answer
     may live there rather than in `messages`."""
 
+    def evolve(self, **changes: Any) -> Any:
+        """`_Frozen.evolve`; the copy shares `native_memo` while its native is the same."""
+        new = super().evolve(**changes)
+        held = self.__dict__.get(_NATIVE_MEMO)
+        if held is not None and new.native is held[0]:
+            new.__dict__[_NATIVE_MEMO] = held
+        return new
+
+
+_NATIVE_MEMO = "_histnorm_native_memo"
+
+
+def native_memo(transcript: Transcript) -> dict[str, Any]:
+    """Answers computed from `transcript.native` alone (a codec's reading of its lines),
+    by name: one dict shared by every transcript evolved from this one while `native` is
+    the same object, so a run of fixes reads the native document once. What is kept is
+    never changed by its readers."""
+    held = transcript.__dict__.get(_NATIVE_MEMO)
+    if held is None or held[0] is not transcript.native:
+        held = (transcript.native, {})
+        transcript.__dict__[_NATIVE_MEMO] = held
+    return held[1]
+
 
 MemoSource = tuple[object, object, object, object]
 """What an answer kept on a transcript (its outline, its pairing) was computed from."""

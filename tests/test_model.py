@@ -67,3 +67,19 @@ def test_unknown_fields_are_rejected_by_the_canonical_model():
 def test_partial_marker():
     assert Message(role="assistant", metadata={PARTIAL_RESPONSE_KEY: True}).is_partial
     assert not Message(role="assistant").is_partial
+
+
+def test_native_memo_is_shared_while_the_native_is_the_same():
+    """A run of fixes evolves one transcript into many; what is read from its native
+    document once serves them all, and never a transcript of another native."""
+    from histnorm.model import native_memo
+
+    lines = [{"type": "user"}]
+    read = Transcript(messages=(Message(role="user", parts=(TextPart(text="Hi"),)),), native=lines)
+    native_memo(read)["lines"] = len(lines)
+    fixed = read.evolve(messages=())
+    assert native_memo(fixed) == {"lines": 1}
+    native_memo(fixed)["later"] = True  # filled by any of them, seen by all
+    assert native_memo(read)["later"] is True
+    assert native_memo(fixed.evolve(native=[*lines])) == {}
+    assert native_memo(Transcript(native=lines)) == {}  # another transcript's, by identity only

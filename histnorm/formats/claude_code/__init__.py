@@ -115,7 +115,7 @@ from histnorm.formats.claude_code.tree import (
     uuid_of,
 )
 from histnorm.last_answer import LastAnswer
-from histnorm.model import JsonValue, Message, Part, Transcript
+from histnorm.model import JsonValue, Message, Part, Transcript, native_memo
 
 _SESSION_KEYS = ("uuid", "parentUuid", "sessionId", "leafUuid", "messageId")
 _OTHER_TYPES = {
@@ -139,6 +139,19 @@ def line_parts(lines: list[Any], session: Session) -> dict[int, list[Part]]:
             body.get("content"), line["uuid"], join_pointer(at, "content")
         )
     return parts
+
+
+def _as_read(transcript: Transcript) -> tuple[list[Any], Session, dict[int, list[Part]]]:
+    """The lines of `transcript.native`, their session and the parts of each message line,
+    read once for every transcript of a run of fixes (`native_memo`): each one's encoding
+    needs them."""
+    memo = native_memo(transcript)
+    found = memo.get("claude-code")
+    if found is None:
+        lines = check_lines(transcript.native)
+        session = analyse(lines)
+        found = memo["claude-code"] = (lines, session, line_parts(lines, session))
+    return found
 
 
 _TOOL_ID_KEYS = ("toolUseID", "parentToolUseID", "sourceToolUseID")
@@ -272,6 +285,7 @@ class ClaudeCodeCodec(Codec):
         lines = check_lines(data)
         session = analyse(lines)
         parts = line_parts(lines, session)
+        read = (lines, session, parts)
         messages = []
         for group in session.groups:
             first = lines[group[0]]
@@ -283,7 +297,9 @@ class ClaudeCodeCodec(Codec):
                     native=first,
                 )
             )
-        return Transcript(messages=tuple(messages), format=self.name, native=data)
+        transcript = Transcript(messages=tuple(messages), format=self.name, native=data)
+        native_memo(transcript)["claude-code"] = read
+        return transcript
 
     def read_outline(self, data: JsonValue) -> Outline | None:
         """The outline read without building models, or None (`Codec.read_outline`); a
@@ -296,9 +312,7 @@ class ClaudeCodeCodec(Codec):
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode to session lines, rewriting only the lines the edits touch."""
         if isinstance(transcript.native, list):
-            lines = check_lines(transcript.native)
-            session = analyse(lines)
-            parts = line_parts(lines, session)
+            lines, session, parts = _as_read(transcript)
         else:
             lines, session, parts = [], Session([], (), (), {}), {}
         return encode_session(transcript.messages, lines, session, parts)
