@@ -134,7 +134,7 @@ class _Written:
         self.codec = get_codec(transcript.format or "")
         self.again: Transcript | None = None
         self.groups: list[list[int]] = []
-        self._holders: dict[int | None, set[int]] | None = None
+        self._holders: dict[int, set[int | None]] = {}
         if encoded is None or transcript.format is None:
             return
         try:
@@ -163,24 +163,33 @@ class _Written:
 
     def lines_of(self, index: int) -> set[Atom]:
         """In a document that is a list of lines: the atoms of the lines that hold message
-        `index` and no other one (its timestamps and envelope go with it)."""
+        `index` and no other one (its timestamps and envelope go with it). A line two
+        messages share is read by neighbours (readers walk the lines in order), so only
+        the two messages on each side are asked."""
         if self.again is None or not isinstance(self.encoded, list):
             return set()
-        if self._holders is None:
-            self._holders = {}
-            for k, message in enumerate(self.again.messages):
-                pointers = [self.codec.message_pointer(self.again, k)]
-                pointers += [
-                    self.codec.part_pointer(self.again, k, p) for p in range(len(message.parts))
-                ]
-                for pointer in pointers:
-                    self._holders.setdefault(_head(pointer), set()).add(k)
-        mine = set(self.groups[index])
+        group = self.groups[index]
+        mine: set[int | None] = set()
+        others: set[int | None] = set()
+        for k in range(max(group[0] - 2, 0), min(group[-1] + 3, len(self.again.messages))):
+            (mine if k in group else others).update(self._heads(k))
         found: set[Atom] = set()
-        for head, holders in self._holders.items():
-            if head is not None and holders <= mine:
+        for head in mine - others:
+            if head is not None and head < len(self.encoded):
                 found |= atoms(self.encoded[head])
         return found
+
+    def _heads(self, k: int) -> set[int | None]:
+        """The lines message `k` of the document read back is read from."""
+        if k not in self._holders:
+            assert self.again is not None
+            message = self.again.messages[k]
+            pointers = [self.codec.message_pointer(self.again, k)]
+            pointers += [
+                self.codec.part_pointer(self.again, k, p) for p in range(len(message.parts))
+            ]
+            self._holders[k] = {_head(pointer) for pointer in pointers}
+        return self._holders[k]
 
 
 def _head(pointer: str) -> int | None:
