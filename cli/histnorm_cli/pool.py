@@ -19,7 +19,6 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from types import FrameType, TracebackType
 from typing import Any
@@ -195,6 +194,8 @@ class Pool:
     """Worker processes and their spool folder; stopped and removed however the run ends."""
 
     def __init__(self, count: int) -> None:
+        from concurrent.futures import ProcessPoolExecutor  # only a parallel run needs it
+
         self.folder = tempfile.mkdtemp(prefix="histnorm-")
         self.executor = ProcessPoolExecutor(
             max_workers=count, initializer=_initializer, initargs=(os.getpid(),)

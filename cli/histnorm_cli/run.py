@@ -8,7 +8,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import BrokenExecutor  # a broken process pool; light to import
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TextIO
@@ -166,7 +166,7 @@ class _Run:
                 if task.index == task.count - 1:
                     self.done(feed, merge(task.path, task.job, shares))
                     shares, feed, offset = [], None, 0
-        except BrokenProcessPool as exc:
+        except BrokenExecutor as exc:
             for share in shares:
                 if share.part_file is not None:
                     Path(share.part_file).unlink(missing_ok=True)
