@@ -7,11 +7,12 @@ json` and `jsonl` print is a committed, drift-tested contract.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
-from histnorm.diagnostic import Diagnostic
+from histnorm.diagnostic import Diagnostic, Severity
 
 
 class _Strict(BaseModel):
@@ -121,6 +122,14 @@ def record(diagnostic: Diagnostic) -> dict[str, Any]:
         if fix is None
         else {"applicability": fix.applicability.value, "title": fix.title},
     }
+
+
+def quarantined(remaining: Iterable[Diagnostic], *, strict: bool = False) -> bool:
+    """Whether a quarantine sets aside a record with `remaining` left after its repair:
+    when an error remains, or, if `strict`, a warning (`fix --quarantine` and the
+    dataset adapters' `quarantine` all decide so)."""
+    failing = (Severity.ERROR, Severity.WARNING) if strict else (Severity.ERROR,)
+    return any(d.severity in failing for d in remaining)
 
 
 def reason_record(diagnostic: Diagnostic) -> dict[str, Any]:

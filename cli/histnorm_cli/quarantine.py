@@ -24,11 +24,10 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 import histnorm.jsonio as jsonio
-from histnorm.diagnostic import Severity
 from histnorm.document import LineResult, check_lines, is_jsonl
 from histnorm.document.layout import BOM
 from histnorm.errors import HistnormError
-from histnorm.report import reason_record
+from histnorm.report import quarantined, reason_record
 from histnorm_cli.feed import shown
 from histnorm_cli.files import STDIN, AtomicWriter, LazyWriter
 from histnorm_cli.identity import Source, open_regular
@@ -113,7 +112,7 @@ class Quarantine:
 
     def __init__(self, path: str, strict: bool) -> None:
         self.path = Path(path)
-        self.failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
+        self.strict = strict
 
     def process(self, task: Any, emit: Emit | None = None) -> Outcome:
         """Fix one dataset, moving the records fix cannot make clean; never raises for
@@ -139,9 +138,7 @@ class Quarantine:
                     file_format=file_format,
                 )
                 for result in results:
-                    if result.transcript and any(
-                        d.severity in self.failing for d in result.diagnostics
-                    ):
+                    if result.transcript and quarantined(result.diagnostics, strict=self.strict):
                         moved.append(entry(shown(path), result))
                         outcome.take_moved(result)
                         bom = result.number == 1 and result.raw.startswith(BOM)

@@ -19,8 +19,7 @@ is null. Both callables pickle, so `num_proc` works. Needs `datasets`.
 from __future__ import annotations
 
 import importlib
-import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,30 +31,19 @@ except ImportError as error:
     ) from error
 
 import histnorm.engine as engine
-from histnorm.diagnostic import Diagnostic, Severity
 from histnorm.errors import HistnormError
 from histnorm.formats import detect_format, get_codec
-from histnorm.integrations._arrow_rows import SchemaConflict, Shape, restore, shape_of, strip
-from histnorm.repair import repair
-from histnorm.report import reason_record
+from histnorm.integrations._arrow_rows import Shape, strip
+from histnorm.integrations._rows import COLUMNS as COLUMNS  # the columns looked for
+from histnorm.integrations._rows import (
+    Row,
+    batch_shape,
+    column_of,
+    reason_text,
+    reasons,
+    repair_row,
+)
 from histnorm.settings import DEFAULT_SETTINGS, Settings, with_options
-
-COLUMNS = ("messages", "conversations")
-"""The columns looked for, in order, when no `column` is named."""
-
-
-def _column(row: Mapping[str, Any], column: str | None) -> str:
-    if column is not None:
-        if column not in row:
-            raise KeyError(f"histnorm: no column {column!r}; the rows have {sorted(row)}")
-        return column
-    for name in COLUMNS:
-        if name in row:
-            return name
-    raise KeyError(
-        f"histnorm: the rows have no 'messages' or 'conversations' column ({sorted(row)}); "
-        "pass column="
-    )
 
 
 def _rows(value: Any) -> list[Any] | None:
@@ -64,40 +52,6 @@ def _rows(value: Any) -> list[Any] | None:
     if isinstance(value, list) and all(v is None or isinstance(v, list) for v in value):
         return value
     return None
-
-
-@dataclass(frozen=True)
-class _Row:
-    value: Any
-    applied: list[str]
-    remaining: list[str]
-    reasons: tuple[Diagnostic, ...] = ()
-    """What is still reported on the row as returned (a fix not written included)."""
-
-
-def _codes(found: tuple[Diagnostic, ...]) -> list[str]:
-    return sorted({d.code for d in found})
-
-
-def _without_emptied_turns(value: Any, before: Any) -> Any:
-    """`value` (a repaired message list) without the assistant turns a fix left with
-    nothing: no calls and `content: ""`, which datasets store where a tool-call turn has no
-    text. `histnorm fix` removes such a turn whose content is null; a turn that was in
-    `before` as it is (the same object: no fix touched it) stays."""
-    if not isinstance(value, list) or not isinstance(before, list):
-        return value
-    untouched = {id(m) for m in before}
-    kept = [m for m in value if id(m) in untouched or not _emptied(m)]
-    return kept if len(kept) != len(value) else value
-
-
-def _emptied(message: Any) -> bool:
-    if not isinstance(message, dict) or message.get("role") != "assistant":
-        return False
-    if message.get("content") not in ("", None):
-        return False
-    rest = {k for k, v in message.items() if v not in (None, [], "")}
-    return rest <= {"role"}
 
 
 @dataclass(frozen=True)
@@ -112,37 +66,20 @@ class Repairer:
 
     def __call__(self, row: Mapping[str, Any]) -> dict[str, Any]:
         """The repaired column (and the code columns asked for) of a batch or of one row."""
-        name = _column(row, self.column)
+        name = column_of(row, self.column)
         values = _rows(row[name])
         if values is None:
-            return self._out(name, [self._repair(row[name], None)], batched=False)
-        shape: list[Shape] = []  # read from the batch only when a row must be written back
-        return self._out(name, [self._repair(v, (values, shape)) for v in values], batched=True)
+            one = self.repair(row[name], batch_shape([row[name]]))
+            return self._out(name, [one], batched=False)
+        shape = batch_shape(values)  # read from the batch only when a row must be written back
+        return self._out(name, [self.repair(v, shape) for v in values], batched=True)
 
-    def _repair(self, value: Any, batch: tuple[list[Any], list[Shape]] | None) -> _Row:
-        if not isinstance(value, list) or not value:
-            return _Row(value, [], [])
-        originals: dict[int, Any] = {}
-        plain = strip(value, originals)
-        result = repair(plain, self.settings, format=self.format)
-        if not result.changed:
-            return _Row(value, [], _codes(result.remaining), result.remaining)
-        left = _codes(result.remaining)
-        repaired = _without_emptied_turns(result.value, plain)
-        if batch is None:
-            shape = shape_of([value])
-        else:
-            if not batch[1]:
-                batch[1].append(shape_of(batch[0]))
-            shape = batch[1][0]
-        try:
-            written = restore(repaired, shape, originals)
-        except SchemaConflict:  # the column has no place for the repair: left as it was
-            reasons = (*result.remaining, *result.fixes)
-            return _Row(value, [], sorted({*left, *_codes(result.fixes)}), reasons)
-        return _Row(written, sorted(result.applied), left, result.remaining)
+    def repair(self, value: Any, shape: Callable[[], Shape]) -> Row:
+        """One row's message list repaired; `shape` gives its batch's column schema (see
+        `_rows.batch_shape`)."""
+        return repair_row(value, self.settings, self.format, shape)
 
-    def _out(self, name: str, rows: list[_Row], *, batched: bool) -> dict[str, Any]:
+    def _out(self, name: str, rows: list[Row], *, batched: bool) -> dict[str, Any]:
         def codes(values: list[list[str]]) -> Any:
             # strings: a first batch of empty lists would make a list column null-typed
             joined = [",".join(v) for v in values]
@@ -206,23 +143,23 @@ class Quarantiner:
 
     def __call__(self, batch: Mapping[str, Any], indices: list[int] | int) -> dict[str, Any]:
         """The column (repaired, or as it was) and the reason column of a batch or row."""
-        name = _column(batch, self.repairer.column)
+        name = column_of(batch, self.repairer.column)
         values = _rows(batch[name])
         if values is None:
-            one = self._split(batch[name], self.repairer._repair(batch[name], None), indices)
+            row = self.repairer.repair(batch[name], batch_shape([batch[name]]))
+            one = self._split(batch[name], row, indices)
             return {name: one[0], self.reason_column: one[1]}
         assert isinstance(indices, list)
-        shape: list[Shape] = []
-        rows = [self.repairer._repair(v, (values, shape)) for v in values]
+        shape = batch_shape(values)
+        rows = [self.repairer.repair(v, shape) for v in values]
         split = [self._split(v, r, i) for v, r, i in zip(values, rows, indices, strict=True)]
         return {name: [v for v, _ in split], self.reason_column: [r for _, r in split]}
 
-    def _split(self, value: Any, row: _Row, index: Any) -> tuple[Any, str]:
-        failing = {Severity.ERROR, Severity.WARNING} if self.strict else {Severity.ERROR}
-        if not any(d.severity in failing for d in row.reasons):
+    def _split(self, value: Any, row: Row, index: Any) -> tuple[Any, str]:
+        records = reasons(row, self.strict)
+        if records is None:
             return row.value, ""
-        reason = {"row": index, "diagnostics": [reason_record(d) for d in row.reasons]}
-        return value, json.dumps(reason)
+        return value, reason_text(records, index)
 
 
 class _Reasoned:
@@ -276,7 +213,7 @@ class Linter:
 
     def __call__(self, row: Mapping[str, Any]) -> bool | list[bool]:
         """True for a clean row; a list of them for a batch."""
-        name = _column(row, self.column)
+        name = column_of(row, self.column)
         values = _rows(row[name])
         if values is None:
             return self.clean(row[name])
