@@ -40,6 +40,7 @@ FRAMEWORKS = (
     "anthropic",
     "pydantic_ai",
     "datasets",
+    "google",
 )
 """What only an adapter of `histnorm.integrations` loads, when it is itself imported."""
 
@@ -206,6 +207,7 @@ ADAPTERS = [
     ("agent_framework", "agent_framework", "agent-framework-core"),
     ("pydantic_ai", "pydantic_ai", "pydantic-ai-slim"),
     ("datasets", "datasets", "datasets"),
+    ("adk", "google.adk", "google-adk"),
     ("ray", "ray", "'ray[data]'"),
     ("dask", "dask", "'dask[bag]'"),
 ]
