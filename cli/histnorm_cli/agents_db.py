@@ -16,7 +16,7 @@ from typing import Any
 from histnorm.engine import fix_refused
 from histnorm_cli.diffs import unified
 from histnorm_cli.job import Job, Outcome
-from histnorm_cli.session_rows import Plan, Row, check_session, encode_item
+from histnorm_cli.session_rows import Plan, Row, check_session, encode_item, not_rewritable
 
 MESSAGES = "agent_messages"
 SESSIONS = "agent_sessions"
@@ -52,20 +52,7 @@ def _not_rewritable(db: sqlite3.Connection) -> str | None:
     """Why rows of `agent_messages` must not be rewritten here, or None: another table
     refers to them (as `AdvancedSQLiteSession`'s `message_structure` does), or a trigger
     would run on a change."""
-    tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-    for table in tables:
-        quoted = table.replace('"', '""')
-        for key in db.execute(f'PRAGMA foreign_key_list("{quoted}")'):
-            if key[2] == MESSAGES:
-                return (
-                    f"table {table} refers to {MESSAGES} rows by id; histnorm does not rewrite them"
-                )
-    trigger = db.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?", (MESSAGES,)
-    ).fetchone()
-    if trigger is not None:
-        return f"trigger {trigger[0]} runs on {MESSAGES} changes; histnorm does not rewrite them"
-    return None
+    return not_rewritable(db, MESSAGES)
 
 
 def run(db: sqlite3.Connection, job: Job, outcome: Outcome) -> dict[Any, tuple[list[Row], Plan]]:

@@ -3,23 +3,25 @@ reported as `FILE:<session id>`, with JSON Pointers into its messages.
 
 A file is read as a database when its name ends in `.db`, `.sqlite` or `.sqlite3` or it
 starts with the SQLite header. It is recognised by its tables and their columns only
-(`histnorm_cli.agents_db`, `histnorm_cli.langgraph_db`); any other database, or one
-SQLite cannot open, is skipped as no transcript: never written, never an error. Reading
-uses a read-only connection that leaves nothing beside the file (no `-wal` or `-shm`);
-`fix` opens it for writing only when a session changes, and writes everything in one
-transaction.
+(`histnorm_cli.agents_db`, `histnorm_cli.adk_db`, `histnorm_cli.langgraph_db`); any
+other database, or one SQLite cannot open, is skipped as no transcript: never written,
+never an error. Reading uses a read-only connection that leaves nothing beside the file
+(no `-wal` or `-shm`); `fix` opens it for writing only when a session changes, and writes
+everything in one transaction.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from histnorm.document import Skip
-from histnorm_cli import agents_db, langgraph_db
+from histnorm_cli import adk_db, agents_db, langgraph_db
 from histnorm_cli.files import SQLITE_HEADER
 from histnorm_cli.identity import open_regular
 from histnorm_cli.job import Job, Outcome
@@ -27,8 +29,8 @@ from histnorm_cli.job import Job, Outcome
 _WAL = 2
 """The file format version bytes (offsets 18 and 19) of a database in WAL mode."""
 UNKNOWN = (
-    "an SQLite database histnorm does not recognise (it reads OpenAI Agents SQLiteSession "
-    "and LangGraph SqliteSaver databases); not read"
+    "an SQLite database histnorm does not recognise (it reads OpenAI Agents SQLiteSession, "
+    "Google ADK DatabaseSessionService and LangGraph SqliteSaver databases); not read"
 )
 
 
@@ -47,6 +49,15 @@ def _read_only(path: str, head: bytes) -> sqlite3.Connection:
     return sqlite3.connect(uri, uri=True)
 
 
+def _run_adk(db: sqlite3.Connection, job: Job, outcome: Outcome) -> dict[Any, Any]:
+    """An ADK session database of the schema version histnorm reads, else a skip."""
+    reason = adk_db.unread(db)
+    if reason is not None:
+        _skip(outcome, reason)
+        return {}
+    return adk_db.run(db, job, outcome)
+
+
 def run_database(outcome: Outcome, job: Job, stdin: bool = False) -> None:
     """Lint or fix the sessions of the database `outcome.path` into `outcome`."""
     path = outcome.path
@@ -61,11 +72,15 @@ def run_database(outcome: Outcome, job: Job, stdin: bool = False) -> None:
     if job.output:
         outcome.error = f"{path}: a database is fixed in place; -o/--output takes JSON or JSONL"
         return
-    changes = {}
+    changes: dict[Any, Any] = {}
+    write: Callable[[sqlite3.Connection, dict[Any, Any]], None] = agents_db.write
     try:
         with closing(_read_only(path, head)) as db:
             if agents_db.recognise(db):
                 changes = agents_db.run(db, job, outcome)
+            elif adk_db.recognise(db):
+                write = adk_db.write
+                changes = _run_adk(db, job, outcome)
             elif not langgraph_db.recognise(db):
                 _skip(outcome, UNKNOWN)
             elif not langgraph_db.run(db, job, outcome):
@@ -78,6 +93,6 @@ def run_database(outcome: Outcome, job: Job, stdin: bool = False) -> None:
     if changes and job.write:
         try:
             with closing(sqlite3.connect(Path(path), isolation_level=None)) as db:
-                agents_db.write(db, changes)
+                write(db, changes)
         except sqlite3.Error as exc:
             raise OSError(0, f"not written: {exc}", path) from None

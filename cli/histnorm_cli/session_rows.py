@@ -13,6 +13,7 @@ the rows' order is their ids', and histnorm does not renumber them.
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -155,3 +156,20 @@ def plan_rows(
         plan.append.extend(waiting[len(gone) :])
         waiting, last = [], index
     return plan
+
+
+def not_rewritable(db: sqlite3.Connection, table: str) -> str | None:
+    """Why rows of `table` must not be rewritten here, or None: another table refers to
+    them, or a trigger would run on a change."""
+    tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    for other in tables:
+        quoted = other.replace('"', '""')
+        for key in db.execute(f'PRAGMA foreign_key_list("{quoted}")'):
+            if key[2] == table:
+                return f"table {other} refers to {table} rows by id; histnorm does not rewrite them"
+    trigger = db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?", (table,)
+    ).fetchone()
+    if trigger is not None:
+        return f"trigger {trigger[0]} runs on {table} changes; histnorm does not rewrite them"
+    return None
