@@ -20,10 +20,8 @@ import sqlite3
 from typing import Any
 
 from histnorm_cli.adk_session import Plan, Row, check_session, row_text
-from histnorm_cli.agents_db import Changed
-from histnorm_cli.diffs import unified
 from histnorm_cli.job import Job, Outcome
-from histnorm_cli.session_rows import not_rewritable
+from histnorm_cli.session_rows import not_rewritable, record_fix, write_in_one_transaction
 
 EVENTS = "events"
 _COLUMNS = {
@@ -102,14 +100,8 @@ def run(db: sqlite3.Connection, job: Job, outcome: Outcome) -> dict[Any, tuple[l
             where = f"{name}:{branch}" if branch else name
             outcome.transcripts += 1
             outcome.diagnostics.extend(d.at(path=where) for d in diagnostics)
-        if checked.plan and checked.new_texts is not None:
-            outcome.changed = True
-            outcome.applied.update(checked.applied)
-            if job.show_fixes:
-                outcome.fixes.extend(d.at(path=name) for d in checked.fixes)
-            if job.diff:
-                before = [f"{row_text(text)}\n" for _, _, text in rows]
-                outcome.diff += unified(name, before, [f"{t}\n" for t in checked.new_texts])
+        before = [row_text(text) for _, _, text in rows]
+        if record_fix(outcome, job, name, checked, before):
             changes[key] = (rows, checked.plan)
         outcome.flush()
     return changes
@@ -118,21 +110,14 @@ def run(db: sqlite3.Connection, job: Job, outcome: Outcome) -> dict[Any, tuple[l
 def write(db: sqlite3.Connection, changes: dict[Any, tuple[list[Row], Plan]]) -> None:
     """Make the row changes in one transaction on `db` (opened for writing, in autocommit
     mode), after checking that each session's rows are still those read."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        for key, (rows, plan) in changes.items():
-            now = db.execute(_ROWS, key).fetchall()
-            if [tuple(row) for row in now] != list(rows):
-                raise Changed(f"session {key[2]} changed while it was being fixed; not written")
-            where = "app_name = ? AND user_id = ? AND session_id = ? AND id = ?"
-            db.executemany(
-                f"UPDATE {EVENTS} SET event_data = ? WHERE {where}",
-                [(text, *key, event_id) for event_id, text in plan.update],
-            )
-            gone = [(*key, event_id) for event_id in plan.delete]
-            db.executemany(f"DELETE FROM {EVENTS} WHERE {where}", gone)
-        db.execute("COMMIT")
-    except BaseException:
-        if db.in_transaction:
-            db.execute("ROLLBACK")
-        raise
+    where = "app_name = ? AND user_id = ? AND session_id = ? AND id = ?"
+
+    def apply(key: Any, plan: Plan) -> None:
+        updates = [(text, *key, event_id) for event_id, text in plan.update]
+        db.executemany(f"UPDATE {EVENTS} SET event_data = ? WHERE {where}", updates)
+        gone = [(*key, event_id) for event_id in plan.delete]
+        db.executemany(f"DELETE FROM {EVENTS} WHERE {where}", gone)
+
+    write_in_one_transaction(
+        db, changes, lambda key: db.execute(_ROWS, key).fetchall(), apply, lambda key: key[2]
+    )

@@ -11,12 +11,23 @@ that their rows are still those read; any failure rolls everything back.
 from __future__ import annotations
 
 import sqlite3
+from functools import partial
 from typing import Any
 
 from histnorm.engine import fix_refused
-from histnorm_cli.diffs import unified
 from histnorm_cli.job import Job, Outcome
-from histnorm_cli.session_rows import Plan, Row, check_session, encode_item, not_rewritable
+from histnorm_cli.session_rows import (
+    Changed as Changed,
+)
+from histnorm_cli.session_rows import (
+    Plan,
+    Row,
+    check_session,
+    encode_item,
+    not_rewritable,
+    record_fix,
+    write_in_one_transaction,
+)
 
 MESSAGES = "agent_messages"
 SESSIONS = "agent_sessions"
@@ -24,10 +35,6 @@ _COLUMNS = {
     SESSIONS: ("session_id", "created_at", "updated_at"),
     MESSAGES: ("id", "session_id", "message_data", "created_at"),
 }
-
-
-class Changed(OSError):
-    """A session's rows changed between the read and the write: nothing was written."""
 
 
 def recognise(db: sqlite3.Connection) -> bool:
@@ -68,14 +75,7 @@ def run(db: sqlite3.Connection, job: Job, outcome: Outcome) -> dict[Any, tuple[l
         name = f"{outcome.path}:{session_id}"
         outcome.transcripts += 1
         outcome.diagnostics.extend(d.at(path=name) for d in checked.diagnostics)
-        if checked.plan and checked.new_texts is not None:
-            outcome.changed = True
-            outcome.applied.update(checked.applied)
-            if job.show_fixes:
-                outcome.fixes.extend(d.at(path=name) for d in checked.fixes)
-            if job.diff:
-                before = [f"{text}\n" for _, text in rows]
-                outcome.diff += unified(name, before, [f"{t}\n" for t in checked.new_texts])
+        if record_fix(outcome, job, name, checked, [text for _, text in rows]):
             changes[session_id] = (rows, checked.plan)
         outcome.flush()
     return changes
@@ -84,21 +84,12 @@ def run(db: sqlite3.Connection, job: Job, outcome: Outcome) -> dict[Any, tuple[l
 def write(db: sqlite3.Connection, changes: dict[Any, tuple[list[Row], Plan]]) -> None:
     """Make the row changes in one transaction on `db` (opened for writing, in autocommit
     mode), after checking that each session's rows are still those read."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        for session_id, (rows, plan) in changes.items():
-            now = db.execute(
-                f"SELECT id, message_data FROM {MESSAGES} WHERE session_id = ? ORDER BY id",
-                (session_id,),
-            ).fetchall()
-            if [tuple(row) for row in now] != list(rows):
-                raise Changed(f"session {session_id} changed while it was being fixed; not written")
-            _apply(db, session_id, plan)
-        db.execute("COMMIT")
-    except BaseException:
-        if db.in_transaction:
-            db.execute("ROLLBACK")
-        raise
+
+    def rows_now(session_id: Any) -> list[Any]:
+        query = f"SELECT id, message_data FROM {MESSAGES} WHERE session_id = ? ORDER BY id"
+        return db.execute(query, (session_id,)).fetchall()
+
+    write_in_one_transaction(db, changes, rows_now, partial(_apply, db), str)
 
 
 def _apply(db: sqlite3.Connection, session_id: Any, plan: Plan) -> None:

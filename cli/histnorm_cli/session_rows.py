@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import histnorm
 from histnorm.diagnostic import Diagnostic
@@ -24,6 +24,8 @@ from histnorm.engine import fix_refused, unreadable
 from histnorm.errors import HistnormError
 from histnorm.linemap import duplicate_key
 from histnorm.settings import Settings
+from histnorm_cli.diffs import unified
+from histnorm_cli.job import Job, Outcome
 
 FORMAT = "openai-responses"
 
@@ -173,3 +175,52 @@ def not_rewritable(db: sqlite3.Connection, table: str) -> str | None:
     if trigger is not None:
         return f"trigger {trigger[0]} runs on {table} changes; histnorm does not rewrite them"
     return None
+
+
+class Changed(OSError):
+    """A session's rows changed between the read and the write: nothing was written."""
+
+
+class _Fixed(Protocol):
+    plan: Any
+    applied: dict[str, int]
+    fixes: tuple[Diagnostic, ...]
+    new_texts: list[str] | None
+
+
+def record_fix(outcome: Outcome, job: Job, name: str, checked: _Fixed, before: list[str]) -> bool:
+    """Count a session's fix into `outcome` (reported as `name`, its rows' texts `before`
+    for a diff): whether it changes rows, and so is to be written."""
+    if not checked.plan or checked.new_texts is None:
+        return False
+    outcome.changed = True
+    outcome.applied.update(checked.applied)
+    if job.show_fixes:
+        outcome.fixes.extend(d.at(path=name) for d in checked.fixes)
+    if job.diff:
+        after = [f"{text}\n" for text in checked.new_texts]
+        outcome.diff += unified(name, [f"{text}\n" for text in before], after)
+    return True
+
+
+def write_in_one_transaction(
+    db: sqlite3.Connection,
+    changes: Mapping[Any, tuple[list[Any], Any]],
+    rows_now: Callable[[Any], list[Any]],
+    apply: Callable[[Any, Any], None],
+    named: Callable[[Any], object],
+) -> None:
+    """Make each session's row changes (`apply`) in one transaction on `db` (opened for
+    writing, in autocommit mode), after checking that its rows (`rows_now`) are still
+    those read; raise `Changed` (the session `named`) and write nothing otherwise."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for key, (rows, plan) in changes.items():
+            if [tuple(row) for row in rows_now(key)] != list(rows):
+                raise Changed(f"session {named(key)} changed while it was being fixed; not written")
+            apply(key, plan)
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
