@@ -366,6 +366,26 @@ def test_lost_names_the_first_value_missing() -> None:
     assert found == "would drop the key 'name' at /0/name"
 
 
+def test_a_value_still_held_by_an_unchanged_line_is_not_lost() -> None:
+    """The check skips the lines a writer hands back unchanged (the very objects) and
+    looks in them only for what a changed line no longer holds."""
+    from histnorm.conserve import _same_items, _written
+
+    def history(first_name: str | None) -> Transcript:
+        first = {"role": "user", "content": "Hi"} | ({"name": first_name} if first_name else {})
+        later = {"role": "user", "name": "bob", "content": "Again"}
+        return _load([first, {"role": "assistant", "content": "Hello."}, later], "openai-chat")
+
+    nowhere = Diagnostic("HN999", "x", "m", histnorm.Severity.ERROR)
+    owns_nothing = [dataclasses.replace(nowhere, fix=FixInfo(Applicability.SAFE, "t", owns=()))]
+    for first_name, expected in (("bob", None), (None, "would drop the key 'name' at /2/name")):
+        before = history(first_name)
+        anonymous = before.messages[2].evolve(author_name=None, native=None)
+        after = before.evolve(messages=(*before.messages[:2], anonymous))
+        assert len(_same_items(_written(before), _written(after))) == 2
+        assert lost(before, after, owns_nothing) == expected
+
+
 # --- the property: damaged fixtures, every profile ---------------------------------------
 
 
