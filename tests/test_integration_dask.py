@@ -1,13 +1,16 @@
 """histnorm.integrations.dask against the real Dask: `dask.bag.read_text` with `READ_TEXT`,
 `map_partitions` and `to_textfiles` give byte for byte what `histnorm fix` writes, and the
 records `histnorm lint --output-format json` prints, on the synchronous scheduler and on
-the processes one (the work pickled to worker processes)."""
+the processes one (the work pickled to worker processes); `quarantine` splits a bag of
+records as the `datasets` adapter splits a dataset."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
+import dask
 import dask.bag as db
 import pytest
 from engine_corpus import (
@@ -19,6 +22,7 @@ from engine_corpus import (
     relative,
     write_corpus,
 )
+from quarantine_rows import ROWS, WARNING_ONLY, check_split
 
 from histnorm.integrations import dask as hd
 
@@ -103,3 +107,49 @@ def test_lines_read_without_read_text_arguments_are_refused(corpus: dict[str, An
         together.map_partitions(hd.lint_partition).compute(scheduler="sync")
     with pytest.raises(ValueError, match="Latin-1"):
         hd.fix_partition([("caf\u00e9 \u2603", paths[0])])
+
+
+@pytest.mark.parametrize("scheduler", SCHEDULERS)
+def test_quarantine_splits_records_in_order_with_their_reasons(
+    tmp_path: Path, scheduler: dict[str, Any]
+) -> None:
+    """JSONL read a partition per file: a quarantined record's `row` counts the records
+    of the files before its own."""
+    paths = []
+    for name, rows in (("a.jsonl", ROWS[:3]), ("b.jsonl", ROWS[3:])):
+        (tmp_path / name).write_text("".join(json.dumps(r) + "\n" for r in rows))
+        paths.append(str(tmp_path / name))
+    kept, moved = hd.quarantine(db.read_text(paths).map(json.loads))
+    assert kept.npartitions == moved.npartitions == 2
+    errors = {2: {"HN000"}, 3: {"HN007", "HN010", "HN016"}}
+    check_split(
+        *dask.compute(kept, moved, **scheduler), moved_ids=[2, 3], codes=errors, numbered=True
+    )
+
+
+def test_quarantine_repairs_once_computed_together_and_strict_sets_warnings_aside() -> None:
+    """Under options that leave CONFLICT with only a warning, it is kept unless `strict`.
+    Both bags computed together repair each record once; one after the other, twice."""
+    seen: list[int] = []
+
+    def count(record: dict[str, Any]) -> dict[str, Any]:
+        seen.append(record["id"])
+        return record
+
+    bag = db.from_sequence(ROWS, partition_size=1).map(count)
+    for strict in (False, True):
+        seen.clear()
+        kept, moved = hd.quarantine(bag, strict=strict, **WARNING_ONLY)
+        together = dask.compute(kept, moved, scheduler="sync")
+        assert sorted(seen) == [r["id"] for r in ROWS]
+        apart = kept.compute(scheduler="sync"), moved.compute(scheduler="sync")
+        assert len(seen) == 3 * len(ROWS) and apart == together
+        codes = {2: {"HN000"}, 3: {"HN007"}}
+        moved_ids = [2, 3] if strict else [2]
+        check_split(*together, moved_ids=moved_ids, codes=codes, numbered=True, **WARNING_ONLY)
+
+
+def test_quarantine_refuses_a_bag_of_lines() -> None:
+    lines = db.from_sequence([json.dumps(ROWS[0])])
+    with pytest.raises(TypeError, match="bag of records"):
+        hd.quarantine(lines)[0].compute(scheduler="sync")

@@ -1,14 +1,17 @@
 """histnorm.integrations.ray against the real Ray Data, on a local cluster of two CPUs
 (started once for the module): `read_lines`, `fix_dataset` and `LineDatasink` write byte
 for byte what `histnorm fix` writes, `lint_dataset` gives the records `histnorm lint
---output-format json` prints, and so do the per-file functions over `read_binary_files`."""
+--output-format json` prints, and so do the per-file functions over `read_binary_files`;
+`quarantine` splits a dataset of message rows as the `datasets` adapter does."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 import pytest
 import ray
 import ray.data
@@ -21,7 +24,9 @@ from engine_corpus import (
     relative,
     write_corpus,
 )
+from quarantine_rows import REPAIRABLE, ROWS, WARNING_ONLY, check_split
 
+from histnorm.integrations._ray_quarantine import _mark
 from histnorm.integrations.ray import (
     LineDatasink,
     as_record,
@@ -29,8 +34,10 @@ from histnorm.integrations.ray import (
     fix_files,
     lint_dataset,
     lint_files,
+    quarantine,
     read_lines,
 )
+from histnorm.settings import with_options
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:ray.data.context")
 
@@ -157,3 +164,80 @@ def test_fix_files_leaves_a_file_that_grew_since_it_was_read(tmp_path: Path) -> 
         fixed.write_datasink(LineDatasink(root, root=root))
     assert grown.read_bytes() == appended
     assert (root / "chats" / "mixed.jsonl").read_bytes() != FILES["chats/mixed.jsonl"]
+
+
+@pytest.fixture
+def ordered() -> Iterator[None]:
+    """Rows in order: Ray Data keeps it only when asked, before a dataset is created."""
+    options = ray.data.DataContext.get_current().execution_options
+    before = options.preserve_order
+    options.preserve_order = True
+    yield
+    options.preserve_order = before
+
+
+def test_quarantine_splits_rows_in_order_with_their_reasons(ordered: None) -> None:
+    ds = ray.data.from_items(ROWS, override_num_blocks=2)
+    kept, moved = quarantine(ds)
+    errors = {2: {"HN000"}, 3: {"HN007", "HN010", "HN016"}}
+    check_split(kept.take_all(), moved.take_all(), moved_ids=[2, 3], codes=errors, numbered=False)
+    assert kept.columns() == ["id", "messages"]
+    assert moved.columns() == ["id", "messages", "histnorm_reason"]
+
+
+def test_quarantine_repairs_once_when_materialized_and_strict_sets_warnings_aside(
+    ordered: None, tmp_path: Path
+) -> None:
+    """Under options that leave CONFLICT with only a warning, it is kept unless `strict`.
+    Materialized (the default), the rows are repaired once for both datasets; lazy, once
+    for each."""
+
+    def _seen(batch: Any, log: str) -> Any:
+        # Defined here, Ray sends the function itself: its workers cannot import tests.
+        with open(log, "a") as out:
+            out.write("row\n" * batch.num_rows)
+        return batch
+
+    for strict, materialize, once in ((False, False, False), (True, True, True)):
+        log = tmp_path / f"seen-{strict}"
+        ds = ray.data.from_items(ROWS, override_num_blocks=2)
+        ds = ds.map_batches(_seen, fn_args=(str(log),), batch_format="pyarrow")
+        kept, moved = quarantine(ds, strict=strict, materialize=materialize, **WARNING_ONLY)
+        taken = kept.take_all(), moved.take_all()
+        assert log.read_text().count("row") == len(ROWS) * (1 if once else 2)
+        codes = {2: {"HN000"}, 3: {"HN007"}}
+        moved_ids = [2, 3] if strict else [2]
+        check_split(*taken, moved_ids=moved_ids, codes=codes, numbered=False, **WARNING_ONLY)
+
+
+OPEN_CALL = [  # a call the user went on from (HN001): synthesize answers it
+    {"role": "user", "content": "Book"},
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "book", "arguments": "{}"}}
+        ],
+    },
+    {"role": "user", "content": "Never mind"},
+]
+
+
+def test_a_repair_the_column_type_has_no_place_for_is_quarantined() -> None:
+    """Arrow drops a key its struct lacks without a word: the synthesized result needs
+    `tool_call_id`, which a block of this row alone lacks, so there the row stays as it
+    was, quarantined with the fix's code; in a block whose type has the key, it is
+    written back in that type. (One batch, as a Ray task gets it.)"""
+    settings = with_options(None, {"orphan_tool_call": "synthesize"})
+    for rows, fits in (([OPEN_CALL], False), ([OPEN_CALL, REPAIRABLE], True)):
+        batch = pa.Table.from_pylist([{"messages": m} for m in rows])
+        marked = _mark(batch, None, None, settings, "why", False)
+        assert marked.schema.field("messages") == batch.schema.field("messages")
+        first = marked.to_pylist()[0]
+        if fits:
+            assert first["why"] == ""
+            assert [m["role"] for m in first["messages"]] == ["user", "assistant", "tool", "user"]
+            assert first["messages"][2]["tool_call_id"] == "c1"
+        else:
+            assert first["messages"] == batch.to_pylist()[0]["messages"]
+            assert [d["code"] for d in json.loads(first["why"])["diagnostics"]] == ["HN001"]

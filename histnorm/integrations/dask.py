@@ -12,7 +12,9 @@ and back), split at "\\n" only (no newline translation, so "\\r\\n" stays) and c
 line's path. A partition is a whole file, so a file the command line reads whole (a JSON
 file, a message-per-line session such as Claude Code's) is fixed whole. `lint_file` and
 `fix_file` do the same one file at a time (`db.from_sequence(paths).map(hd.lint_file)`).
-Needs `dask[bag]`.
+`quarantine(bag)` splits a bag of records with a message column into repaired records and
+the records no repair makes clean, with a reason field, as
+`histnorm.integrations.datasets.quarantine` does. Needs `dask[bag]`.
 """
 
 from __future__ import annotations
@@ -29,9 +31,18 @@ except ImportError as error:
     raise ImportError("histnorm.integrations.dask needs Dask: pip install 'dask[bag]'") from error
 
 from histnorm.integrations._corpus import Checked, Mode, check_file, check_lines_of
+from histnorm.integrations._dask_quarantine import quarantine
 from histnorm.settings import Settings, with_options
 
-__all__ = ["READ_TEXT", "fix_file", "fix_partition", "lint_file", "lint_partition", "targets"]
+__all__ = [
+    "READ_TEXT",
+    "fix_file",
+    "fix_partition",
+    "lint_file",
+    "lint_partition",
+    "quarantine",
+    "targets",
+]
 
 READ_TEXT: Mapping[str, Any] = MappingProxyType(
     {"encoding": "latin-1", "linedelimiter": "\n", "include_path": True}

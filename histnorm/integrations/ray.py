@@ -8,7 +8,10 @@
 decodes, splits at Unicode line breaks and drops the endings, so it cannot give the
 file back); a file the command line reads whole (a JSON file, a message-per-line
 session) comes as one row. `lint_files` / `fix_files` do the same per file over
-`ray.data.read_binary_files(..., include_paths=True)`. Needs `ray[data]`.
+`ray.data.read_binary_files(..., include_paths=True)`. `quarantine(dataset)` splits a
+dataset of rows with a message column (`read_json`, `read_parquet`, `from_huggingface`)
+into repaired rows and the rows no repair makes clean, with a reason column, as
+`histnorm.integrations.datasets.quarantine` does. Needs `ray[data]`.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from histnorm.integrations._corpus import (
     nested,
     read_whole,
 )
+from histnorm.integrations._ray_quarantine import quarantine
 from histnorm.integrations._ray_sink import LineDatasink
 from histnorm.settings import Settings, with_options
 
@@ -46,6 +50,7 @@ __all__ = [
     "fix_files",
     "lint_dataset",
     "lint_files",
+    "quarantine",
     "read_lines",
 ]
 
