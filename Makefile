@@ -8,6 +8,10 @@ RUNTIME := $(VENV)/.installed-runtime
 STAMP := $(VENV)/.installed-test
 # Where `make demo` writes the demo corpus's HTML report.
 DEMO_REPORT := build/demo-report.html
+# CrewAI pins openai<3 and openai-agents (in the test extra) needs openai>=3, so CrewAI
+# cannot share .venv: tests/test_integration_crewai.py runs a real Crew in this venv.
+CREWAI_VENV := .venv-crewai
+CREWAI_STAMP := $(CREWAI_VENV)/.installed
 
 .PHONY: demo test lint typecheck schema clean
 
@@ -22,6 +26,12 @@ $(STAMP): $(RUNTIME)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
+
+$(CREWAI_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(CREWAI_VENV)
+	$(CREWAI_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(CREWAI_VENV)/bin/python -m pip install --quiet -e . 'crewai>=1.15,<2'
+	touch $(CREWAI_STAMP)
 
 demo: $(RUNTIME)
 	@echo '$$ histnorm lint fixtures/demo'
@@ -40,7 +50,7 @@ demo: $(RUNTIME)
 # build/pycache, even where PYTHONDONTWRITEBYTECODE is set (every process would compile
 # every module from source), and the source tree stays free of __pycache__ folders.
 # Every check runs, also after one fails; the target fails if any did.
-test: $(STAMP)
+test: $(STAMP) $(CREWAI_STAMP)
 	@status=0; \
 	PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/build/pycache \
 		$(BIN)/python -m pytest -q || status=1; \
@@ -59,7 +69,7 @@ schema: $(RUNTIME)
 	$(BIN)/histnorm schema --reference docs/config.md
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(CREWAI_VENV) .pytest_cache .mypy_cache .ruff_cache
 
 # Performance benchmark (benchmarks/README.md): small sizes, a few minutes on two cores.
 # The full run is `$(BIN)/python -m benchmarks` (sizes up to 512 MB; see --sizes).

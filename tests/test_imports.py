@@ -41,6 +41,7 @@ FRAMEWORKS = (
     "pydantic_ai",
     "datasets",
     "google",
+    "crewai",
 )
 """What only an adapter of `histnorm.integrations` loads, when it is itself imported."""
 
@@ -210,6 +211,7 @@ ADAPTERS = [
     ("adk", "google.adk", "google-adk"),
     ("ray", "ray", "'ray[data]'"),
     ("dask", "dask", "'dask[bag]'"),
+    ("crewai", "crewai", "crewai"),
 ]
 """Each adapter of `histnorm.integrations`, the package it imports, and what to install."""
 

@@ -11,6 +11,7 @@ adapter without its framework raises an ImportError that names the package to in
 - `agent_framework`: `RepairHistoryProvider`, `RepairChatMiddleware`, `repair_messages`.
 - `pydantic_ai`: `repair_history` for `ProcessHistory`, `repair_capability`.
 - `adk`: `RepairPlugin`, `repair_callback` / `async_repair_callback`, `repair_llm_request`.
+- `crewai`: `repair_hook`, a `before_llm_call` hook; `repair_messages`.
 - `datasets`: `repairer` and `is_clean` for `Dataset.map` and `Dataset.filter`.
 - `ray`, `dask`: lint and fix a corpus of files across workers, as `histnorm` does.
 """
