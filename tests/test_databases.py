@@ -362,6 +362,7 @@ def test_row_plan_keeps_rows_and_refuses_what_would_renumber() -> None:
 def test_the_write_is_all_or_nothing_and_checks_the_rows_first() -> None:
     from histnorm_cli import agents_db
     from histnorm_cli.session_rows import Plan
+    from histnorm_cli.sql import Sqlite
 
     path = build(Path("chats.db"))
     before = rows(path)
@@ -373,7 +374,7 @@ def test_the_write_is_all_or_nothing_and_checks_the_rows_first() -> None:
     }
     with sqlite3.connect(path, isolation_level=None) as db:
         with pytest.raises(agents_db.Changed, match="session open changed"):
-            agents_db.write(db, changes)
+            agents_db.write(Sqlite(db), changes)
         assert not db.in_transaction
     db.close()
     assert rows(path) == before  # the orphan session's change was rolled back too

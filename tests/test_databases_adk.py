@@ -333,11 +333,12 @@ def test_the_write_is_all_or_nothing_and_checks_the_rows_first() -> None:
     from histnorm_cli import adk_db
     from histnorm_cli.adk_session import Plan
     from histnorm_cli.agents_db import Changed
+    from histnorm_cli.sql import Sqlite
 
     path = build(Path("chats.db"), {"clean": CLEAN, "damaged": DAMAGED})
     before = path.read_bytes()
     with sqlite3.connect(path) as db:
-        found = adk_db.sessions(db)
+        found = adk_db.sessions(Sqlite(db))
     db.close()
     clean, damaged = (APP, USER, "clean"), (APP, USER, "damaged")
     changes: dict[Any, Any] = {
@@ -346,7 +347,7 @@ def test_the_write_is_all_or_nothing_and_checks_the_rows_first() -> None:
     }
     with sqlite3.connect(path, isolation_level=None) as db:
         with pytest.raises(Changed, match="session clean changed"):
-            adk_db.write(db, changes)
+            adk_db.write(Sqlite(db), changes)
         assert not db.in_transaction
     db.close()
     assert path.read_bytes() == before  # the damaged session's change was rolled back too

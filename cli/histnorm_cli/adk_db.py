@@ -5,10 +5,15 @@ event_data)`, one event per row as the `json.dumps` text of its fields, a sessio
 events ordered by `timestamp` then `id`, as `DatabaseSessionService.get_session` reads
 them.
 
+On PostgreSQL `event_data` is JSONB: it is read as its text (`::text`, which keeps no key
+order and spells numbers as stored) and written back as JSONB; a row holding a number a
+rewrite would not keep exactly is never rewritten.
+
 Each session (`app_name`, `user_id`, `id`) is one `gemini` transcript
 (`histnorm_cli.adk_session`), named by its id (`app/user/id` when the id is used by more
-than one app or user). `fix` writes the sessions that change in one transaction (`BEGIN
-IMMEDIATE`), after checking that their rows are still those read: it rewrites the
+than one app or user). `fix` writes the sessions that change in one transaction
+(`histnorm_cli.sql`), after locking each session's `sessions` row as ADK does before it
+appends an event, and checking that its rows are still those read: it rewrites the
 `event_data` of the events whose content changed and deletes an event only when a fix
 removes its whole content and it holds nothing else; every other row, the `sessions`
 table and the timestamps are left as they are.
@@ -16,12 +21,12 @@ table and the timestamps are left as they are.
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 from histnorm_cli.adk_session import Plan, Row, check_session, row_text
 from histnorm_cli.job import Job, Outcome
 from histnorm_cli.session_rows import not_rewritable, record_fix, write_in_one_transaction
+from histnorm_cli.sql import Database
 
 EVENTS = "events"
 _COLUMNS = {
@@ -34,28 +39,18 @@ VERSION = "1"
 
 Key = tuple[Any, Any, Any]
 """A session: its app name, user id and id."""
-_ROWS = (
-    f"SELECT id, timestamp, event_data FROM {EVENTS} "
-    "WHERE app_name = ? AND user_id = ? AND session_id = ? ORDER BY timestamp, id"
-)
 
 
-def recognise(db: sqlite3.Connection) -> bool:
+def recognise(db: Database) -> bool:
     """Whether the database has the service's tables, with exactly their columns."""
-    for table, columns in _COLUMNS.items():
-        found = tuple(row[1] for row in db.execute(f"PRAGMA table_info({table})"))
-        if found != columns:
-            return False
-    return True
+    return all(db.columns(table) == columns for table, columns in _COLUMNS.items())
 
 
-def unread(db: sqlite3.Connection) -> str | None:
+def unread(db: Database) -> str | None:
     """Why the database is not read although its tables are the service's (a schema
     version other than the one histnorm reads), or None."""
-    row = db.execute(
-        "SELECT value FROM adk_internal_metadata WHERE key = 'schema_version'"
-    ).fetchone()
-    version = row[0] if row is not None else None
+    found = db.execute("SELECT value FROM adk_internal_metadata WHERE key = 'schema_version'")
+    version = found[0][0] if found else None
     if version == VERSION:
         return None
     return (
@@ -64,11 +59,12 @@ def unread(db: sqlite3.Connection) -> str | None:
     )
 
 
-def sessions(db: sqlite3.Connection) -> dict[Key, list[Row]]:
+def sessions(db: Database) -> dict[Key, list[Row]]:
     """Each session's event rows in ADK's order (sessions by app name, user id and id)."""
     found: dict[Key, list[Row]] = {}
+    data = db.read(EVENTS, "event_data")
     query = (
-        f"SELECT app_name, user_id, session_id, id, timestamp, event_data FROM {EVENTS} "
+        f"SELECT app_name, user_id, session_id, id, timestamp, {data} FROM {EVENTS} "
         "ORDER BY app_name, user_id, session_id, timestamp, id"
     )
     for app, user, session_id, event_id, timestamp, data in db.execute(query):
@@ -86,7 +82,7 @@ def _names(keys: list[Key]) -> dict[Key, str]:
     }
 
 
-def run(db: sqlite3.Connection, job: Job, outcome: Outcome) -> dict[Any, tuple[list[Row], Plan]]:
+def run(db: Database, job: Job, outcome: Outcome) -> dict[Any, tuple[list[Row], Plan]]:
     """Lint (or work out the fix of) each session into `outcome`; the row changes to make."""
     fix = job.mode == "fix"
     refusal = not_rewritable(db, EVENTS)
@@ -107,17 +103,26 @@ def run(db: sqlite3.Connection, job: Job, outcome: Outcome) -> dict[Any, tuple[l
     return changes
 
 
-def write(db: sqlite3.Connection, changes: dict[Any, tuple[list[Row], Plan]]) -> None:
-    """Make the row changes in one transaction on `db` (opened for writing, in autocommit
-    mode), after checking that each session's rows are still those read."""
+def write(db: Database, changes: dict[Any, tuple[list[Row], Plan]]) -> None:
+    """Make the row changes in one transaction on `db` (opened for writing), after
+    checking that each session's rows are still those read."""
     where = "app_name = ? AND user_id = ? AND session_id = ? AND id = ?"
+    lock = f"SELECT id FROM sessions WHERE app_name = ? AND user_id = ? AND id = ?{db.for_update}"
+    query = (
+        f"SELECT id, timestamp, {db.read(EVENTS, 'event_data')} FROM {EVENTS} "
+        "WHERE app_name = ? AND user_id = ? AND session_id = ? "
+        f"ORDER BY timestamp, id{db.for_update}"
+    )
+
+    def rows_now(key: Any) -> list[Any]:
+        db.execute(lock, key)  # as ADK locks a session before it appends an event
+        return db.execute(query, key)
 
     def apply(key: Any, plan: Plan) -> None:
         updates = [(text, *key, event_id) for event_id, text in plan.update]
-        db.executemany(f"UPDATE {EVENTS} SET event_data = ? WHERE {where}", updates)
+        value = db.param(EVENTS, "event_data")
+        db.executemany(f"UPDATE {EVENTS} SET event_data = {value} WHERE {where}", updates)
         gone = [(*key, event_id) for event_id in plan.delete]
         db.executemany(f"DELETE FROM {EVENTS} WHERE {where}", gone)
 
-    write_in_one_transaction(
-        db, changes, lambda key: db.execute(_ROWS, key).fetchall(), apply, lambda key: key[2]
-    )
+    write_in_one_transaction(db, changes, rows_now, apply, lambda key: key[2])

@@ -31,6 +31,7 @@ from histnorm.linemap import duplicate_key
 from histnorm.settings import Settings
 from histnorm_cli.adk_events import compacted, views
 from histnorm_cli.adk_events import field as get
+from histnorm_cli.session_rows import lost_number
 
 FORMAT = "gemini"
 
@@ -307,6 +308,13 @@ def _plan(
         position = positions[k]
         event, event_id = events[position], rows[position][0]
         why = _unsafe(event, event_id, content, position in repeated, pending)
+        if why is None and content is not None:
+            number = lost_number(rows[position][2])
+            if number is not None:
+                why = (
+                    f"event row {event_id} holds the number {number}, which a rewrite "
+                    "would not keep exactly"
+                )
         if why is not None:
             return why
         if content is None:

@@ -23,6 +23,7 @@ from pathlib import Path
 from histnorm_cli.files import DEFAULT_INCLUDE, STDIN, TEMPORARY
 from histnorm_cli.gitignore import GitIgnore
 from histnorm_cli.identity import regular_error
+from histnorm_cli.postgres import is_url
 
 DEFAULT_EXCLUDE = (".git", ".venv", "venv", "node_modules", "__pycache__", "site-packages")
 """Folders never scanned (hidden folders, whose names start with a dot, neither)."""
@@ -259,8 +260,8 @@ def expand(paths: list[str], discovery: Discovery) -> Iterator[tuple[str, str | 
     """
     seen: set[str] = set()
     for name in paths:
-        if name == STDIN:
-            yield STDIN, None
+        if name == STDIN or is_url(name):
+            yield name, None  # a PostgreSQL database is named by its connection string
             continue
         path = Path(name)
         if discovery.force_exclude and os.path.lexists(name) and discovery.force_excluded(name):

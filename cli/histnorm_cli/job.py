@@ -44,6 +44,9 @@ class Job:
     stdin: bool = False
     """The bytes come from standard input: the path only names them (`--stdin-filename`),
     and `fix` writes to standard output."""
+    database: str | None = None
+    """The connection string of a PostgreSQL database (`histnorm_cli.postgres`), password
+    and all; the path names it without its password."""
 
 
 Emit = Callable[[list[Diagnostic], list[Skip]], object]

@@ -21,6 +21,7 @@ from histnorm.engine import fix_refused, unreadable
 from histnorm.errors import HistnormError
 from histnorm.settings import Settings
 from histnorm_cli.job import Job, Outcome
+from histnorm_cli.sql import Database
 
 _CHECKPOINTS = (
     "thread_id",
@@ -41,10 +42,10 @@ ON_READ = (
 NEEDS = "a LangGraph SqliteSaver database; reading it needs langgraph-checkpoint-sqlite"
 
 
-def recognise(db: sqlite3.Connection) -> bool:
+def recognise(db: Database) -> bool:
     """Whether the database has the saver's two tables, with exactly their columns."""
-    checkpoints = tuple(row[1] for row in db.execute("PRAGMA table_info(checkpoints)"))
-    writes = tuple(row[1] for row in db.execute("PRAGMA table_info(writes)"))
+    checkpoints = db.columns("checkpoints")
+    writes = db.columns("writes")
     with_path = (*_WRITES[:4], "task_path", *_WRITES[4:], _VALUE)
     return checkpoints == _CHECKPOINTS and writes in ((*_WRITES, _VALUE), with_path)
 

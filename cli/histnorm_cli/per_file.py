@@ -56,6 +56,11 @@ def messages_first(stream: BinaryIO) -> bool:
 
 def _run(outcome: Outcome, job: Job, data: bytes | None) -> None:
     path = outcome.path
+    if job.database is not None:
+        from histnorm_cli.postgres import run_postgres  # the driver only when one is named
+
+        run_postgres(outcome, job)
+        return
     if data is None and path.lower().endswith(DATABASE_SUFFIXES):
         _run_database(outcome, job)
         return

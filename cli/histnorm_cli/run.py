@@ -9,7 +9,7 @@ import signal
 import sys
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor  # a broken process pool; light to import
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, TextIO
 
@@ -25,6 +25,8 @@ from histnorm_cli.files import STDIN
 from histnorm_cli.job import Emit, Job, Outcome
 from histnorm_cli.parallel import Part, merge, parts
 from histnorm_cli.pool import Interrupted, Pool, Task, process, signals_raise, workers
+from histnorm_cli.postgres import is_url
+from histnorm_cli.postgres import shown as shown_url
 from histnorm_cli.progress import Progress
 from histnorm_cli.reporters import FORMATS, Reporter, Summary, one_line, reporter
 from histnorm_cli.stale import remove_stale
@@ -244,21 +246,25 @@ def _run_request(request: Request, sink: TextIO | None) -> int:
             print(f"histnorm: error: {one_line(shown(error))}", file=sys.stderr)
             summary.errors += 1
             continue
-        named = path
+        named = shown_url(path) if is_url(path) else path
         if path == STDIN and request.stdin_filename is not None:
             named = request.stdin_filename
             if discovery.force_exclude and discovery.force_excluded(named):
                 discovery.excluded.append(named)
                 _hand_back(request)
                 continue
-        resolved = resolver.for_path(named)
+        # a database named by URL takes the configuration of the working folder
+        resolved = resolver.for_folder(os.getcwd()) if is_url(path) else resolver.for_path(named)
         if isinstance(resolved, ConfigError):
             if jobs.failed(resolved):
                 print(f"histnorm: error: {one_line(shown(str(resolved)))}", file=sys.stderr)
             summary.errors += 1
             continue
         data = sys.stdin.buffer.read() if path == STDIN else None
-        items.append((named, jobs.job(resolved, named, stdin=path == STDIN), data))
+        job = jobs.job(resolved, named, stdin=path == STDIN)
+        if is_url(path):
+            job = replace(job, database=path)
+        items.append((named, job, data))
     if discovery.excluded:
         count = len(discovery.excluded)
         print(
@@ -311,7 +317,11 @@ def _remove_stale(items: list[Item], quiet: bool, quarantine: str | None = None)
     targets = [
         Path(job.output or path)
         for path, job, data in items
-        if job.write and data is None and not job.stdin and job.output != STDIN
+        if job.write
+        and data is None
+        and not job.stdin
+        and job.output != STDIN
+        and job.database is None
     ]
     if quarantine is not None:
         targets.append(Path(quarantine))

@@ -13,9 +13,10 @@ the rows' order is their ids', and histnorm does not renumber them.
 from __future__ import annotations
 
 import json
-import sqlite3
+import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any, Protocol
 
 import histnorm
@@ -26,6 +27,7 @@ from histnorm.linemap import duplicate_key
 from histnorm.settings import Settings
 from histnorm_cli.diffs import unified
 from histnorm_cli.job import Job, Outcome
+from histnorm_cli.sql import Database
 
 FORMAT = "openai-responses"
 
@@ -58,8 +60,36 @@ class Checked:
 
 
 def encode_item(item: Any) -> str:
-    """An item's row text, as the framework writes it (`json.dumps` with its defaults)."""
+    """An item's row text, as `SQLiteSession` writes it (`json.dumps` with its defaults)."""
     return json.dumps(item)
+
+
+def lost_number(text: Any) -> str | None:
+    """A number in the JSON `text` that reading and writing it back would not keep (one
+    with more digits than a float holds, or beyond its range), or None."""
+    found: list[str] = []
+
+    def check(token: str) -> float:
+        value = float(token)
+        if not found and (not math.isfinite(value) or Decimal(repr(value)) != Decimal(token)):
+            found.append(token)
+        return value
+
+    try:
+        json.loads(text, parse_float=check)
+    except (json.JSONDecodeError, TypeError, UnicodeDecodeError):
+        return None
+    return found[0] if found else None
+
+
+def kept_values(row_id: Any, text: Any, repeated: bool) -> str | None:
+    """Why rewriting row `row_id` (its stored `text`) would lose a value it holds, or None."""
+    if repeated:
+        return f"row {row_id} repeats a key in one object; a rewrite would keep only one value"
+    number = lost_number(text)
+    if number is not None:
+        return f"row {row_id} holds the number {number}, which a rewrite would not keep exactly"
+    return None
 
 
 def _parse(rows: Sequence[Row]) -> tuple[list[Any], list[int], list[Diagnostic], set[int]]:
@@ -103,8 +133,11 @@ def _lint(items: list[Any], settings: Settings) -> list[Diagnostic]:
     return list(histnorm.lint(items, settings, format=FORMAT))
 
 
-def check_session(rows: Sequence[Row], fix: bool, settings: Settings) -> Checked:
-    """Lint one session's rows (in order) as one transcript, or work out its fix."""
+def check_session(
+    rows: Sequence[Row], fix: bool, settings: Settings, encode: Callable[[Any], str] = encode_item
+) -> Checked:
+    """Lint one session's rows (in order) as one transcript, or work out its fix (new
+    rows' texts made by `encode`)."""
     items, positions, errors, repeated = _parse(rows)
     if not fix or errors or not items:
         found = [_moved(d, positions) for d in _lint(items, settings)]
@@ -118,7 +151,7 @@ def check_session(rows: Sequence[Row], fix: bool, settings: Settings) -> Checked
     if isinstance(plan, str):
         return Checked(list(fix_refused(_lint(items, settings), plan)))
     old = {id(item): rows[p][1] for item, p in zip(items, positions, strict=True)}
-    new_texts = [old[id(v)] if id(v) in old else encode_item(v) for v in result.value]
+    new_texts = [old[id(v)] if id(v) in old else encode(v) for v in result.value]
     return Checked(
         list(result.remaining), plan, dict(result.applied), tuple(result.fixes), new_texts
     )
@@ -148,11 +181,9 @@ def plan_rows(
                 "histnorm does not renumber them"
             )
         for k, replacement in zip(gone, waiting, strict=False):
-            if k in repeated:
-                return (
-                    f"row {rows[k][0]} repeats a key in one object; a rewrite would keep "
-                    "only one value"
-                )
+            why = kept_values(rows[k][0], rows[k][1], k in repeated)
+            if why is not None:
+                return why
             plan.update.append((rows[k][0], replacement))
         plan.delete.extend(rows[k][0] for k in gone[len(waiting) :])
         plan.append.extend(waiting[len(gone) :])
@@ -160,20 +191,13 @@ def plan_rows(
     return plan
 
 
-def not_rewritable(db: sqlite3.Connection, table: str) -> str | None:
+def not_rewritable(db: Database, table: str) -> str | None:
     """Why rows of `table` must not be rewritten here, or None: another table refers to
     them, or a trigger would run on a change."""
-    tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-    for other in tables:
-        quoted = other.replace('"', '""')
-        for key in db.execute(f'PRAGMA foreign_key_list("{quoted}")'):
-            if key[2] == table:
-                return f"table {other} refers to {table} rows by id; histnorm does not rewrite them"
-    trigger = db.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?", (table,)
-    ).fetchone()
-    if trigger is not None:
-        return f"trigger {trigger[0]} runs on {table} changes; histnorm does not rewrite them"
+    for other in db.referrers(table):
+        return f"table {other} refers to {table} rows by id; histnorm does not rewrite them"
+    for trigger in db.triggers(table):
+        return f"trigger {trigger} runs on {table} changes; histnorm does not rewrite them"
     return None
 
 
@@ -204,23 +228,23 @@ def record_fix(outcome: Outcome, job: Job, name: str, checked: _Fixed, before: l
 
 
 def write_in_one_transaction(
-    db: sqlite3.Connection,
+    db: Database,
     changes: Mapping[Any, tuple[list[Any], Any]],
     rows_now: Callable[[Any], list[Any]],
     apply: Callable[[Any, Any], None],
     named: Callable[[Any], object],
 ) -> None:
     """Make each session's row changes (`apply`) in one transaction on `db` (opened for
-    writing, in autocommit mode), after checking that its rows (`rows_now`) are still
-    those read; raise `Changed` (the session `named`) and write nothing otherwise."""
-    db.execute("BEGIN IMMEDIATE")
+    writing), after checking that its rows (`rows_now`, which locks them where the
+    database locks rows) are still those read; raise `Changed` (the session `named`) and
+    write nothing otherwise."""
+    db.begin()
     try:
         for key, (rows, plan) in changes.items():
             if [tuple(row) for row in rows_now(key)] != list(rows):
                 raise Changed(f"session {named(key)} changed while it was being fixed; not written")
             apply(key, plan)
-        db.execute("COMMIT")
+        db.commit()
     except BaseException:
-        if db.in_transaction:
-            db.execute("ROLLBACK")
+        db.rollback()
         raise
