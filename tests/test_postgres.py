@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -57,7 +58,7 @@ def driver(url: str) -> str:
 
 
 def shown(url: str) -> str:
-    return url.replace(f":{PASSWORD}@", "@")
+    return url.replace(f":{PASSWORD}@", "@").replace(":s3cret@", "@")
 
 
 # OpenAI Agents SQLAlchemySession
@@ -385,4 +386,28 @@ def test_the_command_fixes_a_database_in_its_own_process(url: str) -> None:
     assert f"{shown(url)}:orphan" not in run.stdout  # fixed, nothing remains
     assert "Fixed 1 diagnostic in 1 file" in run.stdout
     assert PASSWORD not in run.stdout + run.stderr
+    assert items_of(url, "orphan") == [USER, ANSWER]
+
+
+def test_the_readme_example_is_what_histnorm_prints(url: str) -> None:
+    """The README's PostgreSQL example, on the test server's database in place of the
+    one it names."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("- **PostgreSQL**, named by a connection string", 1)[1]
+    block = section.split("```console\n", 1)[1].split("```", 1)[0]
+    lines = [line.strip() for line in block.splitlines() if line.strip()]
+    named = "postgresql://app:s3cret@localhost:5432/agents"
+    agents_sessions(
+        url, {"clean": [USER, CALL, OUTPUT, ANSWER], "orphan": [USER, CALL, OUTPUT, ANSWER]}
+    )
+    lose_call(url, "orphan")
+    commands = [k for k, line in enumerate(lines) if line.startswith("$ ")]
+    assert len(commands) == 2
+    for start, end in zip(commands, [*commands[1:], len(lines)], strict=True):
+        args = lines[start][2:].split("#", 1)[0].split()
+        assert args[0] == "histnorm" and args[-1] == named
+        result = invoke(*args[1:-1], url)
+        shown_here = result.output.replace(shown(url), shown(named))
+        if end > start + 1:  # the output the README shows
+            assert shown_here.splitlines() == lines[start + 1 : end]
     assert items_of(url, "orphan") == [USER, ANSWER]
