@@ -419,3 +419,24 @@ def test_fix_leaves_a_row_that_repeats_a_key() -> None:
     result = invoke("fix", "--profile", "mistral", "chats.db")
     assert "repeats a key" in result.output, result.output
     assert path.read_bytes() == before
+
+
+def test_a_row_holding_a_number_a_float_cannot_keep_is_not_rewritten() -> None:
+    """A number with more digits than a float holds would change if its row were
+    rewritten (the framework reads it as a float, and json.dumps writes that back)."""
+    from histnorm_cli.session_rows import kept_values, lost_number
+
+    assert lost_number('{"a": 0.1, "b": 1e2, "c": 12345678901234567890}') is None
+    assert lost_number('{"a": [1, 0.10000000000000000000001]}') == "0.10000000000000000000001"
+    assert lost_number('{"a": 1e400}') == "1e400"
+    path = build(Path("chats.db"), {"clean": [USER, CALL, OUTPUT, ANSWER]})
+    text = json.dumps({**CALL, "score": 0.5}).replace("0.5", "0.50000000000000000000001")
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE agent_messages SET message_data = ? WHERE message_data = ?",
+                   (text, json.dumps(CALL)))  # fmt: skip
+    db.close()
+    assert kept_values(2, text, False) is not None
+    before = path.read_bytes()
+    result = invoke("fix", "--profile", "mistral", "chats.db")  # HN104 renames the call id
+    assert "holds the number 0.50000000000000000000001" in result.output, result.output
+    assert path.read_bytes() == before
