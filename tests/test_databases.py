@@ -275,10 +275,17 @@ def test_fix_refuses_a_database_whose_rows_other_tables_point_at() -> None:
 
 
 def build_langgraph(path: Path) -> Path:
-    """Threads checkpointed by LangGraph's own `SqliteSaver`: a clean one, one holding an
-    orphan tool result, and one with the same damage paused on an `interrupt()`."""
-    graph_module = pytest.importorskip("langgraph.graph")
+    """Threads checkpointed by LangGraph's own `SqliteSaver` (`checkpoint_threads`)."""
     sqlite_saver = pytest.importorskip("langgraph.checkpoint.sqlite")
+    with sqlite_saver.SqliteSaver.from_conn_string(str(path)) as saver:
+        checkpoint_threads(saver)
+    return path
+
+
+def checkpoint_threads(saver: Any) -> None:
+    """Three threads checkpointed by LangGraph through `saver`: a clean one, one holding
+    an orphan tool result, and one with the same damage paused on an `interrupt()`."""
+    graph_module = pytest.importorskip("langgraph.graph")
     from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
     from langgraph.graph.message import add_messages
     from langgraph.types import interrupt
@@ -301,13 +308,11 @@ def build_langgraph(path: Path) -> Path:
         return builder.compile(checkpointer=saver)
 
     stale = ToolMessage(content="stale", tool_call_id="zz")
-    with sqlite_saver.SqliteSaver.from_conn_string(str(path)) as saver:
-        plain = compiled(passing, saver)
-        plain.invoke({"messages": [HumanMessage("hi"), AIMessage("hello")]}, _thread("clean"))
-        damaged = {"messages": [HumanMessage("hi"), stale, AIMessage("done")]}
-        plain.invoke(damaged, _thread("orphan"))
-        compiled(asking, saver).invoke({"messages": [HumanMessage("hi"), stale]}, _thread("paused"))
-    return path
+    plain = compiled(passing, saver)
+    plain.invoke({"messages": [HumanMessage("hi"), AIMessage("hello")]}, _thread("clean"))
+    damaged = {"messages": [HumanMessage("hi"), stale, AIMessage("done")]}
+    plain.invoke(damaged, _thread("orphan"))
+    compiled(asking, saver).invoke({"messages": [HumanMessage("hi"), stale]}, _thread("paused"))
 
 
 def _thread(thread_id: str) -> dict[str, Any]:

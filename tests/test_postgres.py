@@ -28,7 +28,7 @@ from google.adk.sessions import DatabaseSessionService
 from tests.adk_helpers import call, content, response, text
 from tests.cli_helpers import invoke
 from tests.postgres_server import PASSWORD, Server, server_for_tests
-from tests.test_databases import ANSWER, CALL, OUTPUT, USER
+from tests.test_databases import ANSWER, CALL, OUTPUT, USER, checkpoint_threads
 
 pytestmark = pytest.mark.usefixtures("cli_workdir")
 
@@ -320,6 +320,64 @@ def test_adk_a_number_jsonb_keeps_that_a_float_cannot_is_not_rewritten(url: str)
         result.output
     )
     assert events(url) == before
+
+
+# LangGraph PostgresSaver
+
+
+def checkpoints(url: str) -> list[tuple[Any, ...]]:
+    tables = ("checkpoints", "checkpoint_blobs", "checkpoint_writes", "checkpoint_migrations")
+    return [sql(url, f"SELECT * FROM {t} ORDER BY 1, 2, 3") for t in tables[:3]] + [
+        sql(url, f"SELECT * FROM {tables[3]} ORDER BY 1")
+    ]
+
+
+def langgraph_threads(url: str) -> None:
+    """The three threads of `checkpoint_threads`, checkpointed by LangGraph's own
+    `PostgresSaver`."""
+    from langgraph.checkpoint.postgres import PostgresSaver
+
+    with PostgresSaver.from_conn_string(url) as saver:
+        saver.setup()
+        checkpoint_threads(saver)
+
+
+def test_langgraph_postgres_threads_are_linted_at_their_latest_checkpoint(url: str) -> None:
+    langgraph_threads(url)
+    before = checkpoints(url)
+    result = invoke("lint", url)
+    assert result.exit_code == 1, result.output
+    name = shown(url)
+    assert f"{name}:orphan: HN002" in result.output
+    assert "(at /1)" in result.output
+    assert f"{name}:clean" not in result.output
+    assert "in 3 transcripts" in result.output
+    paused = [line for line in result.output.splitlines() if f"{name}:paused" in line]
+    assert paused and all("interrupt" in line for line in paused)
+    assert PASSWORD not in result.output
+    assert checkpoints(url) == before
+
+
+def test_langgraph_postgres_fix_is_refused_and_writes_nothing(url: str) -> None:
+    langgraph_threads(url)
+    before = checkpoints(url)
+    result = invoke("fix", url)
+    assert result.exit_code == 1, result.output
+    assert "RepairCheckpointer" in result.output
+    assert "Fixed" not in result.output
+    assert checkpoints(url) == before
+
+
+def test_langgraph_postgres_without_the_saver_says_what_to_install(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    langgraph_threads(url)
+    monkeypatch.setitem(sys.modules, "langgraph.checkpoint.postgres", None)
+    monkeypatch.delitem(sys.modules, "histnorm.integrations._langgraph_postgres", raising=False)
+    result = invoke("lint", "--output-format", "json", url)
+    assert result.exit_code == 0, result.output
+    (record,) = json.loads(result.stdout)
+    assert "langgraph-checkpoint-postgres" in record["message"]
 
 
 # any PostgreSQL database

@@ -1,5 +1,7 @@
-"""LangGraph `SqliteSaver` databases: tables `checkpoints` and `writes` (with or without
-`task_path`, which later versions add). The latest checkpoint of each thread (and
+"""LangGraph `SqliteSaver` databases (tables `checkpoints` and `writes`, with or without
+`task_path`, which later versions add) and `PostgresSaver` databases (tables
+`checkpoints`, `checkpoint_blobs`, `checkpoint_writes` and `checkpoint_migrations`, in
+the schema the connection's `search_path` finds). The latest checkpoint of each thread (and
 checkpoint namespace) is read through the saver itself, never by decoding its blobs
 here, and its `channel_values["messages"]` (LangChain messages) is linted as one
 `langchain` transcript.
@@ -13,6 +15,7 @@ than by rewriting a checkpoint beside the saver.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable
 from typing import Any
 
 import histnorm
@@ -40,6 +43,16 @@ ON_READ = (
     "histnorm.integrations.langgraph.RepairCheckpointer, which repairs on read"
 )
 NEEDS = "a LangGraph SqliteSaver database; reading it needs langgraph-checkpoint-sqlite"
+NEEDS_POSTGRES = (
+    "a LangGraph PostgresSaver database; reading it needs langgraph-checkpoint-postgres"
+)
+_POSTGRES = {
+    "checkpoints": _CHECKPOINTS,
+    "checkpoint_blobs": ("thread_id", "checkpoint_ns", "channel", "version", "type", "blob"),
+    "checkpoint_writes": (*_WRITES, "blob", "task_path"),
+    "checkpoint_migrations": ("v",),
+}
+"""The tables of `PostgresSaver`'s current migrations, with exactly their columns."""
 
 
 def recognise(db: Database) -> bool:
@@ -48,6 +61,12 @@ def recognise(db: Database) -> bool:
     writes = db.columns("writes")
     with_path = (*_WRITES[:4], "task_path", *_WRITES[4:], _VALUE)
     return checkpoints == _CHECKPOINTS and writes in ((*_WRITES, _VALUE), with_path)
+
+
+def recognise_postgres(db: Database) -> bool:
+    """Whether the PostgreSQL database has `PostgresSaver`'s tables, with exactly their
+    columns."""
+    return all(db.columns(table) == columns for table, columns in _POSTGRES.items())
 
 
 def _lint(messages: list[Any], settings: Settings) -> list[Diagnostic]:
@@ -60,13 +79,33 @@ def _lint(messages: list[Any], settings: Settings) -> list[Diagnostic]:
 
 
 def run(db: sqlite3.Connection, job: Job, outcome: Outcome) -> bool:
-    """Lint the latest checkpoint of each thread into `outcome`; False when the saver
-    cannot be imported (the database is then not read)."""
+    """Lint the latest checkpoint of each thread of a `SqliteSaver` database into
+    `outcome`; False when the saver cannot be imported (the database is then not read)."""
     try:
-        from histnorm.integrations._langgraph_sqlite import is_interrupted, latest_checkpoints
+        from histnorm.integrations._langgraph_sqlite import latest_checkpoints
     except ImportError:
         return False
-    for thread_id, namespace, saved in latest_checkpoints(db):
+    lint_threads(latest_checkpoints(db), job, outcome)
+    return True
+
+
+def run_postgres(url: str, job: Job, outcome: Outcome) -> bool:
+    """Lint the latest checkpoint of each thread of the `PostgresSaver` database at `url`
+    into `outcome`; False when the saver cannot be imported (it is then not read)."""
+    try:
+        from histnorm.integrations._langgraph_postgres import latest_checkpoints
+    except ImportError:
+        return False
+    lint_threads(latest_checkpoints(url), job, outcome)
+    return True
+
+
+def lint_threads(latest: Iterable[tuple[str, str, Any]], job: Job, outcome: Outcome) -> None:
+    """Lint each thread's latest checkpoint (thread id, namespace, `CheckpointTuple`)
+    into `outcome`, every fix withdrawn with its reason."""
+    from histnorm.integrations.langgraph import is_interrupted
+
+    for thread_id, namespace, saved in latest:
         messages = saved.checkpoint.get("channel_values", {}).get("messages")
         if not isinstance(messages, list):
             continue  # a thread whose state holds no messages: no transcript
@@ -76,4 +115,3 @@ def run(db: sqlite3.Connection, job: Job, outcome: Outcome) -> bool:
         outcome.transcripts += 1
         outcome.diagnostics.extend(d.at(path=name) for d in found)
         outcome.flush()
-    return True

@@ -2,7 +2,9 @@
 their OpenAI Agents `SQLAlchemySession` and Google ADK `DatabaseSessionService` tables, in
 the schema the connection's `search_path` finds, are read by the same readers as SQLite
 files (`histnorm_cli.databases.read_sessions`) and reported as `URL:<session id>`, the
-URL without its password. Any other database is skipped, never written.
+URL without its password; LangGraph `PostgresSaver` checkpoints are linted through the
+saver, as `SqliteSaver` files are (`histnorm_cli.langgraph_db`), and never written. Any
+other database is skipped, never written.
 
 The driver, psycopg 3, is imported only when such a string is named: without it the
 argument is an error that says how to install it. A password in the string is never
@@ -21,7 +23,7 @@ INSTALL = "pip install 'histnorm[postgres]'"
 UNKNOWN = (
     "a PostgreSQL database histnorm does not recognise (it reads OpenAI Agents "
     "SQLAlchemySession and Google ADK DatabaseSessionService tables in the schema the "
-    "connection's search_path finds; not LangGraph PostgresSaver); not read"
+    "connection's search_path finds, and LangGraph PostgresSaver checkpoints); not read"
 )
 
 
@@ -84,6 +86,23 @@ def run_postgres(outcome: Outcome, job: Job) -> None:
         _run(raw, url, outcome, job)
 
 
+def _run_langgraph(db: Any, url: str, outcome: Outcome, job: Job) -> None:
+    """Lint the `PostgresSaver` checkpoints of the database, or skip it as unknown."""
+    import psycopg
+
+    from histnorm_cli import langgraph_db
+    from histnorm_cli.databases import skip
+
+    try:
+        if not langgraph_db.recognise_postgres(db):
+            skip(outcome, UNKNOWN)
+        elif not langgraph_db.run_postgres(url, job, outcome):
+            skip(outcome, langgraph_db.NEEDS_POSTGRES)
+    except psycopg.Error as exc:
+        reason = _one_line(_scrubbed(str(exc), url))
+        raise OSError(0, f"cannot read the database: {reason}", outcome.path) from None
+
+
 def _one_line(message: str) -> str:
     return " ".join(message.split())
 
@@ -91,7 +110,7 @@ def _one_line(message: str) -> str:
 def _run(raw: Any, url: str, outcome: Outcome, job: Job) -> None:
     import psycopg
 
-    from histnorm_cli.databases import read_sessions, skip
+    from histnorm_cli.databases import read_sessions
     from histnorm_cli.sql import Postgres
 
     db = Postgres(raw)
@@ -105,7 +124,7 @@ def _run(raw: Any, url: str, outcome: Outcome, job: Job) -> None:
         reason = _one_line(_scrubbed(str(exc), url))
         raise OSError(0, f"cannot read the database: {reason}", outcome.path) from None
     if found is None:
-        skip(outcome, UNKNOWN)
+        _run_langgraph(db, url, outcome, job)
         return
     changes, write = found
     if changes and job.write:
