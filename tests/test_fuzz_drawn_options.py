@@ -43,6 +43,11 @@ each kept as a regression test: `fuzzing.cases.run_case` finds nothing wrong wit
   the line before it; once that line was gone, HN005 removing the message did not own
   the time on its line (its payload only). A removed message now owns the lines that
   hold nothing else.
+- seed 22 case 475581: a result made up for the second of two Claude Code calls sharing
+  an id took its line's envelope (and time) from the first call's line; once a profile
+  renamed the second call (HN105), the line took another time, and the rename was
+  refused. A result's line now follows the last call of its id before it, and none when
+  calls share the id and that one was not read from a line.
 """
 
 from __future__ import annotations
@@ -57,6 +62,7 @@ FOUND = [
     *((8, case) for case in (172, 300, 720, 961, 1171, 1409, 1493, 2350)),
     *((20, case) for case in (2284, 3011, 7856, 23645, 42009, 62434)),
     *((21, case) for case in (115, 3217, 7881, 9152, 12215, 13163, 13740, 32873, 38053, 39345)),
+    (22, 475581),
 ]
 
 

@@ -165,16 +165,20 @@ class _Splicer:
     def _call_line(self, parts: list[Part]) -> Any:
         """The line of the call the first result among `parts` answers, if there is one:
         the line the call is read from (found by its id as it is now, which a rename may
-        have changed), else a line that held a call of that id when read."""
-        wanted = next((p.call_id for p in parts if isinstance(p, ToolResultPart)), None)
-        if wanted is not None:
-            for message in self.transcript:
-                for part in message.parts:
-                    if isinstance(part, ToolCallPart) and part.call_id == wanted:
-                        parsed = parse_slot(part.slot)
-                        found = None if parsed is None else self.session.by_uuid.get(parsed[0])
-                        if found is not None:
-                            return self.lines[found]
+        have changed), else a line that held a call of that id when read. Where calls
+        share the id, the result answers the last of them before it, and a line read
+        with a call of that id may hold another: none is taken."""
+        result = next((p for p in parts if isinstance(p, ToolResultPart)), None)
+        if result is not None:
+            wanted = result.call_id
+            same = self._calls_of(wanted)
+            for part in self._calls_before(result)[-1:] or same:
+                parsed = parse_slot(part.slot)
+                found = None if parsed is None else self.session.by_uuid.get(parsed[0])
+                if found is not None:
+                    return self.lines[found]
+            if len(same) > 1:
+                return None
             for index in self.session.message_lines():
                 if any(
                     isinstance(p, ToolCallPart) and p.call_id == wanted
@@ -182,6 +186,27 @@ class _Splicer:
                 ):
                     return self.lines[index]
         return None
+
+    def _calls_of(self, call_id: str | None) -> list[ToolCallPart]:
+        """The calls of id `call_id` in the transcript, in order."""
+        return [
+            part
+            for message in self.transcript
+            for part in message.parts
+            if isinstance(part, ToolCallPart) and part.call_id == call_id
+        ]
+
+    def _calls_before(self, result: ToolResultPart) -> list[ToolCallPart]:
+        """The calls of `result`'s id before it in the transcript, in order (none when
+        `result` is not one of its parts)."""
+        calls: list[ToolCallPart] = []
+        for message in self.transcript:
+            for part in message.parts:
+                if part is result:
+                    return calls
+                if isinstance(part, ToolCallPart) and part.call_id == result.call_id:
+                    calls.append(part)
+        return []
 
     def _new_line(self, index: int, uuid: str, parent: str | None, anchor: int | None) -> Any:
         """A new line, with the envelope of the line it answers: that of the call its first
