@@ -410,3 +410,29 @@ def test_only_a_call_no_target_can_replay_may_take_its_results_with_it(
     from histnorm.model import ToolCallPart
 
     assert unreplayable(ToolCallPart(call_id="c1", name="f", arguments=arguments)) is dropped
+
+
+def test_a_result_is_not_moved_in_front_of_its_own_call() -> None:
+    """HN101 under a results-first profile: a user message holding text, a call and its
+    result cannot put the result first without stranding it before its call, so the
+    diagnostic comes without a fix and `fix` leaves the message as it is."""
+    body = {
+        "model": "m",
+        "max_tokens": 10,
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "Weather?"},
+                    {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {}},
+                    {"type": "tool_result", "tool_use_id": "toolu_1", "content": "4 C"},
+                ],
+            },
+        ],
+    }
+    found = [d for d in histnorm.lint(body, profile="anthropic") if d.code == "HN101"]
+    assert len(found) == 1 and found[0].fix is None
+    assert "'toolu_1'" in found[0].message
+    fixed = histnorm.fix(body, profile="anthropic", unsafe_fixes=True)
+    parts = histnorm.encode(fixed.transcript)["messages"][0]["content"]
+    assert [p["type"] for p in parts] == ["text", "tool_use", "tool_result"]

@@ -19,6 +19,9 @@ A user message that says "here you go" and then carries the result.
 Move the results to the front of the message, keeping the order of the results and of
 the other content.
 
+A result whose call sits before it in the same message (a call in a user message, HN015)
+is not moved: in front of its call it would answer nothing.
+
 ## Fix safety
 Safe: nothing is added or removed; only the order inside one message changes.
 
@@ -33,7 +36,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from histnorm.analysis.context import Context
-from histnorm.analysis.outline import OutlinePart, Result
+from histnorm.analysis.outline import Call, OutlinePart, Result
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import rewrite
 from histnorm.model import Part, ToolFamily, ToolResultPart, Transcript
@@ -60,12 +63,27 @@ def check(context: Context) -> Iterable[Diagnostic]:
         kinds = [_client_result(p) for p in message.parts]
         if any(kinds) and kinds != sorted(kinds, reverse=True):
             late = next(i for i, result in enumerate(kinds) if result and not all(kinds[:i]))
+            text = f"a tool result in the {message.role} message comes after other content"
+            answered = _answered_here(message.parts)
+            if answered is not None:  # moving the result would put it before its call
+                text += f" (not fixable: the call {answered!r} it answers is before it here)"
             yield RULE.diagnostic(
-                f"a tool result in the {message.role} message comes after other content",
+                text,
                 message_index=mi,
                 part_index=late,
-                fix_title="move the tool results to the start of the message",
+                fix_title=None if answered else "move the tool results to the start of the message",
             )
+
+
+def _answered_here(parts: Sequence[OutlinePart]) -> str | None:
+    """The id of a call in `parts` that a client result after it in `parts` answers."""
+    calls: set[str] = set()
+    for part in parts:
+        if isinstance(part, Call) and part.call_id is not None:
+            calls.add(part.call_id)
+        elif _client_result(part) and isinstance(part, Result) and part.call_id in calls:
+            return part.call_id
+    return None
 
 
 def fix(
