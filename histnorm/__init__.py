@@ -91,6 +91,7 @@ if TYPE_CHECKING:
         OrphanCallPolicy,
         Scope,
         Settings,
+        SettingsError,
         TailMode,
     )
 
@@ -140,6 +141,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "OrphanCallPolicy": ("histnorm.settings", "OrphanCallPolicy"),
     "Scope": ("histnorm.settings", "Scope"),
     "Settings": ("histnorm.settings", "Settings"),
+    "SettingsError": ("histnorm.settings", "SettingsError"),
     "TailMode": ("histnorm.settings", "TailMode"),
     "ApprovalValidationError": ("histnorm.behaviours", "ApprovalValidationError"),
     "dedupe_handoff_candidates": ("histnorm.behaviours", "dedupe_handoff_candidates"),
@@ -215,6 +217,7 @@ __all__ = [
     "Repair",
     "Scope",
     "Settings",
+    "SettingsError",
     "Severity",
     "Style",
     "TailMode",

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import replace
 
-import pydantic
 import pytest
 
 import histnorm
@@ -49,8 +49,37 @@ def test_unknown_rule_names_are_errors():
 
 
 def test_unknown_setting_is_rejected():
-    with pytest.raises(pydantic.ValidationError):
+    with pytest.raises(TypeError, match="colour"):
         Settings(colour="red")  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ({"tail": "q"}, "tail: expected 'keep' or 'close', got 'q'"),
+        ({"select": "HN001"}, "select: expected a list of rule names, got 'HN001'"),
+        ({"claude_code_line_limit": 0}, "claude_code_line_limit: expected an integer greater"),
+        ({"unsafe_fixes": "maybe"}, "unsafe_fixes: expected a boolean, got 'maybe'"),
+        ({"severity": {"HN001": "loud"}}, "severity.HN001: expected 'error', 'warning' or"),
+        ({"profile": "nope"}, "profile: unknown profile 'nope'"),
+    ],
+)
+def test_a_setting_it_cannot_take_is_a_settings_error(given, said):
+    with pytest.raises(histnorm.SettingsError, match=re.escape(said)):
+        Settings(**given)
+    with pytest.raises(ValueError, match=re.escape(said)):  # as pydantic's error was
+        histnorm.lint(BROKEN, **given)
+
+
+def test_settings_take_lists_and_names_and_keep_their_normal_form():
+    settings = Settings(
+        select=["HN001"], severity={"HN001": "info"}, tail="keep", profile="anthropic"
+    )
+    assert settings.select == ("HN001",) and settings.severity == {"HN001": Severity.INFO}
+    assert settings.tail is TailMode.KEEP and settings.severity["HN001"] is Severity.INFO
+    assert Settings.model_validate(settings.model_dump()) == settings
+    assert settings.model_copy(update={"ignore": ["HN002"]}).ignore == ("HN002",)
+    assert "HN018" in (Settings.model_fields["claude_code_line_limit"].description or "")
 
 
 def test_severity_override():

@@ -35,6 +35,7 @@ from histnorm.settings import (
     InvalidArgumentsPolicy,
     OrphanCallPolicy,
     Scope,
+    SettingsError,
     TailMode,
 )
 from histnorm_cli.files import DEFAULT_INCLUDE
@@ -270,8 +271,8 @@ def build_settings(config: FileConfig, overrides: dict[str, Any]) -> Settings:
             codes(name)
         for name in settings.severity:
             resolve(name)
-    except ValidationError as exc:
-        raise ConfigError(plain(exc.errors()[0])) from None
+    except SettingsError as exc:
+        raise ConfigError(f"{_kebab(exc.field)}: {exc.problem}") from None
     except HistnormError as exc:
         raise ConfigError(str(exc)) from None
     return settings
