@@ -13,6 +13,7 @@ import orjson
 import pytest
 from histnorm_cli.app import app
 from histnorm_cli.config import FileConfig
+from histnorm_cli.config_keys import NO_CONFIG
 from histnorm_cli.reference import EXAMPLE, config_schema, reference, render
 from typer.testing import CliRunner, Result
 
@@ -28,6 +29,16 @@ def invoke(*args: str) -> Result:
 
 def validator() -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(orjson.loads(SCHEMA.read_bytes()))
+
+
+def test_no_configuration_reads_as_an_empty_configuration_file():
+    """A run with no configuration file takes the keys an empty file gives (without
+    building the model), key for key."""
+    empty = FileConfig()
+    for name in FileConfig.model_fields:
+        assert getattr(NO_CONFIG, name) == getattr(empty, name), name
+    assert NO_CONFIG.root == empty.root
+    assert set(vars(NO_CONFIG)) == {*FileConfig.model_fields, "root"}
 
 
 def test_committed_reference_is_generated():

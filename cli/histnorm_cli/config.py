@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import os
 import tomllib
-from fnmatch import fnmatch
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -35,22 +33,11 @@ from histnorm.settings import (
     InvalidArgumentsPolicy,
     OrphanCallPolicy,
     Scope,
-    SettingsError,
     TailMode,
 )
+from histnorm_cli.config_keys import POLICY_FIELDS, ConfigError, build_settings
 from histnorm_cli.files import DEFAULT_INCLUDE
 from histnorm_cli.reporters import FORMATS
-
-POLICY_FIELDS = {
-    "orphan-tool-call": "orphan_tool_call",
-    "pending-approval-request": "pending_approval",
-    "pending-approval": "pending_approval",
-    "invalid-tool-arguments": "invalid_tool_arguments",
-}
-
-
-class ConfigError(Exception):
-    """A configuration file or option that histnorm cannot use (exit code 2)."""
 
 
 def _kebab(name: str) -> str:
@@ -223,67 +210,3 @@ def load_config(path: Path) -> FileConfig:
         raise ConfigError(f"{path}: {where}{exc}") from None
     config._root = str(path.parent)
     return config
-
-
-def build_settings(config: FileConfig, overrides: dict[str, Any]) -> Settings:
-    """Merge the file's settings with command-line overrides (flags win) and validate.
-    As in ruff, `--select` replaces the file's `select` and `extend-select`, `--fixable`
-    its `fixable` and `unfixable`; `--extend-select`, `--ignore` and `--unfixable` add."""
-    values: dict[str, Any] = {}
-    if config.select is not None:
-        values["select"] = tuple(config.select)
-    values["ignore"] = tuple(config.ignore)
-    replaced = overrides.get("select") is not None
-    values["extend_select"] = (() if replaced else tuple(config.extend_select)) + tuple(
-        overrides.pop("extend_select", ())
-    )
-    if config.fixable is not None:
-        values["fixable"] = tuple(config.fixable)
-    replaced = overrides.get("fixable") is not None
-    values["unfixable"] = (() if replaced else tuple(config.unfixable)) + tuple(
-        overrides.pop("extend_unfixable", ())
-    )
-    keys = ("unsafe_fixes", "tail", "scope", "profile", "whitespace_is_empty")
-    for key in (*keys, "claude_code_line_limit"):
-        if getattr(config, key) is not None:
-            values[key] = getattr(config, key)
-    if config.severity:
-        values["severity"] = dict(config.severity)
-    policies = dict(config.policy)
-    policies.update(overrides.pop("policy", {}))
-    for name, value in policies.items():
-        if name not in POLICY_FIELDS:
-            known = ", ".join(sorted(POLICY_FIELDS))
-            raise ConfigError(f"unknown policy {name!r}; known policies: {known}")
-        values[POLICY_FIELDS[name]] = value
-    extra_ignore = overrides.pop("extend_ignore", ())
-    values.update({k: v for k, v in overrides.items() if v is not None})
-    values["ignore"] = tuple(values.get("ignore", ())) + tuple(extra_ignore)
-    try:
-        settings = Settings.model_validate(values)
-        for name in (
-            *(settings.select or ()),
-            *settings.extend_select,
-            *settings.ignore,
-            *(settings.fixable or ()),
-            *settings.unfixable,
-        ):
-            codes(name)
-        for name in settings.severity:
-            resolve(name)
-    except SettingsError as exc:
-        raise ConfigError(f"{_kebab(exc.field)}: {exc.problem}") from None
-    except HistnormError as exc:
-        raise ConfigError(str(exc)) from None
-    return settings
-
-
-def ignored_for(config: FileConfig, path: str) -> tuple[str, ...]:
-    """The codes `per-file-ignores` switches off for `path`; patterns are relative to the
-    folder of the configuration file."""
-    relative = Path(os.path.relpath(path, config.root or ".")).as_posix()
-    codes: list[str] = []
-    for pattern, names in config.per_file_ignores.items():
-        if fnmatch(relative, pattern) or fnmatch(Path(relative).name, pattern):
-            codes.extend(names)
-    return tuple(codes)

@@ -20,13 +20,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from histnorm.settings import Settings
-from histnorm_cli.config import ConfigError, FileConfig, build_settings, ignored_for, load_config
+from histnorm_cli.config_keys import NO_CONFIG, ConfigError, NoConfig, build_settings, ignored_for
 from histnorm_cli.discovery import Discovery, Patterns
 from histnorm_cli.files import DEFAULT_INCLUDE, STDIN
 from histnorm_cli.gitignore import GitIgnore
 from histnorm_cli.job import Job
 
 if TYPE_CHECKING:
+    from histnorm_cli.config import FileConfig
     from histnorm_cli.run import Request
 
 CONFIG_NAMES = (".histnorm.toml", "histnorm.toml", "pyproject.toml")
@@ -67,7 +68,7 @@ def _shown(path: Path) -> Path:
 class Resolved:
     """A configuration, with the settings it and the flags give."""
 
-    config: FileConfig
+    config: FileConfig | NoConfig
     settings: Settings
 
 
@@ -82,7 +83,7 @@ class Resolver:
         self._nearest: dict[str, Path | None] = {}
         self._loaded: dict[Path, Resolved | ConfigError] = {}
         found = Path(fixed) if fixed is not None else self.nearest(os.getcwd())
-        config = load_config(_shown(found)) if found is not None else FileConfig()
+        config = load_config(_shown(found)) if found is not None else NO_CONFIG
         self.run = Resolved(config, build_settings(config, dict(overrides)))
         if found is not None:
             self._loaded[found] = self.run
@@ -180,7 +181,7 @@ def discovery_for(request: Request, resolver: Resolver) -> Discovery:
     from each folder's configuration; the switches from the run's own."""
     config = resolver.run.config
     cache: dict[int, Patterns] = {}
-    unusable = FileConfig()  # a folder whose configuration is bad: its files are errors
+    unusable = NO_CONFIG  # a folder whose configuration is bad: its files are errors
 
     def local(folder: str) -> Patterns:
         resolved = resolver.for_folder(folder)
@@ -197,7 +198,7 @@ def discovery_for(request: Request, resolver: Resolver) -> Discovery:
     )
 
 
-def _patterns(request: Request, config: FileConfig) -> Patterns:
+def _patterns(request: Request, config: FileConfig | NoConfig) -> Patterns:
     exclude, base = (request.exclude, ".") if request.exclude else (config.exclude, config.root)
     include = request.include or config.include or list(DEFAULT_INCLUDE)
     return Patterns(tuple(include), GitIgnore.of(list(exclude)), base)
@@ -207,10 +208,18 @@ def _first(*values: bool | None) -> bool | None:
     return next((v for v in values if v is not None), None)
 
 
-def _job_for(base: Job, config: FileConfig, settings: Settings, path: str) -> Job:
+def _job_for(base: Job, config: FileConfig | NoConfig, settings: Settings, path: str) -> Job:
     if path == STDIN or not config.per_file_ignores:
         return base
     extra = ignored_for(config, path)
     if not extra:
         return base
     return replace(base, settings=settings.model_copy(update={"ignore": settings.ignore + extra}))
+
+
+def load_config(path: Path) -> FileConfig:
+    """Read and validate the configuration file `path` (`histnorm_cli.config`, loaded
+    only when a run has a configuration file)."""
+    from histnorm_cli.config import load_config as load
+
+    return load(path)

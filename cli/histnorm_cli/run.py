@@ -11,12 +11,12 @@ from collections.abc import Callable
 from concurrent.futures import BrokenExecutor  # a broken process pool; light to import
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal, TextIO
+from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 from histnorm.diagnostic import Severity
 from histnorm.document import DETECT_MODES, JSONL_MODES
 from histnorm.formats import CODECS
-from histnorm_cli.config import ConfigError, FileConfig
+from histnorm_cli.config_keys import ConfigError, NoConfig
 from histnorm_cli.configs import Jobs, Resolver, discovery_for
 from histnorm_cli.discovery import expand
 from histnorm_cli.exitcodes import ExitCode
@@ -31,6 +31,9 @@ from histnorm_cli.progress import Progress
 from histnorm_cli.reporters import FORMATS, Reporter, Summary, one_line, reporter
 from histnorm_cli.stale import remove_stale
 from histnorm_cli.tally import dataset_lines, records_line
+
+if TYPE_CHECKING:
+    from histnorm_cli.config import FileConfig
 
 
 @dataclass
@@ -71,7 +74,7 @@ def _fail(message: str) -> int:
     return ExitCode.ERROR
 
 
-def _output_format(request: Request, config: FileConfig) -> str:
+def _output_format(request: Request, config: FileConfig | NoConfig) -> str:
     chosen = request.output_format or config.output_format or "auto"
     if chosen == "auto":
         return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
