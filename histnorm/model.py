@@ -10,38 +10,22 @@ values are defined by each codec.
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-JsonValue = Any
-"""Any JSON-compatible value: dict, list, str, int, float, bool or None."""
+from histnorm.model_terms import NATIVE_MEMO
 
-PARTIAL_RESPONSE_KEY = "agent_framework.partial_response"
-"""Metadata key Agent Framework sets on messages of a cancelled streamed response."""
-
-SYNTHESIZED_KEY = "histnorm.synthesized"
-"""Metadata key histnorm sets on content it creates."""
-
-
-def is_marker_true(value: Any) -> bool:
-    """Whether a marker value means "yes": `true`, `"true"` in any case, or `1`."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int | float):
-        return value == 1
-    return isinstance(value, str) and value.strip().casefold() == "true"
-
-
-class ToolFamily(StrEnum):
-    """The family a tool call belongs to; a result pairs only with a call of its family."""
-
-    FUNCTION = "function"
-    CUSTOM = "custom"
-    HOSTED = "hosted"
-    MCP = "mcp"
-    HANDOFF = "handoff"
+# Defined without pydantic in `histnorm.model_terms`; re-exported as the model's own.
+from histnorm.model_terms import PARTIAL_RESPONSE_KEY as PARTIAL_RESPONSE_KEY
+from histnorm.model_terms import SYNTHESIZED_KEY as SYNTHESIZED_KEY
+from histnorm.model_terms import JsonValue as JsonValue
+from histnorm.model_terms import MemoSource as MemoSource
+from histnorm.model_terms import ToolFamily as ToolFamily
+from histnorm.model_terms import is_marker_true as is_marker_true
+from histnorm.model_terms import memo_source as memo_source
+from histnorm.model_terms import native_memo as native_memo
+from histnorm.model_terms import same_source as same_source
 
 
 class _Frozen(BaseModel):
@@ -198,41 +182,7 @@ class Transcript(_Frozen):
     def evolve(self, **changes: Any) -> Any:
         """`_Frozen.evolve`; the copy shares `native_memo` while its native is the same."""
         new = super().evolve(**changes)
-        held = self.__dict__.get(_NATIVE_MEMO)
+        held = self.__dict__.get(NATIVE_MEMO)
         if held is not None and new.native is held[0]:
-            new.__dict__[_NATIVE_MEMO] = held
+            new.__dict__[NATIVE_MEMO] = held
         return new
-
-
-_NATIVE_MEMO = "_histnorm_native_memo"
-
-
-def native_memo(transcript: Transcript) -> dict[str, Any]:
-    """Answers computed from `transcript.native` alone (a codec's reading of its lines),
-    by name: one dict shared by every transcript evolved from this one while `native` is
-    the same object, so a run of fixes reads the native document once. What is kept is
-    never changed by its readers."""
-    held = transcript.__dict__.get(_NATIVE_MEMO)
-    if held is None or held[0] is not transcript.native:
-        held = (transcript.native, {})
-        transcript.__dict__[_NATIVE_MEMO] = held
-    return held[1]
-
-
-MemoSource = tuple[object, object, object, object]
-"""What an answer kept on a transcript (its outline, its pairing) was computed from."""
-
-
-def memo_source(transcript: Transcript) -> MemoSource:
-    """The values an answer kept in `transcript.__dict__` depends on: `model_copy` copies
-    that dict, so a kept answer holds only while these are the same objects."""
-    return (transcript.messages, transcript.format, transcript.server_state, transcript.native)
-
-
-def same_source(held: object, now: MemoSource) -> bool:
-    """Whether a kept answer computed from `held` still holds for `now` (same objects)."""
-    return (
-        isinstance(held, tuple)
-        and len(held) == 4
-        and all(a is b for a, b in zip(held, now, strict=True))
-    )
