@@ -19,12 +19,15 @@ transcript never reaches it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.diagnostic import Diagnostic
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats import get_codec
-from histnorm.model import Transcript, memo_source, same_source
+from histnorm.model_terms import memo_source, same_source
+
+if TYPE_CHECKING:
+    from histnorm.model import Transcript
 
 Atom = tuple[str, str]
 """One value a document holds: ("k", key), ("s", string) or (type name, repr)."""

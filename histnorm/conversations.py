@@ -12,10 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING, TypeAlias
 
 from histnorm.diagnostic import Diagnostic
 from histnorm.formats import CODECS
-from histnorm.model import Transcript
+
+if TYPE_CHECKING:
+    from histnorm.model import Transcript
 
 Split = tuple[tuple[int, ...], ...]
 
@@ -65,7 +68,9 @@ def lint_each(
     )
 
 
-Fixed = tuple[Transcript, Mapping[str, int], tuple[Diagnostic, ...], tuple[Diagnostic, ...]]
+Fixed: TypeAlias = (
+    "tuple[Transcript, Mapping[str, int], tuple[Diagnostic, ...], tuple[Diagnostic, ...]]"
+)
 
 
 def fix_each(

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeAlias
 
 from histnorm.analysis.outline import Outline, Step
-from histnorm.model import Message, Part, ToolCallPart, ToolResultPart, Transcript
+from histnorm.lazy import model
 from histnorm.pairing import Position
 
-AnyMessage = Message | Step
+if TYPE_CHECKING:
+    from histnorm.model import Message, Part, ToolCallPart, ToolResultPart, Transcript
+
+AnyMessage: TypeAlias = "Message | Step"
 """A message of a model or of an outline: the helpers below read what both hold."""
-AnyTranscript = Transcript | Outline
+AnyTranscript: TypeAlias = "Transcript | Outline"
 
 
 def is_result_only(message: AnyMessage) -> bool:
@@ -192,25 +196,25 @@ def dropped_answers(before: Transcript, after: Transcript) -> int:
     wanted: dict[str, list[tuple[ToolResultPart, Part]]] = {}
     for (mi, pi), (cmi, cpi) in pair_transcript(before).result_calls.items():
         part = before.messages[mi].parts[pi]
-        if isinstance(part, ToolResultPart):
+        if isinstance(part, model.ToolResultPart):
             pairs = wanted.setdefault(result_key(part), [])
             pairs.append((part, before.messages[cmi].parts[cpi]))
     results: list[ToolResultPart] = []
     calls: set[tuple[object, ...]] = set()
     for message in after.messages:
         for part in message.parts:
-            if isinstance(part, ToolResultPart):
+            if isinstance(part, model.ToolResultPart):
                 key = result_key(part)
                 if wanted.get(key):
                     wanted[key].pop()
                 else:
                     results.append(part)
-            elif isinstance(part, ToolCallPart):
+            elif isinstance(part, model.ToolCallPart):
                 calls.add((part.call_id, part.name, part.family))
     lost = 0
     for part, call in (pair for pairs in wanted.values() for pair in pairs):
         if (
-            isinstance(call, ToolCallPart)
+            isinstance(call, model.ToolCallPart)
             and (call.call_id, call.name, call.family) not in calls
             and unreplayable(call)
         ):

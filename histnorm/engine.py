@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 import histnorm.conversations as conversations
 from histnorm.analysis.context import Context, NeedsModel
@@ -15,12 +16,16 @@ from histnorm.edit import dropped_answers, is_result_only
 from histnorm.errors import HistnormError
 from histnorm.formats import CODECS, get_codec, outline_of
 from histnorm.guard import Block, blocks, guard, keeps
-from histnorm.model import JsonValue, Transcript
+from histnorm.lazy import model
+from histnorm.model_terms import JsonValue
 from histnorm.profiles import profile_for
 from histnorm.rule import Rule
 from histnorm.rules import ALL_RULES, FIX_ORDER, resolve
 from histnorm.selection import chosen, repairable
 from histnorm.settings import DEFAULT_SETTINGS, Scope, Settings
+
+if TYPE_CHECKING:
+    from histnorm.model import Transcript
 
 MAX_PASSES = 10
 """How many times `fix` runs the whole fix order before it gives up."""
@@ -364,7 +369,7 @@ def _fix(transcript: Transcript, settings: Settings, trial: bool = False) -> Fix
                 continue
             assert rule.fix is not None
             fixed = rule.fix(transcript, wanted, settings)
-            if not isinstance(fixed, Transcript):
+            if not isinstance(fixed, model.Transcript):
                 raise FixDidNotConverge(f"{rule.code} returned {type(fixed).__name__}")
             if keeps(transcript, fixed, unknown) is not None:
                 continue

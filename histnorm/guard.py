@@ -17,20 +17,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, TypeAlias
 
 from histnorm.diagnostic import Diagnostic
-from histnorm.model import (
-    ApprovalRequestPart,
-    ApprovalResponsePart,
-    Message,
-    ToolCallPart,
-    ToolResultPart,
-    Transcript,
-    UnknownPart,
-)
+from histnorm.lazy import model
 from histnorm.unknown import findings
 
-TrialFix = Callable[[Diagnostic], Transcript | None]
+if TYPE_CHECKING:
+    from histnorm.model import Message, Transcript
+
+TrialFix: TypeAlias = "Callable[[Diagnostic], Transcript | None]"
 """What applying one diagnostic's fix alone gives (None: the fix cannot be tried)."""
 
 
@@ -45,7 +41,8 @@ class Block:
 
 def _opens_turn(message: Message) -> bool:
     return message.role_is("user") and not any(
-        isinstance(p, ToolResultPart | ApprovalResponsePart | UnknownPart) for p in message.parts
+        isinstance(p, model.ToolResultPart | model.ApprovalResponsePart | model.UnknownPart)
+        for p in message.parts
     )
 
 
@@ -87,9 +84,9 @@ def _by_position(transcript: Transcript, diagnostic: Diagnostic, block: Block) -
         return True
     parts = transcript.messages[mi].parts
     subject = parts[pi] if pi is not None and pi < len(parts) else None
-    if isinstance(subject, ToolCallPart | ApprovalRequestPart):
+    if isinstance(subject, model.ToolCallPart | model.ApprovalRequestPart):
         return mi <= block.end
-    if isinstance(subject, ToolResultPart | ApprovalResponsePart):
+    if isinstance(subject, model.ToolResultPart | model.ApprovalResponsePart):
         return mi >= block.start
     return False
 

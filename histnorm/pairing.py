@@ -22,27 +22,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from histnorm.analysis.outline import Call, Other, Outline, OutlinePart, Request, Result
-from histnorm.model import (
-    ApprovalRequestPart,
-    Part,
-    ToolCallPart,
-    ToolFamily,
-    ToolResultPart,
-    Transcript,
-    memo_source,
-    same_source,
-)
+from histnorm.model_terms import ToolFamily, memo_source, same_source
+
+if TYPE_CHECKING:
+    from histnorm.model import ApprovalRequestPart, Part, ToolCallPart, ToolResultPart, Transcript
 
 Position = tuple[int, int]
 """(message index, part index), or (update index, content index)."""
 
 Key = tuple[str, str | None]
 
-AnyCall = ToolCallPart | Call
-AnyResult = ToolResultPart | Result
+AnyCall: TypeAlias = "ToolCallPart | Call"
+AnyResult: TypeAlias = "ToolResultPart | Result"
 """Calls and results of a model or of an outline: `pair()` reads the same attributes."""
 
 

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from histnorm.analysis.context import Context
 from histnorm.analysis.outline import ALWAYS
 from histnorm.diagnostic import Applicability, Diagnostic, FixInfo, Location, Severity
-from histnorm.model import JsonValue, Transcript
+from histnorm.model_terms import JsonValue
 from histnorm.settings import DEFAULT_SETTINGS, Settings
 
-CheckFn = Callable[[Transcript, Settings], Iterable[Diagnostic]]
+if TYPE_CHECKING:
+    from histnorm.model import Transcript
+
+CheckFn: TypeAlias = "Callable[[Transcript, Settings], Iterable[Diagnostic]]"
 OutlineCheckFn = Callable[[Context], Iterable[Diagnostic]]
-FixFn = Callable[[Transcript, Sequence[Diagnostic], Settings], Transcript]
+FixFn: TypeAlias = "Callable[[Transcript, Sequence[Diagnostic], Settings], Transcript]"
 
 DOC_SECTIONS = (
     "## What it does",

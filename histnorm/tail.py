@@ -11,7 +11,7 @@ token limit, sampling or streaming settings, a tool choice, a Gemini generation 
 
 from __future__ import annotations
 
-from histnorm.model import JsonValue
+from histnorm.model_terms import JsonValue
 from histnorm.settings import Settings, TailMode
 
 REQUEST_KEYS = frozenset(

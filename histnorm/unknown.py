@@ -11,26 +11,23 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 from histnorm.call_keys import unread_call_keys
 from histnorm.diagnostic import Severity
 from histnorm.errors import join_pointer
 from histnorm.last_answer import LastAnswer
-from histnorm.model import (
-    ApprovalRequestPart,
-    ApprovalResponsePart,
-    Message,
-    ToolCallPart,
-    ToolResultPart,
-    Transcript,
-    UnknownPart,
-)
+from histnorm.lazy import model
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Transcript, UnknownPart
 
 MODELLED_ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
 """The roles every rule understands; with the native roles of every codec (Gemini's
 `model`, OpenAI's legacy `function`, ...), the roles that are not unknown content."""
 _CALLISH = re.compile(r"tool|function|call|result|observation")
-_PAIRING = (ToolCallPart, ToolResultPart, ApprovalRequestPart, ApprovalResponsePart)
+_PAIRING = frozenset({"tool_call", "tool_result", "approval_request", "approval_response"})
+"""The `kind` of the parts that call tools, answer them, or ask or answer for approval."""
 
 
 @dataclass(frozen=True)
@@ -124,7 +121,7 @@ def _findings(transcript: Transcript) -> tuple[Unknown, ...]:
             )
         total += len(message.parts)
         for pi, part in enumerate(message.parts):
-            if isinstance(part, UnknownPart) and part.type not in codec.verbatim_types:
+            if isinstance(part, model.UnknownPart) and part.type not in codec.verbatim_types:
                 unknown.append((mi, pi))
     if len(unknown) >= 2 and 2 * len(unknown) > total:
         mi, pi = unknown[0]
@@ -166,7 +163,7 @@ def _unread_content(transcript: Transcript, mi: int, keys: list[str]) -> Unknown
 
 
 def _unknown(message: Message) -> Iterator[UnknownPart]:
-    return (p for p in message.parts if isinstance(p, UnknownPart))
+    return (p for p in message.parts if isinstance(p, model.UnknownPart))
 
 
 def _parts(transcript: Transcript, positions: Sequence[tuple[int, int]]) -> Iterator[Unknown]:
@@ -175,11 +172,11 @@ def _parts(transcript: Transcript, positions: Sequence[tuple[int, int]]) -> Iter
     if not positions:
         return
     codec = get_codec(transcript.format or "")
-    tools = any(isinstance(p, _PAIRING) for m in transcript.messages for p in m.parts)
+    tools = any(p.kind in _PAIRING for m in transcript.messages for p in m.parts)
     for mi, pi in positions:
         message = transcript.messages[mi]
         part = message.parts[pi]
-        assert isinstance(part, UnknownPart)
+        assert isinstance(part, model.UnknownPart)
         pointer = codec.part_pointer(transcript, mi, pi)
         if part.type and _CALLISH.search(part.type.casefold()):
             yield Unknown(
@@ -191,7 +188,7 @@ def _parts(transcript: Transcript, positions: Sequence[tuple[int, int]]) -> Iter
                 Severity.ERROR,
             )
         elif (
-            any(isinstance(p, _PAIRING) for p in message.parts)
+            any(p.kind in _PAIRING for p in message.parts)
             or message.role_is("tool", "function")
             or (tools and not message.role_is("user", "system", "developer"))
         ):

@@ -9,12 +9,13 @@ from typing import TYPE_CHECKING
 
 import histnorm.jsonio as jsonio
 from histnorm.analysis.outline import Outline
-from histnorm.model import JsonValue, Transcript
+from histnorm.model_terms import JsonValue
 from histnorm.pairing import Pairing, pair_transcript
 from histnorm.settings import Settings, TailMode
 from histnorm.tail import REQUEST_NOTE, tail_of
 
 if TYPE_CHECKING:
+    from histnorm.model import Transcript
     from histnorm.profiles import Profile
 
 

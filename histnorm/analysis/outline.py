@@ -14,19 +14,14 @@ holds the two equal).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from histnorm.call_keys import unread_call_keys
-from histnorm.model import (
-    ApprovalRequestPart,
-    ApprovalResponsePart,
-    Part,
-    TextPart,
-    ToolCallPart,
-    ToolFamily,
-    ToolResultPart,
-    Transcript,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import ToolFamily
+
+if TYPE_CHECKING:
+    from histnorm.model import Part, ToolCallPart, Transcript
 
 PARTIAL = 1
 """The message is marked as part of a cancelled (partial) response."""
@@ -209,16 +204,16 @@ def _call(part: ToolCallPart) -> Call:
 
 def outline_part(part: Part) -> OutlinePart:
     """The outline of one model part."""
-    if isinstance(part, ToolCallPart):
+    if isinstance(part, model.ToolCallPart):
         return _call(part)
-    if isinstance(part, ToolResultPart):
+    if isinstance(part, model.ToolResultPart):
         return Result(part.call_id, part.name, part.family, part.tool_type)
-    if isinstance(part, ApprovalRequestPart):
+    if isinstance(part, model.ApprovalRequestPart):
         wrapped = part.tool_call
         return Request(part.request_id, None if wrapped is None else _call(wrapped))
-    if isinstance(part, ApprovalResponsePart):
+    if isinstance(part, model.ApprovalResponsePart):
         return Response(part.request_id)
-    if isinstance(part, TextPart):
+    if isinstance(part, model.TextPart):
         return EMPTY_TEXT_PART if not part.text.strip() else TEXT
     return Other(part.kind)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import histnorm.engine as engine
 from histnorm.diagnostic import Diagnostic
@@ -12,8 +12,11 @@ from histnorm.document.layout import Record
 from histnorm.document.write import lost_by_rewrite
 from histnorm.engine import fix, lint, unreadable
 from histnorm.errors import HistnormError
-from histnorm.model import JsonValue, Transcript
+from histnorm.model_terms import JsonValue
 from histnorm.settings import Settings
+
+if TYPE_CHECKING:
+    from histnorm.model import Transcript
 
 Mode = Literal["lint", "fix"]
 

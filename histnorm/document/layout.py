@@ -6,12 +6,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import PurePath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import histnorm.jsonio as jsonio
 from histnorm.errors import HistnormError
 from histnorm.formats.trl import is_record
-from histnorm.model import Transcript
+
+if TYPE_CHECKING:
+    from histnorm.model import Transcript
 
 BOM = b"\xef\xbb\xbf"
 

@@ -8,7 +8,7 @@ changed. Functions take bytes; opening files is the caller's job.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import histnorm.jsonio as jsonio
 from histnorm.choices import DETECT_MODES
@@ -33,7 +33,9 @@ from histnorm.formats import (
     kin,
 )
 from histnorm.last_answer import ReadLines
-from histnorm.model import Transcript
+
+if TYPE_CHECKING:
+    from histnorm.model import Transcript
 
 NO_TRANSCRIPT = "what can be read of it is no transcript (JSONC, a configuration file?)"
 """Why a document that is no valid JSON is skipped (see `histnorm.document.prefix`)."""

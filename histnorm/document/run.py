@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import histnorm.document.check as check
 from histnorm.choices import DETECT_MODES, JSONL_MODES
@@ -19,8 +20,10 @@ from histnorm.document.torn import torn_lines
 from histnorm.document.write import write
 from histnorm.engine import unreadable
 from histnorm.errors import HistnormError, NotATranscript
-from histnorm.model import Transcript
 from histnorm.settings import Settings
+
+if TYPE_CHECKING:
+    from histnorm.model import Transcript
 
 
 def check_document(

@@ -10,12 +10,14 @@ whole lines, as a record that is linted but never fixed.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import histnorm.jsonio as jsonio
 from histnorm.document.layout import BOM, Document, Layout, Record
 from histnorm.errors import HistnormError
-from histnorm.model import Transcript
+
+if TYPE_CHECKING:
+    from histnorm.model import Transcript
 
 READERS = {"claude-code": "Claude Code", "codex": "Codex"}
 """The formats read around broken lines, with the tool that skips them when it reads."""

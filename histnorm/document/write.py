@@ -10,15 +10,17 @@ would drop the first value of a repeated key keeps its bytes too.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import histnorm.jsonio as jsonio
 from histnorm.document.layout import BOM, Document, Layout, Record, split_lines
 from histnorm.errors import HistnormError
 from histnorm.formats import get_codec
 from histnorm.linemap import duplicate_key, duplicate_keys
-from histnorm.model import Transcript
 from histnorm.splice import keep_spellings, moved, pairs, splice_array
+
+if TYPE_CHECKING:
+    from histnorm.model import Transcript
 
 
 def encode_transcript(transcript: Transcript) -> Any:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from histnorm.analysis.outline import Outline, build_outline
 from histnorm.content_keys import ANY_CONTENT, unread_content
@@ -27,7 +28,10 @@ from histnorm.formats.sharegpt import ShareGPTCodec
 from histnorm.formats.signature import candidates
 from histnorm.formats.trl import TRLCodec
 from histnorm.formats.vercel_ai import VercelAICodec
-from histnorm.model import JsonValue, Transcript, memo_source, same_source
+from histnorm.model_terms import JsonValue, memo_source, same_source
+
+if TYPE_CHECKING:
+    from histnorm.model import Transcript
 
 CODECS: Mapping[str, Codec] = MappingProxyType(
     {

@@ -6,10 +6,13 @@ never becomes `[]`), or the tools that load the file refuse it (`Codec.check_fix
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from histnorm.errors import type_name
-from histnorm.model import JsonValue, Transcript
+from histnorm.model_terms import JsonValue
+
+if TYPE_CHECKING:
+    from histnorm.model import Transcript
 
 
 class Writer(Protocol):

@@ -2,18 +2,28 @@
 
 from __future__ import annotations
 
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Final
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from histnorm.analysis.outline import Outline, build_outline
 from histnorm.content_keys import unread_content
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.errors import type_name as type_name  # re-exported for the codecs
 from histnorm.formats._fixed_types import changed_type
-from histnorm.model import JsonValue, Message, ToolCallPart, ToolResultPart, Transcript
+from histnorm.lazy import model
+from histnorm.model_terms import JsonValue
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Transcript
+
+
+def _model_type() -> Any:
+    """`pydantic.BaseModel`, or `()` (what `isinstance` finds nothing in) when pydantic was
+    never imported: then nothing is a model, and the outline path never loads it to tell."""
+    pydantic = sys.modules.get("pydantic")
+    return () if pydantic is None else pydantic.BaseModel
 
 
 class _Missing:
@@ -187,7 +197,7 @@ class MessageListCodec(Codec):
         messages, base = split_envelope(data, self.envelope_key, self.message_noun)
         decoded = tuple(self.read_message(m, join_pointer(base, i)) for i, m in enumerate(messages))
         native = data if isinstance(data, dict) else None
-        return Transcript(messages=decoded, format=self.name, native=native)
+        return model.Transcript(messages=decoded, format=self.name, native=native)
 
     def message_pointer(self, transcript: Transcript, message_index: int) -> str:
         """`/N` for a bare list, `/<envelope_key>/N` inside an object."""
@@ -224,7 +234,7 @@ def reuse_native(obj: Any, decoder: Callable[[Any], Any]) -> bool:
     native = getattr(obj, "native", None)
     if native is None:
         return False
-    key = _decoder_key(decoder) if isinstance(obj, BaseModel) else None
+    key = _decoder_key(decoder) if isinstance(obj, _model_type()) else None
     memo: dict[str, Any] = obj.__dict__ if key is not None else {}
     source = tuple(getattr(obj, name) for name in type(obj).model_fields) if memo else ()
     held = memo.get(_REUSE, {}).get(key)
@@ -252,13 +262,14 @@ def strict_equal(a: Any, b: Any) -> bool:
     """Equality that also compares types, so `1`, `1.0` and `True` differ (JSON sees them
     as different values; Python's `==` does not)."""
     pending = [(a, b)]
+    models = _model_type()
     while pending:
         x, y = pending.pop()
         if x is y:
             continue
         if type(x) is not type(y):
             return False
-        if isinstance(x, BaseModel):
+        if isinstance(x, models):
             pending.extend((getattr(x, f), getattr(y, f)) for f in type(x).model_fields)
         elif isinstance(x, dict):
             if x.keys() != y.keys():
@@ -397,8 +408,8 @@ def anthropic_body(data: JsonValue) -> bool:
     tools = data.get("tools")
     if isinstance(tools, list) and any(isinstance(t, dict) and "input_schema" in t for t in tools):
         return True
-    model = data.get("model")
-    return "max_tokens" in data and isinstance(model, str) and model.startswith("claude-")
+    named = data.get("model")
+    return "max_tokens" in data and isinstance(named, str) and named.startswith("claude-")
 
 
 CONVERSE_BODY_KEYS = frozenset(
@@ -468,9 +479,9 @@ def name_new_results(messages: tuple[Message, ...]) -> list[Message]:
     for message in messages:
         parts = list(message.parts)
         for index, part in enumerate(parts):
-            if isinstance(part, ToolCallPart) and part.name:
+            if isinstance(part, model.ToolCallPart) and part.name:
                 names[part.call_id] = part.name
-            elif isinstance(part, ToolResultPart) and part.native is None and not part.name:
+            elif isinstance(part, model.ToolResultPart) and part.native is None and not part.name:
                 name = names.get(part.call_id)
                 if name is not None:
                     parts[index] = part.evolve(name=name)

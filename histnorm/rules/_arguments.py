@@ -4,7 +4,7 @@ is wrong with a value, and the fixes."""
 from __future__ import annotations
 
 import json
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import orjson
 
@@ -12,18 +12,15 @@ import histnorm.jsonio as jsonio
 from histnorm.edit import rewrite, turn_end
 from histnorm.errors import HistnormError
 from histnorm.formats.base import strict_equal
-from histnorm.model import (
-    SYNTHESIZED_KEY,
-    Message,
-    Part,
-    ToolCallPart,
-    ToolResultPart,
-    Transcript,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import SYNTHESIZED_KEY
 from histnorm.pairing import Pairing, Position, pair_transcript
 from histnorm.rules._common import left_open
 from histnorm.settings import InvalidArgumentsPolicy, OrphanCallPolicy, Settings
 from histnorm.tail import tail_of
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Part, ToolCallPart, ToolResultPart, Transcript
 
 Form = Literal["string", "object", "either"]
 """How a format writes arguments: the JSON text of an object, the object, or both."""
@@ -200,7 +197,7 @@ def carries_note(
     if answer is None:
         return may_add_result(transcript, position, settings)
     result = transcript.messages[answer[0]].parts[answer[1]]
-    return isinstance(result, ToolResultPart) and with_note(result.content, "") is not None
+    return isinstance(result, model.ToolResultPart) and with_note(result.content, "") is not None
 
 
 def _empty(form: Form, arguments: Any) -> Any:
@@ -208,7 +205,7 @@ def _empty(form: Form, arguments: Any) -> Any:
 
 
 def _result_for(call: ToolCallPart, note: str) -> ToolResultPart:
-    return ToolResultPart(
+    return model.ToolResultPart(
         call_id=call.call_id,
         name=call.name if call.call_id is None else None,
         content=note,
@@ -232,9 +229,11 @@ def argument_fix(
     for position in positions:
         call = transcript.messages[position[0]].parts[position[1]]
         found = (
-            None if not isinstance(call, ToolCallPart) else inspect_arguments(call.arguments, form)
+            None
+            if not isinstance(call, model.ToolCallPart)
+            else inspect_arguments(call.arguments, form)
         )
-        if found is None or not isinstance(call, ToolCallPart) or found.respelled is not None:
+        if found is None or not isinstance(call, model.ToolCallPart) or found.respelled is not None:
             continue
         if found.kind in FIXED_BY_FORM:
             replace[position] = [call.evolve(arguments=found.value)]
@@ -250,7 +249,7 @@ def argument_fix(
                 added.setdefault(position[0], []).append(_result_for(call, note))
             else:
                 result = transcript.messages[answer[0]].parts[answer[1]]
-                assert isinstance(result, ToolResultPart)
+                assert isinstance(result, model.ToolResultPart)
                 content = with_note(result.content, note)
                 if content is None:
                     continue
@@ -259,5 +258,5 @@ def argument_fix(
     inserts: dict[int, list[Message]] = {}
     for mi, results in added.items():
         end = turn_end(transcript, mi)
-        inserts.setdefault(end, []).append(Message(role="tool", parts=tuple(results)))
+        inserts.setdefault(end, []).append(model.Message(role="tool", parts=tuple(results)))
     return rewrite(transcript, remove=remove, replace=replace, insert_after=inserts)

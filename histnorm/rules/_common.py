@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from histnorm.analysis.context import Context
 from histnorm.analysis.outline import OutlinePart
 from histnorm.diagnostic import Applicability, Diagnostic
 from histnorm.edit import AnyTranscript, rewrite, turn_is_last
-from histnorm.model import Part, ToolCallPart, ToolFamily, Transcript
+from histnorm.lazy import model
+from histnorm.model_terms import ToolFamily
 from histnorm.pairing import Pairing, Position, pair_transcript
 from histnorm.profiles import Profile, call_id_problem, profile_for
 from histnorm.rule import Rule
 from histnorm.settings import Settings, TailMode
+
+if TYPE_CHECKING:
+    from histnorm.model import Part, Transcript
 
 
 def part_at(transcript: Transcript, position: Position) -> Part:
@@ -177,7 +182,7 @@ def rename_calls(
     replace: dict[Position, Sequence[Part]] = {}
     for position in reported(diagnostics):
         renamed = part_at(transcript, position)
-        assert isinstance(renamed, ToolCallPart)
+        assert isinstance(renamed, model.ToolCallPart)
         new = new_call_id(renamed.call_id, position, limits)
         replace[position] = (renamed.evolve(call_id=new),)
         for result in answers.get(position, ()):

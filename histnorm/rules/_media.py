@@ -5,22 +5,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
 from histnorm.analysis.outline import Other, Result
 from histnorm.diagnostic import Diagnostic
 from histnorm.edit import rewrite, with_content
+from histnorm.lazy import model
 from histnorm.media import decoded_size, parse_data_url, show_bytes
-from histnorm.model import (
-    JsonValue,
-    MediaPart,
-    Part,
-    TextPart,
-    ToolResultPart,
-    Transcript,
-)
+from histnorm.model_terms import JsonValue
 from histnorm.pairing import Position
+
+if TYPE_CHECKING:
+    from histnorm.model import MediaPart, Part, Transcript
 
 IMAGE_MARKER = b"image"
 """Bytes the JSON of every image histnorm reads holds (`image_url`, `input_image`,
@@ -104,11 +101,11 @@ def images(transcript: Transcript) -> Iterator[Image]:
     """Every image of `transcript`: media parts and images inside tool results."""
     for mi, message in enumerate(transcript.messages):
         for pi, part in enumerate(message.parts):
-            if isinstance(part, MediaPart):
+            if isinstance(part, model.MediaPart):
                 found = _part_image(part)
                 if found is not None:
                     yield Image((mi, pi), None, found[0], found[1], message.role)
-            elif isinstance(part, ToolResultPart) and isinstance(part.content, list):
+            elif isinstance(part, model.ToolResultPart) and isinstance(part.content, list):
                 for index, item in enumerate(part.content):
                     found = read_image(item)
                     if found is not None:
@@ -157,13 +154,13 @@ def replace_images(transcript: Transcript, diagnostics: Sequence[Diagnostic]) ->
         if not isinstance(image, Image) or image not in current:
             continue
         if image.item is None:
-            replace[image.position] = (TextPart(text=placeholder(image.describe())),)
+            replace[image.position] = (model.TextPart(text=placeholder(image.describe())),)
         else:
             items.setdefault(image.position, {})[image.item] = image
     for position, by_item in items.items():
         mi, pi = position
         part = transcript.messages[mi].parts[pi]
-        assert isinstance(part, ToolResultPart) and isinstance(part.content, list)
+        assert isinstance(part, model.ToolResultPart) and isinstance(part.content, list)
         content = [
             _text_item(transcript, placeholder(by_item[i].describe())) if i in by_item else item
             for i, item in enumerate(part.content)

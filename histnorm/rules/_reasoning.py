@@ -3,10 +3,12 @@ where the current turn of a tool loop starts."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.outline import Outline, Step
-from histnorm.model import Message
+
+if TYPE_CHECKING:
+    from histnorm.model import Message
 
 ASSISTANT = ("assistant", "model")
 """The roles of the model's own turns (`model` in Gemini)."""

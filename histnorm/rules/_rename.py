@@ -13,20 +13,17 @@ rename that would leave one behind is refused.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.edit import rewrite
 from histnorm.errors import HistnormError, join_pointer
-from histnorm.model import (
-    ApprovalRequestPart,
-    ApprovalResponsePart,
-    Part,
-    ToolCallPart,
-    Transcript,
-)
+from histnorm.lazy import model
 from histnorm.pairing import Position, pair_transcript
 from histnorm.profiles import Profile
 from histnorm.rules._common import new_call_id, part_at, results_by_call
+
+if TYPE_CHECKING:
+    from histnorm.model import ApprovalRequestPart, ApprovalResponsePart, Part, Transcript
 
 
 def new_ids(
@@ -36,7 +33,7 @@ def new_ids(
     out: dict[Position, tuple[str, str]] = {}
     for position in positions:
         call = part_at(transcript, position)
-        if isinstance(call, ToolCallPart) and call.call_id is not None:
+        if isinstance(call, model.ToolCallPart) and call.call_id is not None:
             out[position] = (call.call_id, new_call_id(call.call_id, position, limits))
     return out
 
@@ -45,7 +42,7 @@ def _call_counts(transcript: Transcript) -> dict[str, int]:
     counts: dict[str, int] = {}
     for message in transcript.messages:
         for part in message.parts:
-            if isinstance(part, ToolCallPart) and part.call_id is not None:
+            if isinstance(part, model.ToolCallPart) and part.call_id is not None:
                 counts[part.call_id] = counts.get(part.call_id, 0) + 1
     return counts
 
@@ -69,7 +66,7 @@ def renamed(
             replace[result] = [part_at(transcript, result).evolve(call_id=new)]
     for mi, message in enumerate(transcript.messages):
         for pi, part in enumerate(message.parts):
-            if isinstance(part, ApprovalRequestPart | ApprovalResponsePart):
+            if isinstance(part, model.ApprovalRequestPart | model.ApprovalResponsePart):
                 changes = _approval_changes(part, unique)
                 if changes:
                     replace[(mi, pi)] = [part.evolve(**changes)]
@@ -151,7 +148,7 @@ def cited_elsewhere(transcript: Transcript, ids: Iterable[str]) -> dict[str, str
     out: dict[str, str] = {}
     for message in transcript.messages:
         for part in message.parts:
-            if isinstance(part, ApprovalRequestPart | ApprovalResponsePart):
+            if isinstance(part, model.ApprovalRequestPart | model.ApprovalResponsePart):
                 cited = {part.request_id}
                 if part.tool_call is not None and part.tool_call.call_id is not None:
                     cited.add(part.tool_call.call_id)

@@ -37,17 +37,19 @@ is offered (`histnorm.conserve`), in lint as in fix.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import AnyMessage, AnyTranscript, is_result_only, rewrite
 from histnorm.errors import HistnormError
-from histnorm.model import Part, Transcript
 from histnorm.pairing import Position
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import nth
 from histnorm.settings import Settings
+
+if TYPE_CHECKING:
+    from histnorm.model import Part, Transcript
 
 
 def _apart(message: AnyMessage) -> bool:

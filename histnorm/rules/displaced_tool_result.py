@@ -45,15 +45,19 @@ Safe: nothing is added or deleted; only the order changes.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import AnyTranscript, is_result_only, rewrite, turn_end, turn_ends
-from histnorm.model import Message, Part, Transcript
+from histnorm.lazy import model
 from histnorm.pairing import Position, pair_transcript
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import describe, nth, outline_part_at
 from histnorm.settings import Settings
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Part, Transcript
 
 
 def displaced(transcript: AnyTranscript) -> list[tuple[Position, Position]]:
@@ -144,7 +148,7 @@ def fix(
         for pi, target in goes.items():
             by_target.setdefault(target, []).append(message.parts[pi])
         for target, parts in by_target.items():
-            clone = Message(role=message.role, parts=tuple(parts), metadata=message.metadata)
+            clone = model.Message(role=message.role, parts=tuple(parts), metadata=message.metadata)
             moved.setdefault(target, []).append(clone)
         rest = tuple(p for pi, p in enumerate(message.parts) if pi not in goes)
         if goes and not rest:

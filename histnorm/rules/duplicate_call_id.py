@@ -34,16 +34,18 @@ hook line) cites the id: which of the calls it means cannot be told.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
 from histnorm.analysis.outline import Call
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.model import Transcript
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import new_call_id, nth, profile, rename_calls, show_id
 from histnorm.rules._rename import cited_elsewhere
 from histnorm.settings import Settings
+
+if TYPE_CHECKING:
+    from histnorm.model import Transcript
 
 
 def check(context: Context) -> Iterable[Diagnostic]:

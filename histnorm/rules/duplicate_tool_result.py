@@ -30,14 +30,17 @@ decision about content, so the fix is unsafe and needs unsafe fixes enabled.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.model import ToolResultPart
+from histnorm.lazy import model
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import describe, nth, part_at, remove_reported
 from histnorm.settings import Settings
+
+if TYPE_CHECKING:
+    from histnorm.model import ToolResultPart
 
 
 def _same(a: ToolResultPart, b: ToolResultPart) -> bool:
@@ -49,7 +52,7 @@ def check(context: Context) -> Iterable[Diagnostic]:
     for position, first in context.pairing.duplicate_results:
         transcript = context.transcript  # whether the contents differ: the model says
         later, earlier = part_at(transcript, position), part_at(transcript, first)
-        assert isinstance(later, ToolResultPart) and isinstance(earlier, ToolResultPart)
+        assert isinstance(later, model.ToolResultPart) and isinstance(earlier, model.ToolResultPart)
         same = _same(later, earlier)
         yield RULE.diagnostic(
             f"{describe(later)} answers a call already answered in {nth(transcript, first[0])}"

@@ -35,7 +35,8 @@ from typing import Any
 
 from histnorm.analysis.context import Context
 from histnorm.diagnostic import Diagnostic, Severity
-from histnorm.model import JsonValue, ToolResultPart
+from histnorm.lazy import model
+from histnorm.model_terms import JsonValue
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import describe
 from histnorm.settings import Settings
@@ -54,7 +55,7 @@ def check(context: Context) -> Iterable[Diagnostic]:
         return
     for mi, message in enumerate(context.transcript.messages):  # needs the content
         for pi, part in enumerate(message.parts):
-            if isinstance(part, ToolResultPart) and part.is_error and is_empty(part.content):
+            if isinstance(part, model.ToolResultPart) and part.is_error and is_empty(part.content):
                 yield RULE.diagnostic(
                     f"{describe(part)} is an error without content",
                     message_index=mi,

@@ -35,13 +35,17 @@ R-A7, but they are data the file holds), so that removal needs `--unsafe-fixes`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from histnorm.analysis.outline import EMPTY, UNKNOWN
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import rewrite
-from histnorm.model import Transcript, UsagePart
+from histnorm.lazy import model
 from histnorm.rule import Example, Rule
 from histnorm.settings import Settings
+
+if TYPE_CHECKING:
+    from histnorm.model import Transcript
 
 
 def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
@@ -59,7 +63,7 @@ def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
                 message_index=mi,
                 fix_title="remove the empty message",
             )
-        elif all(isinstance(part, UsagePart) for part in message.parts):
+        elif all(isinstance(part, model.UsagePart) for part in message.parts):
             yield RULE.diagnostic(
                 f"{message.role} message holds only usage (token counts), no content",
                 message_index=mi,

@@ -42,13 +42,17 @@ Safe: an empty text part carries nothing.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from histnorm.analysis.outline import EMPTY_TEXT
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.model import Message, TextPart, ToolResultPart, Transcript
+from histnorm.lazy import model
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import profile, remove_reported
 from histnorm.settings import Settings
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Transcript
 
 
 def is_empty(text: str, settings: Settings) -> bool:
@@ -58,7 +62,7 @@ def is_empty(text: str, settings: Settings) -> bool:
 
 def _concerned(message: Message, rejected: str) -> bool:
     if rejected == "beside-result":
-        return any(isinstance(p, ToolResultPart) for p in message.parts)
+        return any(isinstance(p, model.ToolResultPart) for p in message.parts)
     return rejected in ("rejected", "lone-blank")
 
 
@@ -67,7 +71,9 @@ def _blank_accepted(message: Message, part_index: int, last: bool, settings: Set
     of its message, and not the final content of the request."""
     if last and part_index == len(message.parts) - 1:
         return False
-    return any(not (isinstance(p, TextPart) and is_empty(p.text, settings)) for p in message.parts)
+    return any(
+        not (isinstance(p, model.TextPart) and is_empty(p.text, settings)) for p in message.parts
+    )
 
 
 def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
@@ -80,7 +86,7 @@ def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
         if not _concerned(message, rejected):
             continue
         for pi, part in enumerate(message.parts):
-            if isinstance(part, TextPart) and is_empty(part.text, settings):
+            if isinstance(part, model.TextPart) and is_empty(part.text, settings):
                 if (
                     part.text
                     and rejected == "lone-blank"

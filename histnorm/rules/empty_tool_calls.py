@@ -33,13 +33,15 @@ way without it, and no other key or value of the message changes.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.model import Message, Transcript
 from histnorm.rule import Example, Rule
 from histnorm.settings import Settings
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Transcript
 
 KEY = "tool_calls"
 

@@ -35,15 +35,17 @@ replaced (HN116 then reports the turn).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.model import Message, ReasoningPart
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import remove_reported
 from histnorm.rules._reasoning import has_reasoning
 from histnorm.settings import Settings
+
+if TYPE_CHECKING:
+    from histnorm.model import Message
 
 _NOT_A_MODEL = "<synthetic>"
 
@@ -64,6 +66,8 @@ def check(context: Context) -> Iterable[Diagnostic]:
     outline = context.outline
     if outline.format != "claude-code" or not any(has_reasoning(s) for s in outline.messages):
         return
+    from histnorm.model import ReasoningPart  # the model is built: a reasoning part is there
+
     messages = context.transcript.messages
     models = [model_of(m) if m.role_is("assistant") else None for m in messages]
     latest = next((model for model in reversed(models) if model is not None), None)

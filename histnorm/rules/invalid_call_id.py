@@ -42,18 +42,20 @@ where, and the id is left as it is.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
 from histnorm.analysis.outline import Call
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.model import Transcript
 from histnorm.pairing import Position
 from histnorm.profiles import call_id_problem
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import profile, reported, show_id
 from histnorm.rules._rename import renamed, unreached
 from histnorm.settings import Settings
+
+if TYPE_CHECKING:
+    from histnorm.model import Transcript
 
 
 def check(context: Context) -> Iterable[Diagnostic]:

@@ -54,11 +54,11 @@ the result. `drop` loses the result, so it applies only when chosen.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.model import ToolCallPart, Transcript
+from histnorm.lazy import model
 from histnorm.rule import Example, Rule
 from histnorm.rules._arguments import (
     FIXED_BY_FORM,
@@ -69,6 +69,9 @@ from histnorm.rules._arguments import (
     native_form,
 )
 from histnorm.settings import InvalidArgumentsPolicy, Settings
+
+if TYPE_CHECKING:
+    from histnorm.model import Transcript
 
 __all__ = ["RULE", "Finding", "inspect_arguments"]
 
@@ -93,7 +96,7 @@ def check(context: Context) -> Iterable[Diagnostic]:
     for mi, message in enumerate(transcript.messages):
         for pi, part in enumerate(message.parts):
             if (
-                not isinstance(part, ToolCallPart)
+                not isinstance(part, model.ToolCallPart)
                 or part.family.value not in CHECKED
                 or part.tool_type in ACTIONS
             ):

@@ -46,18 +46,22 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
 from histnorm.analysis.outline import Call
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import rewrite
-from histnorm.model import Part, ToolCallPart, ToolFamily, Transcript
+from histnorm.lazy import model
+from histnorm.model_terms import ToolFamily
 from histnorm.pairing import Position, pair_transcript
 from histnorm.profiles import Profile
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import describe, part_at, profile, reported
 from histnorm.settings import Settings
+
+if TYPE_CHECKING:
+    from histnorm.model import Part, Transcript
 
 CHECKED = frozenset({ToolFamily.FUNCTION, ToolFamily.CUSTOM, ToolFamily.HANDOFF})
 """The families whose calls name a tool the request declares."""
@@ -131,7 +135,7 @@ def fix(
     replace: dict[Position, Sequence[Part]] = {}
     for position in reported([d for d in diagnostics if d.fix is not None]):
         call = part_at(transcript, position)
-        assert isinstance(call, ToolCallPart) and call.name
+        assert isinstance(call, model.ToolCallPart) and call.name
         new = safe_name(call.name, limits)
         if new is None:
             continue

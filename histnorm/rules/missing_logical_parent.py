@@ -45,15 +45,17 @@ There is no fix.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.outline import BROKEN_CHAIN
 from histnorm.diagnostic import Diagnostic, Severity
 from histnorm.errors import join_pointer
 from histnorm.formats.claude_code.tree import check_lines, dangling_stitches, uuid_of
-from histnorm.model import Transcript
 from histnorm.rule import Example, Rule
 from histnorm.settings import Settings
+
+if TYPE_CHECKING:
+    from histnorm.model import Transcript
 
 
 def _tail(line: dict[str, Any]) -> Any:

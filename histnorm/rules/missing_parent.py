@@ -37,14 +37,16 @@ There is no fix.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.outline import BROKEN_CHAIN
 from histnorm.diagnostic import Diagnostic, Severity
 from histnorm.formats.claude_code.tree import analyse, check_lines, missing_parent
-from histnorm.model import Transcript
 from histnorm.rule import Example, Rule
 from histnorm.settings import Settings
+
+if TYPE_CHECKING:
+    from histnorm.model import Transcript
 
 
 def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:

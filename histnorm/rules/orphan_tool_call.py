@@ -41,23 +41,20 @@ unsafe fixes enabled.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import rewrite, turn_end
-from histnorm.model import (
-    SYNTHESIZED_KEY,
-    Message,
-    ToolCallPart,
-    ToolFamily,
-    ToolResultPart,
-    Transcript,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import SYNTHESIZED_KEY, ToolFamily
 from histnorm.pairing import result_type_for
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import unanswered
 from histnorm.settings import OrphanCallPolicy, Settings
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, ToolCallPart, ToolResultPart, Transcript
 
 
 def check(context: Context) -> Iterable[Diagnostic]:
@@ -88,7 +85,7 @@ def _result_type(call: ToolCallPart) -> str | None:
 
 def synthetic_result(call: ToolCallPart, settings: Settings) -> ToolResultPart:
     """The result `synthesize` adds for `call`: an error saying it was interrupted."""
-    return ToolResultPart(
+    return model.ToolResultPart(
         call_id=call.call_id,
         name=call.name if call.call_id is None else None,
         content=settings.synthetic_result_text,
@@ -110,11 +107,11 @@ def fix(
     by_message: dict[int, list[ToolResultPart]] = {}
     for mi, pi in positions:
         call = transcript.messages[mi].parts[pi]
-        assert isinstance(call, ToolCallPart)
+        assert isinstance(call, model.ToolCallPart)
         by_message.setdefault(mi, []).append(synthetic_result(call, settings))
     for mi, results in by_message.items():
         end = turn_end(transcript, mi)
-        inserts.setdefault(end, []).append(Message(role="tool", parts=tuple(results)))
+        inserts.setdefault(end, []).append(model.Message(role="tool", parts=tuple(results)))
     return rewrite(transcript, insert_after=inserts)
 
 

@@ -42,19 +42,22 @@ the caller's choice; the placeholder keeps the turn and says what was there.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import histnorm.jsonio as jsonio
 from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import rewrite, with_content
+from histnorm.lazy import model
 from histnorm.media import image_size_b64, show_bytes
-from histnorm.model import MediaPart, Part, TextPart, ToolResultPart, Transcript
 from histnorm.pairing import Position
 from histnorm.profiles import Profile
 from histnorm.rule import Example, Rule
 from histnorm.rules._media import IMAGE_MARKER, Image, images, placeholder, replace_images
 from histnorm.settings import Settings
+
+if TYPE_CHECKING:
+    from histnorm.model import Part, TextPart, Transcript
 
 
 def _limits(profile: Profile) -> list[int]:
@@ -96,9 +99,9 @@ def _longest(value: Any) -> int:
 def _part_value(part: Part) -> Any:
     """What a part sends: its text or result content as the model holds them (a fix may
     have changed them since the native value was read), else its native value."""
-    if isinstance(part, TextPart):
+    if isinstance(part, model.TextPart):
         return part.text
-    if isinstance(part, ToolResultPart):
+    if isinstance(part, model.ToolResultPart):
         return part.content
     if part.native is not None:
         return part.native
@@ -110,7 +113,7 @@ def _strings(transcript: Transcript, limit: int) -> Iterator[Diagnostic]:
         for pi, part in enumerate(message.parts):
             length = _longest(_part_value(part))
             if length > limit:
-                fixable = isinstance(part, TextPart | ToolResultPart | MediaPart)
+                fixable = isinstance(part, model.TextPart | model.ToolResultPart | model.MediaPart)
                 yield RULE.diagnostic(
                     f"a string of {length:,} characters in this {part.kind} part is over "
                     f"the limit of {limit:,}",
@@ -213,14 +216,14 @@ def check(context: Context) -> Iterable[Diagnostic]:
 
 
 def _shorten(part: Part, limit: int, transcript: Transcript) -> Part:
-    if isinstance(part, TextPart):
+    if isinstance(part, model.TextPart):
         shortened: TextPart = part.evolve(
             text=placeholder(f"text of {len(part.text):,} characters")
         )
         return shortened
-    if isinstance(part, MediaPart):
-        return TextPart(text=placeholder(f"{part.media_type or 'media'} part"))
-    assert isinstance(part, ToolResultPart)
+    if isinstance(part, model.MediaPart):
+        return model.TextPart(text=placeholder(f"{part.media_type or 'media'} part"))
+    assert isinstance(part, model.ToolResultPart)
     content = part.content
     if isinstance(content, str):
         return with_content(part, placeholder(f"text of {len(content):,} characters"))

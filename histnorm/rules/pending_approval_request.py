@@ -36,23 +36,20 @@ and applies only when chosen explicitly or with unsafe fixes enabled.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import rewrite, turn_end
-from histnorm.model import (
-    SYNTHESIZED_KEY,
-    ApprovalRequestPart,
-    Message,
-    Part,
-    ToolFamily,
-    ToolResultPart,
-    Transcript,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import SYNTHESIZED_KEY, ToolFamily
 from histnorm.pairing import Position, result_type_for
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import part_at, unanswered
 from histnorm.settings import ApprovalPolicy, Settings
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Part, ToolResultPart, Transcript
 
 
 def check(context: Context) -> Iterable[Diagnostic]:
@@ -87,13 +84,13 @@ def fix(
     results: dict[int, list[ToolResultPart]] = {}
     for position in positions:
         request = part_at(transcript, position)
-        assert isinstance(request, ApprovalRequestPart)
+        assert isinstance(request, model.ApprovalRequestPart)
         call = request.tool_call
         if call is None:
             drop.append(position)
             continue
         replace[position] = (call.evolve(informational=True),)
-        result = ToolResultPart(
+        result = model.ToolResultPart(
             call_id=call.call_id,
             content=settings.rejection_text,
             family=call.family,
@@ -104,7 +101,7 @@ def fix(
     inserts: dict[int, list[Message]] = {}
     for mi, found in results.items():
         end = turn_end(transcript, mi)
-        inserts.setdefault(end, []).append(Message(role="tool", parts=tuple(found)))
+        inserts.setdefault(end, []).append(model.Message(role="tool", parts=tuple(found)))
     return rewrite(transcript, remove=drop, replace=replace, insert_after=inserts)
 
 

@@ -33,16 +33,18 @@ rejects any request that carries it. Apply it to the copy sent to this target.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import rewrite
-from histnorm.model import Message, Transcript
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import reported
 from histnorm.rules._reasoning import chat_reasoning_keys, keeps_keys
 from histnorm.settings import Settings
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Transcript
 
 _FIX = "remove the reasoning"
 

@@ -29,14 +29,16 @@ There is no fix.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.outline import PARTIAL
 from histnorm.diagnostic import Diagnostic, Severity
-from histnorm.model import Message, Transcript
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import nth
 from histnorm.settings import Settings
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Transcript
 
 
 def _content(message: Message) -> tuple[Any, ...]:

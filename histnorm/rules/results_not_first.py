@@ -33,20 +33,23 @@ Safe: nothing is added or removed; only the order inside one message changes.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
 from histnorm.analysis.outline import Call, OutlinePart, Result
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import rewrite
-from histnorm.model import Part, ToolFamily, ToolResultPart, Transcript
+from histnorm.model_terms import ToolFamily
 from histnorm.pairing import Position
 from histnorm.rule import Example, Rule
 from histnorm.settings import Settings
 
+if TYPE_CHECKING:
+    from histnorm.model import Part, Transcript
+
 
 def _client_result(part: Part | OutlinePart) -> bool:
-    return isinstance(part, ToolResultPart | Result) and part.family not in (
+    return part.kind == "tool_result" and part.family not in (
         ToolFamily.HOSTED,
         ToolFamily.MCP,
     )

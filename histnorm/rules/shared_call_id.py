@@ -42,17 +42,21 @@ unsafe fixes enabled, and without them the error stays reported.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
-from histnorm.analysis.outline import Call, Result
+from histnorm.analysis.outline import Call
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import AnyMessage, AnyTranscript, item_style, rewrite, turn_end
-from histnorm.model import Part, ToolCallPart, ToolFamily, ToolResultPart, Transcript
+from histnorm.lazy import model
+from histnorm.model_terms import ToolFamily
 from histnorm.pairing import Position, pair_transcript
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import new_call_id, outline_part_at, part_at, profile, show_id
 from histnorm.settings import Settings
+
+if TYPE_CHECKING:
+    from histnorm.model import Part, Transcript
 
 _CLIENT = (ToolFamily.FUNCTION, ToolFamily.CUSTOM)
 _ASSISTANT = ("assistant", "model")
@@ -60,7 +64,9 @@ _ASSISTANT = ("assistant", "model")
 
 def _name(transcript: AnyTranscript, position: Position) -> str | None:
     part = outline_part_at(transcript, position)
-    return part.name if isinstance(part, ToolCallPart | ToolResultPart | Call | Result) else None
+    if part.kind == "tool_call" or part.kind == "tool_result":
+        return part.name
+    return None
 
 
 def _calls_only(message: AnyMessage) -> bool:
@@ -117,7 +123,7 @@ def groups(transcript: AnyTranscript, merged: bool = False) -> dict[Position, li
                 continue  # not one batch
         first = outline_part_at(transcript, repeat.first)
         later = outline_part_at(transcript, repeat.position)
-        assert isinstance(first, ToolCallPart | Call) and isinstance(later, ToolCallPart | Call)
+        assert first.kind == "tool_call" and later.kind == "tool_call"
         if first.family not in _CLIENT or later.family not in _CLIENT:
             continue
         seen = names.setdefault(repeat.first, {first.name})
@@ -196,13 +202,13 @@ def fix(
             if position not in wanted:
                 continue
             call = part_at(transcript, position)
-            assert isinstance(call, ToolCallPart)
+            assert isinstance(call, model.ToolCallPart)
             new = new_call_id(call.call_id, position)
             replace[position] = (call.evolve(call_id=new),)
             result = answers.get(position)
             if result is not None:
                 answer = part_at(transcript, result)
-                assert isinstance(answer, ToolResultPart)
+                assert isinstance(answer, model.ToolResultPart)
                 replace[result] = (answer.evolve(call_id=new),)
     return rewrite(transcript, replace=replace)
 
@@ -217,7 +223,7 @@ def _co_located(transcript: Transcript, calls: Sequence[Position]) -> dict[Posit
         if call.native is None:
             continue
         for k, part in enumerate(transcript.messages[mi].parts):
-            if isinstance(part, ToolResultPart) and part.native is call.native:
+            if isinstance(part, model.ToolResultPart) and part.native is call.native:
                 found[(mi, pi)] = (mi, k)
     return found
 

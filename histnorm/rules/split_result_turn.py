@@ -34,17 +34,19 @@ Safe: the results are kept, in order; only the message boundaries change.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import AnyTranscript, rewrite, turn_end
 from histnorm.formats import CODECS
-from histnorm.model import Message, Part, Transcript
 from histnorm.pairing import Position, pair_transcript
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import nth
 from histnorm.settings import Settings
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Part, Transcript
 
 
 def _turns(transcript: AnyTranscript, merged: bool) -> list[tuple[int, list[int]]]:

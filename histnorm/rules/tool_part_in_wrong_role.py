@@ -60,22 +60,20 @@ the message boundaries around them change.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
 from histnorm.analysis.outline import Call, Outline, Result
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.model import (
-    Message,
-    Part,
-    ToolFamily,
-    Transcript,
-    UsagePart,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import ToolFamily
 from histnorm.pairing import Position
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import describe
 from histnorm.settings import Settings
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Part, Transcript
 
 PLACES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "anthropic": (("assistant",), ("user", "tool")),
@@ -175,7 +173,7 @@ def _split(message: Message, moving: set[int]) -> list[Message]:
     usage: list[Part] = []
     for pi, part in enumerate(message.parts):
         moved = pi in moving
-        if not moved and isinstance(part, UsagePart):
+        if not moved and isinstance(part, model.UsagePart):
             usage.append(part)
         elif runs and runs[-1][0] == moved:
             runs[-1][1].append(part)
@@ -191,12 +189,14 @@ def _split(message: Message, moving: set[int]) -> list[Message]:
     first = True
     for moved, parts in runs:
         if moved:
-            out.append(Message(role="tool", parts=tuple(parts), metadata=message.metadata))
+            out.append(model.Message(role="tool", parts=tuple(parts), metadata=message.metadata))
         elif first:
             out.append(message.evolve(parts=tuple(parts)))
             first = False
         else:
-            out.append(Message(role=message.role, parts=tuple(parts), metadata=message.metadata))
+            out.append(
+                model.Message(role=message.role, parts=tuple(parts), metadata=message.metadata)
+            )
     return out
 
 

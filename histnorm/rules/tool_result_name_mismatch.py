@@ -45,17 +45,20 @@ tool ran.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
 from histnorm.analysis.outline import Call, Result
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import AnyTranscript, rewrite
-from histnorm.model import Part, ToolCallPart, Transcript
+from histnorm.lazy import model
 from histnorm.pairing import Position, pair_transcript
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import describe, nth, outline_part_at, part_at, reported
 from histnorm.settings import Settings
+
+if TYPE_CHECKING:
+    from histnorm.model import Part, Transcript
 
 
 def _calls_in(outline: AnyTranscript, index: int) -> int:
@@ -115,7 +118,7 @@ def fix(
         if call_at is None:
             continue
         call = part_at(transcript, call_at)
-        assert isinstance(call, ToolCallPart)
+        assert isinstance(call, model.ToolCallPart)
         replace[position] = (part_at(transcript, position).evolve(name=call.name),)
     return rewrite(transcript, replace=replace)
 

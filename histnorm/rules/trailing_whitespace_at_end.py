@@ -36,16 +36,19 @@ clients do it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import rewrite
-from histnorm.model import TextPart, Transcript
+from histnorm.lazy import model
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import part_at, reported
 from histnorm.rules.ends_on_assistant import final_answer
 from histnorm.settings import Settings, TailMode
+
+if TYPE_CHECKING:
+    from histnorm.model import Transcript
 
 _MESSAGE_LISTS = ("messages", "input", "contents")
 
@@ -86,7 +89,7 @@ def check(context: Context) -> Iterable[Diagnostic]:
     if context.decoded is None and not _may_end_in_whitespace(context, mi):
         return  # the fast path: no string of that native message ends in whitespace
     part = context.transcript.messages[mi].parts[pi]  # only here: needs the text
-    if not isinstance(part, TextPart):
+    if not isinstance(part, model.TextPart):
         return
     text = part.text
     if text.strip() and text != text.rstrip():
@@ -106,7 +109,7 @@ def fix(
     replace = {}
     for position in reported(diagnostics):
         part = part_at(transcript, position)
-        assert isinstance(part, TextPart)
+        assert isinstance(part, model.TextPart)
         replace[position] = (part.evolve(text=part.text.rstrip()),)
     return rewrite(transcript, replace=replace)
 

@@ -54,13 +54,16 @@ No fix is offered. The guard keeps the file as it is wherever histnorm cannot se
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from histnorm.analysis.outline import UNKNOWN, UNKNOWN_PART, UNKNOWN_ROLE
 from histnorm.diagnostic import Diagnostic, Severity
-from histnorm.model import Transcript
 from histnorm.rule import Example, Rule
 from histnorm.settings import Settings
 from histnorm.unknown import findings
+
+if TYPE_CHECKING:
+    from histnorm.model import Transcript
 
 
 def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:

@@ -40,15 +40,17 @@ message) is the caller's choice; the placeholder keeps the turn and says what wa
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.model import Transcript
 from histnorm.profiles import Profile
 from histnorm.rule import Example, Rule
 from histnorm.rules._media import Image, images, may_hold_images, replace_images
 from histnorm.settings import Settings
+
+if TYPE_CHECKING:
+    from histnorm.model import Transcript
 
 
 def _problem(image: Image, limits: Profile) -> str | None:

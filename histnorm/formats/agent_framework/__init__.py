@@ -19,7 +19,7 @@ usage, and anything else (error, oauth_consent_request, ...) kept as an unknown 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.agent_framework.contents import (
@@ -40,7 +40,11 @@ from histnorm.formats.base import (
     type_name,
 )
 from histnorm.formats.base import expect_object as _object
-from histnorm.model import JsonValue, Message, Transcript
+from histnorm.lazy import model
+from histnorm.model_terms import JsonValue
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Transcript
 
 MESSAGE_TYPES = ("message", "chat_message")
 
@@ -64,7 +68,7 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
             f"expected contents to be an array, got {type_name(contents)}", pointer=at
         )
     parts = tuple(decode_content(c, join_pointer(at, i)) for i, c in enumerate(contents or ()))
-    return Message(
+    return model.Message(
         role=role,
         id=optional_str(msg.get("message_id"), join_pointer(pointer, "message_id"), "message_id"),
         author_name=optional_str(

@@ -8,23 +8,15 @@ field-name helpers; `histnorm.formats.agent_framework.encode` writes them back.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import expect_object, optional_str, required_str
-from histnorm.model import (
-    ApprovalRequestPart,
-    ApprovalResponsePart,
-    MediaPart,
-    Part,
-    ReasoningPart,
-    TextPart,
-    ToolCallPart,
-    ToolFamily,
-    ToolResultPart,
-    UnknownPart,
-    UsagePart,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import ToolFamily
+
+if TYPE_CHECKING:
+    from histnorm.model import Part, ToolCallPart
 
 SLOT = "contents"
 SUFFIX = "_content"
@@ -105,7 +97,7 @@ def _tool_call(obj: dict[str, Any], kind: str, pointer: str, meta: dict[str, Any
     if family is ToolFamily.FUNCTION and name and name.startswith(HANDOFF_PREFIX):
         family = ToolFamily.HANDOFF
     key = arguments_key(kind)
-    return ToolCallPart(
+    return model.ToolCallPart(
         call_id=_call_id(obj, kind, pointer),
         name=name,
         arguments=obj.get(key) if key else None,
@@ -124,7 +116,7 @@ def _nested_call(obj: dict[str, Any], pointer: str) -> ToolCallPart | None:
         return None
     where = _at(pointer, "function_call")
     part = decode_content(nested, where)
-    if not isinstance(part, ToolCallPart):
+    if not isinstance(part, model.ToolCallPart):
         raise HistnormError("expected a function_call content", pointer=where)
     return part
 
@@ -132,26 +124,26 @@ def _nested_call(obj: dict[str, Any], pointer: str) -> ToolCallPart | None:
 def decode_content(obj: Any, pointer: str = "") -> Part:
     """Decode one content item (a string is a text content)."""
     if isinstance(obj, str):
-        return TextPart(text=obj, native=obj, slot=SLOT)
+        return model.TextPart(text=obj, native=obj, slot=SLOT)
     content = expect_object(obj, pointer, "a content item")
     kind = kind_of(content.get("type"))
     meta = metadata_of(content, pointer)
     common: dict[str, Any] = {"native": obj, "slot": SLOT, "metadata": meta}
     if kind == "text" and isinstance(content.get("text"), str):
-        return TextPart(text=content["text"], **common)
+        return model.TextPart(text=content["text"], **common)
     if kind == "text_reasoning":
         text = optional_str(content.get("text"), _at(pointer, "text"), "reasoning text")
-        return ReasoningPart(text=text, opaque=content.get("protected_data"), **common)
+        return model.ReasoningPart(text=text, opaque=content.get("protected_data"), **common)
     if kind in _MEDIA:
         uri, media_type = _str(content.get("uri")), _str(content.get("media_type"))
         if media_type is None and uri is not None and uri.startswith("data:"):
             media_type = uri[5:].split(";", 1)[0].split(",", 1)[0] or None
-        return MediaPart(media_type=media_type, uri=uri, **common)
+        return model.MediaPart(media_type=media_type, uri=uri, **common)
     if kind in CALLS:
         return _tool_call(content, kind, pointer, meta)
     if kind in RESULTS:
         tool_name = _str(content.get("tool_name"))
-        return ToolResultPart(
+        return model.ToolResultPart(
             call_id=_call_id(content, kind, pointer),
             name=tool_name,
             content=content.get(output_key(kind)),
@@ -164,9 +156,9 @@ def decode_content(obj: Any, pointer: str = "") -> Part:
         request_id = required_str(content.get("id"), _at(pointer, "id"), "the request id")
         call = _nested_call(content, pointer)
         if kind == "function_approval_request":
-            return ApprovalRequestPart(request_id=request_id, tool_call=call, **common)
+            return model.ApprovalRequestPart(request_id=request_id, tool_call=call, **common)
         approved = content.get("approved")
-        return ApprovalResponsePart(
+        return model.ApprovalResponsePart(
             request_id=request_id,
             approved=approved if isinstance(approved, bool) else None,
             tool_call=call,
@@ -174,5 +166,5 @@ def decode_content(obj: Any, pointer: str = "") -> Part:
         )
     if kind == "usage":
         details = content.get("usage_details", content.get("details"))
-        return UsagePart(details=details, **common)
-    return UnknownPart(type=kind, **common)
+        return model.UsagePart(details=details, **common)
+    return model.UnknownPart(type=kind, **common)

@@ -8,7 +8,7 @@ and the kind tables both sides share, are in `histnorm.formats.agent_framework.c
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.errors import HistnormError
 from histnorm.formats.agent_framework.contents import (
@@ -24,19 +24,11 @@ from histnorm.formats.agent_framework.contents import (
     output_key,
 )
 from histnorm.formats.base import MISSING, rebuild, reuse_native
-from histnorm.model import (
-    ApprovalRequestPart,
-    ApprovalResponsePart,
-    MediaPart,
-    Part,
-    ReasoningPart,
-    TextPart,
-    ToolCallPart,
-    ToolFamily,
-    ToolResultPart,
-    UnknownPart,
-    UsagePart,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import ToolFamily
+
+if TYPE_CHECKING:
+    from histnorm.model import Part, ToolCallPart, ToolResultPart
 
 EXCEPTION_MARKER = "FunctionInvocationError"
 """What Agent Framework writes for `exception` (it redacts the text when serializing)."""
@@ -130,27 +122,31 @@ def _result_values(part: ToolResultPart, base: dict[str, Any], kind: str) -> dic
 def _kind_for(part: Part, base: dict[str, Any]) -> str:
     if base:
         return kind_of(base.get("type")) or ""
-    if isinstance(part, ToolCallPart):
+    if isinstance(part, model.ToolCallPart):
         if kind_of(part.tool_type) in CALLS:
             return str(kind_of(part.tool_type))
         if part.family in (ToolFamily.HOSTED, ToolFamily.MCP):
             return _hosted_kind(part, "_call")
         return "function_call"
-    if isinstance(part, ToolResultPart):
+    if isinstance(part, model.ToolResultPart):
         if kind_of(part.tool_type) in RESULTS:
             return str(kind_of(part.tool_type))
         if part.family in (ToolFamily.HOSTED, ToolFamily.MCP):
             return _hosted_kind(part, "_result")
         return "function_result"
-    if isinstance(part, MediaPart):
+    if isinstance(part, model.MediaPart):
         if not part.uri:
             raise HistnormError(
                 "a media part without a URI cannot be written as Agent Framework content"
             )
         return "data" if part.uri.startswith("data:") else "uri"
-    kinds = {TextPart: "text", ReasoningPart: "text_reasoning", UsagePart: "usage"}
-    kinds |= {ApprovalRequestPart: "function_approval_request"}
-    kinds |= {ApprovalResponsePart: "function_approval_response"}
+    kinds = {
+        model.TextPart: "text",
+        model.ReasoningPart: "text_reasoning",
+        model.UsagePart: "usage",
+    }
+    kinds |= {model.ApprovalRequestPart: "function_approval_request"}
+    kinds |= {model.ApprovalResponsePart: "function_approval_response"}
     found = kinds.get(type(part))
     if found is None:
         raise HistnormError(
@@ -163,31 +159,31 @@ def encode_content(part: Part, suffix: bool = False) -> Any:
     """Encode one part as a content item; new kinds get the `_content` suffix if `suffix`."""
     if reuse_native(part, decode_content):
         return part.native
-    if isinstance(part, TextPart) and isinstance(part.native, str) and not part.metadata:
+    if isinstance(part, model.TextPart) and isinstance(part.native, str) and not part.metadata:
         return part.text
     base = part.native if isinstance(part.native, dict) else {}
-    if isinstance(part, UnknownPart) and not base:
+    if isinstance(part, model.UnknownPart) and not base:
         raise HistnormError("an unknown part cannot be written as Agent Framework content")
     kind = _kind_for(part, base)
     values: dict[str, Any] = {}
-    if isinstance(part, TextPart):
+    if isinstance(part, model.TextPart):
         values["text"] = part.text
-    elif isinstance(part, ReasoningPart):
+    elif isinstance(part, model.ReasoningPart):
         values = {"text": part.text, "protected_data": part.opaque}
-    elif isinstance(part, MediaPart):
+    elif isinstance(part, model.MediaPart):
         values = {"uri": part.uri, "media_type": part.media_type}
-    elif isinstance(part, ToolCallPart):
+    elif isinstance(part, model.ToolCallPart):
         values = _call_values(part, base, kind)
-    elif isinstance(part, ToolResultPart):
+    elif isinstance(part, model.ToolResultPart):
         values = _result_values(part, base, kind)
-    elif isinstance(part, ApprovalRequestPart | ApprovalResponsePart):
+    elif isinstance(part, model.ApprovalRequestPart | model.ApprovalResponsePart):
         call = None if part.tool_call is None else encode_content(part.tool_call, suffix)
         values = {"function_call": call, "id": part.request_id}
-        if isinstance(part, ApprovalRequestPart):
+        if isinstance(part, model.ApprovalRequestPart):
             values["user_input_request"] = base.get("user_input_request", True)
         else:
             values["approved"] = part.approved
-    elif isinstance(part, UsagePart):
+    elif isinstance(part, model.UsagePart):
         values["details" if "details" in base else "usage_details"] = part.details
     if part.metadata or base.get("additional_properties") or not base:
         values["additional_properties"] = dict(part.metadata)

@@ -24,7 +24,7 @@ takes its block type from its `name`, or else from the name of its `server_tool_
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.outline import Outline
 from histnorm.errors import HistnormError, join_pointer
@@ -52,13 +52,11 @@ from histnorm.formats.base import (
     reuse_native,
     type_name,
 )
-from histnorm.model import (
-    JsonValue,
-    Message,
-    Part,
-    TextPart,
-    Transcript,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import JsonValue
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Part, Transcript
 
 STRING_SLOT = "content"
 """The slot of the text part read from a string `content`."""
@@ -112,7 +110,7 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
     at = join_pointer(pointer, "content")
     parts: tuple[Part, ...]
     if isinstance(content, str):
-        parts = (TextPart(text=content, native=content, slot=STRING_SLOT),)
+        parts = (model.TextPart(text=content, native=content, slot=STRING_SLOT),)
     elif isinstance(content, list):
         parts = tuple(decode_block(item, join_pointer(at, i)) for i, item in enumerate(content))
     elif content is None:
@@ -122,7 +120,7 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
             f"expected content to be a string or an array of blocks, got {type_name(content)}",
             pointer=at,
         )
-    return Message(role=role, id=message_id, parts=parts, native=obj)
+    return model.Message(role=role, id=message_id, parts=parts, native=obj)
 
 
 def _block(part: Part) -> Any:
@@ -138,7 +136,7 @@ def _encode_content(message: Message, base: dict[str, Any]) -> Any:
     only = parts[0]
     if (
         len(parts) == 1
-        and isinstance(only, TextPart)
+        and isinstance(only, model.TextPart)
         and (
             only.slot == STRING_SLOT
             or (only.native is None and not isinstance(base.get("content"), list))

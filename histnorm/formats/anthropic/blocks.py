@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -20,17 +20,11 @@ from histnorm.formats.base import (
     required_str,
     strict_equal,
 )
-from histnorm.model import (
-    MediaPart,
-    Message,
-    Part,
-    ReasoningPart,
-    TextPart,
-    ToolCallPart,
-    ToolFamily,
-    ToolResultPart,
-    UnknownPart,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import ToolFamily
+
+if TYPE_CHECKING:
+    from histnorm.model import MediaPart, Message, Part, ToolCallPart, ToolResultPart
 
 BLOCK_SLOT = "content[]"
 """The slot of a part read from an item of an array `content`."""
@@ -58,7 +52,7 @@ def _call(block: dict[str, Any], kind: str, pointer: str) -> ToolCallPart:
     family = _CALLS[kind]
     if family is ToolFamily.FUNCTION and name and name.startswith(HANDOFF_PREFIX):
         family = ToolFamily.HANDOFF
-    return ToolCallPart(
+    return model.ToolCallPart(
         call_id=call_id,
         name=name,
         arguments=block.get("input"),
@@ -81,7 +75,7 @@ def _result(block: dict[str, Any], kind: str, pointer: str) -> ToolResultPart:
         family, tool_type, name = ToolFamily.HOSTED, HOSTED_RESULT, kind[: -len(_RESULT_SUFFIX)]
         error_type = content.get("type") if isinstance(content, dict) else None
         is_error = isinstance(error_type, str) and error_type.endswith("_error")
-    return ToolResultPart(
+    return model.ToolResultPart(
         call_id=call_id,
         name=name,
         content=content,
@@ -104,7 +98,7 @@ def _media(block: dict[str, Any], kind: str) -> MediaPart:
             media_type = "text/plain"
     else:
         uri = media_type = None
-    return MediaPart(
+    return model.MediaPart(
         media_type=media_type if isinstance(media_type, str) else None,
         uri=uri if isinstance(uri, str) else None,
         native=block,
@@ -118,22 +112,22 @@ def decode_block(item: Any, pointer: str = "") -> Part:
     kind = optional_str(block.get("type"), join_pointer(pointer, "type"), "the block type")
     if kind == "text":
         text = required_str(block.get("text"), join_pointer(pointer, "text"), "the text")
-        return TextPart(text=text, native=block, slot=BLOCK_SLOT)
+        return model.TextPart(text=text, native=block, slot=BLOCK_SLOT)
     if kind == "thinking":
         at = join_pointer(pointer, "thinking")
         thought = optional_str(block.get("thinking"), at, "the thinking text")
-        return ReasoningPart(
+        return model.ReasoningPart(
             text=thought, opaque=block.get("signature"), native=block, slot=BLOCK_SLOT
         )
     if kind == "redacted_thinking":
-        return ReasoningPart(opaque=block.get("data"), native=block, slot=BLOCK_SLOT)
+        return model.ReasoningPart(opaque=block.get("data"), native=block, slot=BLOCK_SLOT)
     if kind in _CALLS:
         return _call(block, kind, pointer)
     if kind is not None and (kind in _RESULTS or hosted_result_type(kind)):
         return _result(block, kind, pointer)
     if kind is not None and kind in _MEDIA:
         return _media(block, kind)
-    return UnknownPart(type=kind, native=block, slot=BLOCK_SLOT)
+    return model.UnknownPart(type=kind, native=block, slot=BLOCK_SLOT)
 
 
 # --- encoding ---------------------------------------------------------------------------
@@ -238,20 +232,20 @@ def new_media_block(part: MediaPart, where: str) -> dict[str, Any]:
 def encode_block(part: Part) -> Any:
     """Write one part as a content block (the part changed or is new)."""
     base: dict[str, Any] = part.native if isinstance(part.native, dict) else {}
-    if isinstance(part, TextPart):
+    if isinstance(part, model.TextPart):
         return rebuild(base, {"type": "text", "text": part.text})
-    if isinstance(part, ReasoningPart):
+    if isinstance(part, model.ReasoningPart):
         if base.get("type") == "redacted_thinking" or (not base and part.text is None):
             return rebuild(base, {"type": "redacted_thinking", "data": part.opaque})
         signature = part.opaque if part.opaque is not None else _kept(base, "signature")
         return rebuild(
             base, {"type": "thinking", "thinking": part.text or "", "signature": signature}
         )
-    if isinstance(part, ToolCallPart):
+    if isinstance(part, model.ToolCallPart):
         return _encode_call(part, base)
-    if isinstance(part, ToolResultPart):
+    if isinstance(part, model.ToolResultPart):
         return _encode_result(part, base)
-    if isinstance(part, MediaPart):
+    if isinstance(part, model.MediaPart):
         return _encode_media(part, base)
     if part.native is not None:
         return part.native
@@ -268,9 +262,9 @@ def name_hosted_results(messages: Sequence[Message]) -> list[Message]:
         for index, part in enumerate(parts):
             if getattr(part, "family", None) is not ToolFamily.HOSTED:
                 continue
-            if isinstance(part, ToolCallPart) and part.name:
+            if isinstance(part, model.ToolCallPart) and part.name:
                 names[part.call_id] = part.name
-            elif isinstance(part, ToolResultPart) and part.native is None and not part.name:
+            elif isinstance(part, model.ToolResultPart) and part.native is None and not part.name:
                 name = names.get(part.call_id)
                 if name is not None:
                     stem = "tool_search" if name.startswith("tool_search_tool_") else name

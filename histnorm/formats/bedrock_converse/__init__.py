@@ -30,7 +30,7 @@ is one message, not a history, and is skipped as no transcript.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.errors import join_pointer
 from histnorm.formats.base import (
@@ -53,7 +53,11 @@ from histnorm.formats.bedrock_converse.blocks import (
     decode_block,
     encode_block,
 )
-from histnorm.model import JsonValue, Message, Part, Transcript
+from histnorm.lazy import model
+from histnorm.model_terms import JsonValue
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Part, Transcript
 
 ROLES = frozenset({"user", "assistant", "system"})
 """The roles a Converse `Message` takes (botocore's `ConversationRole`)."""
@@ -70,7 +74,7 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
         parts = tuple(decode_block(item, join_pointer(at, i)) for i, item in enumerate(content))
     elif content is not None:
         raise content_error(content, at)
-    return Message(role=role, parts=parts, native=obj)
+    return model.Message(role=role, parts=parts, native=obj)
 
 
 def _block(part: Part) -> Any:

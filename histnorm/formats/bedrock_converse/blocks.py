@@ -7,7 +7,7 @@ block (`{"text": "..."}`, `{"toolUse": {...}}`); it carries no `type`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.anthropic.blocks import tool_input
@@ -20,17 +20,12 @@ from histnorm.formats.base import (
     strict_equal,
     type_name,
 )
+from histnorm.lazy import model
 from histnorm.media import parse_data_url
-from histnorm.model import (
-    MediaPart,
-    Part,
-    ReasoningPart,
-    TextPart,
-    ToolCallPart,
-    ToolFamily,
-    ToolResultPart,
-    UnknownPart,
-)
+from histnorm.model_terms import ToolFamily
+
+if TYPE_CHECKING:
+    from histnorm.model import MediaPart, Part, ReasoningPart, ToolCallPart, ToolResultPart
 
 SLOT = "content[]"
 """The slot of every part: an item of a message's `content` array."""
@@ -88,7 +83,7 @@ def _call(block: dict[str, Any], body: dict[str, Any], pointer: str) -> ToolCall
         family = ToolFamily.HOSTED
     elif name and name.startswith(HANDOFF_PREFIX):
         family = ToolFamily.HANDOFF
-    return ToolCallPart(
+    return model.ToolCallPart(
         call_id=call_id,
         name=name,
         arguments=body.get("input"),
@@ -104,7 +99,7 @@ def _result(block: dict[str, Any], body: dict[str, Any], pointer: str) -> ToolRe
     call_id = required_str(body.get("toolUseId"), join_pointer(at, "toolUseId"), "toolUseId")
     optional_str(body.get("status"), join_pointer(at, "status"), "the toolResult status")
     kind = optional_str(body.get("type"), join_pointer(at, "type"), "the toolResult type")
-    return ToolResultPart(
+    return model.ToolResultPart(
         call_id=call_id,
         content=body.get("content"),
         is_error=body.get("status") == "error",
@@ -121,10 +116,12 @@ def _reasoning(block: dict[str, Any], body: dict[str, Any], pointer: str) -> Par
     if len(body) == 1 and isinstance(inner, dict):
         where = join_pointer(at, "reasoningText")
         text = optional_str(inner.get("text"), join_pointer(where, "text"), "the reasoning text")
-        return ReasoningPart(text=text, opaque=inner.get("signature"), native=block, slot=SLOT)
+        return model.ReasoningPart(
+            text=text, opaque=inner.get("signature"), native=block, slot=SLOT
+        )
     if len(body) == 1 and "redactedContent" in body:
-        return ReasoningPart(opaque=body["redactedContent"], native=block, slot=SLOT)
-    return UnknownPart(type="reasoningContent", native=block, slot=SLOT)
+        return model.ReasoningPart(opaque=body["redactedContent"], native=block, slot=SLOT)
+    return model.UnknownPart(type="reasoningContent", native=block, slot=SLOT)
 
 
 def _media_type(kind: str, fmt: Any) -> str | None:
@@ -149,7 +146,7 @@ def _media(block: dict[str, Any], kind: str, body: dict[str, Any]) -> MediaPart:
     source = body.get("source")
     location = source.get("s3Location") if isinstance(source, dict) else None
     uri = location.get("uri") if isinstance(location, dict) else None
-    return MediaPart(
+    return model.MediaPart(
         media_type=media_type,
         uri=uri if isinstance(uri, str) else None,
         native=block,
@@ -163,7 +160,7 @@ def decode_block(item: Any, pointer: str = "") -> Part:
     kind = block_kind(block)
     if kind == "text":
         text = required_str(block["text"], join_pointer(pointer, "text"), "the text")
-        return TextPart(text=text, native=block, slot=SLOT)
+        return model.TextPart(text=text, native=block, slot=SLOT)
     if kind in (TOOL_USE, TOOL_RESULT, "reasoningContent", *MEDIA):
         at = join_pointer(pointer, kind)
         body = expect_object(block[kind], at, f"the {kind} block")
@@ -174,7 +171,7 @@ def decode_block(item: Any, pointer: str = "") -> Part:
         if kind == "reasoningContent":
             return _reasoning(block, body, pointer)
         return _media(block, kind, body)
-    return UnknownPart(type=kind, native=block, slot=SLOT)
+    return model.UnknownPart(type=kind, native=block, slot=SLOT)
 
 
 # --- encoding ---------------------------------------------------------------------------
@@ -275,15 +272,15 @@ def _new_media(part: MediaPart) -> dict[str, Any]:
 
 def encode_block(part: Part) -> Any:
     """Write one part as a content block (the part changed or is new)."""
-    if isinstance(part, TextPart):
+    if isinstance(part, model.TextPart):
         return {"text": part.text}
-    if isinstance(part, ToolCallPart):
+    if isinstance(part, model.ToolCallPart):
         return _encode_call(part)
-    if isinstance(part, ToolResultPart):
+    if isinstance(part, model.ToolResultPart):
         return _encode_result(part)
-    if isinstance(part, ReasoningPart):
+    if isinstance(part, model.ReasoningPart):
         return _encode_reasoning(part)
-    if isinstance(part, MediaPart):
+    if isinstance(part, model.MediaPart):
         return part.native if part.native is not None else _new_media(part)
     if part.native is not None:
         return part.native

@@ -23,7 +23,7 @@ calls are written with `arguments` as an object (a JSON string is parsed) and no
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import histnorm.jsonio as jsonio
 from histnorm.analysis.outline import Outline
@@ -70,18 +70,11 @@ from histnorm.formats.chat_template.v1 import (
     with_weight,
     writes_v1,
 )
-from histnorm.model import (
-    JsonValue,
-    MediaPart,
-    Message,
-    Part,
-    ReasoningPart,
-    RefusalPart,
-    TextPart,
-    ToolCallPart,
-    ToolResultPart,
-    Transcript,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import JsonValue
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Part, ToolResultPart, Transcript
 
 REASONING_KEYS = ("reasoning_content", "thinking", "reasoning")
 _CONTENT_SLOTS = {"content", "content[]"}
@@ -97,7 +90,7 @@ def _result(msg: dict[str, Any], pointer: str) -> ToolResultPart:
     name = optional_str(msg.get(key), join_pointer(pointer, key), "the tool name")
     content = msg.get("content")
     text = result_text(content)
-    return ToolResultPart(
+    return model.ToolResultPart(
         call_id=call_id,
         name=name,
         content=content if text is None else text,
@@ -113,16 +106,16 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
     msg = expect_object(obj, pointer, "a message")
     role = required_str(msg.get("role"), join_pointer(pointer, "role"), "the message role")
     if role.casefold() == "tool":
-        return Message(role=role, parts=(_result(msg, pointer),), native=obj)
+        return model.Message(role=role, parts=(_result(msg, pointer),), native=obj)
     author = optional_str(msg.get("name"), join_pointer(pointer, "name"), "the author name")
     parts: list[Part] = [
-        ReasoningPart(text=msg[key], native=msg[key], slot=key)
+        model.ReasoningPart(text=msg[key], native=msg[key], slot=key)
         for key in REASONING_KEYS
         if isinstance(msg.get(key), str)
     ]
     content = msg.get("content")
     if isinstance(content, str):
-        parts.append(TextPart(text=content, native=content, slot="content"))
+        parts.append(model.TextPart(text=content, native=content, slot="content"))
     elif isinstance(content, list):
         parts.extend(decode_item(item) for item in content)
     elif content is not None:
@@ -141,7 +134,7 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
             decode_tool_call(call, join_pointer(pointer, "tool_calls", i))
             for i, call in enumerate(calls)
         )
-    return Message(role=role, author_name=author, parts=tuple(parts), native=obj)
+    return model.Message(role=role, author_name=author, parts=tuple(parts), native=obj)
 
 
 def _encode_content(items: Sequence[Part], base: dict[str, Any]) -> Any:
@@ -152,7 +145,7 @@ def _encode_content(items: Sequence[Part], base: dict[str, Any]) -> Any:
     only = items[0]
     if (
         len(items) == 1
-        and isinstance(only, TextPart | RefusalPart)
+        and isinstance(only, model.TextPart | model.RefusalPart)
         and (
             only.slot == "content"
             or (only.native is None and not isinstance(base.get("content"), list))
@@ -185,7 +178,7 @@ def _encode_result(message: Message, part: ToolResultPart, dialect: Dialect) -> 
 def _reasoning(others: Sequence[Part], base: dict[str, Any]) -> dict[str, Any]:
     texts: dict[str, list[str]] = {}
     for part in others:
-        if isinstance(part, ReasoningPart) and part.text is not None:
+        if isinstance(part, model.ReasoningPart) and part.text is not None:
             key = part.slot if part.slot in REASONING_KEYS else REASONING_KEYS[0]
             texts.setdefault(key, []).append(part.text)
     updates: dict[str, Any] = {k: MISSING for k in REASONING_KEYS if isinstance(base.get(k), str)}
@@ -197,7 +190,9 @@ def _v1_content(items: Sequence[Part], base: dict[str, Any]) -> Any:
     if not items and "content" not in base:
         return MISSING
     return [
-        encode_v1_part(p, arguments(p.arguments, None) if isinstance(p, ToolCallPart) else None)
+        encode_v1_part(
+            p, arguments(p.arguments, None) if isinstance(p, model.ToolCallPart) else None
+        )
         if p.native is None or is_v1_part(p.native)
         else encode_item(p)
         for p in items
@@ -210,8 +205,8 @@ def encode_message(message: Message, dialect: Dialect = PLAIN) -> list[dict[str,
     parts, calls among them, go into `content` as v1 parts."""
     if reuse_native(message, decode_message):
         return [message.native]
-    results = [p for p in message.parts if isinstance(p, ToolResultPart)]
-    others = [p for p in message.parts if not isinstance(p, ToolResultPart)]
+    results = [p for p in message.parts if isinstance(p, model.ToolResultPart)]
+    others = [p for p in message.parts if not isinstance(p, model.ToolResultPart)]
     empty = message.evolve(native=None)
     if results and not others:
         return [
@@ -225,15 +220,18 @@ def encode_message(message: Message, dialect: Dialect = PLAIN) -> list[dict[str,
         p
         for p in others
         if p.slot in _CONTENT_SLOTS
-        or (p.native is None and (v1 or isinstance(p, TextPart | MediaPart | RefusalPart)))
+        or (
+            p.native is None
+            and (v1 or isinstance(p, model.TextPart | model.MediaPart | model.RefusalPart))
+        )
     ]
     calls = [
         p
         for p in others
-        if p not in items and (isinstance(p, ToolCallPart) or p.slot == "tool_calls")
+        if p not in items and (isinstance(p, model.ToolCallPart) or p.slot == "tool_calls")
     ]
     leftover = [p for p in others if p not in calls and p not in items]
-    bad = [p for p in leftover if not isinstance(p, ReasoningPart)]
+    bad = [p for p in leftover if not isinstance(p, model.ReasoningPart)]
     if bad:
         raise HistnormError(f"a {bad[0].kind} part cannot be written as a chat-template message")
     role = message.role if not message.role_is("tool") else "assistant"
@@ -249,7 +247,7 @@ def encode_message(message: Message, dialect: Dialect = PLAIN) -> list[dict[str,
     if message.native is not None and strict_equal(out, message.native):
         out = message.native
     lead = 0
-    while lead < len(message.parts) and isinstance(message.parts[lead], ToolResultPart):
+    while lead < len(message.parts) and isinstance(message.parts[lead], model.ToolResultPart):
         lead += 1
     before = [_encode_result(empty, r, dialect) for r in results[:lead]]
     return [*before, out, *(_encode_result(empty, r, dialect) for r in results[lead:])]

@@ -10,7 +10,7 @@ are read as OpenAI Chat content items. Tool calls are `{"type": "function" | "to
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import histnorm.jsonio as jsonio
 from histnorm.content_keys import unread_content
@@ -25,15 +25,11 @@ from histnorm.formats.base import (
 )
 from histnorm.formats.chat_template.v1 import decode_v1_part, is_v1_content, is_v1_part
 from histnorm.formats.openai_chat import HANDOFF_PREFIX, decode_content_item
-from histnorm.model import (
-    MediaPart,
-    Part,
-    RefusalPart,
-    TextPart,
-    ToolCallPart,
-    ToolFamily,
-    UnknownPart,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import ToolFamily
+
+if TYPE_CHECKING:
+    from histnorm.model import Part
 
 MEDIA = ("image", "video", "audio")
 CALL_TYPES = (None, "function", "tool")
@@ -80,7 +76,7 @@ def decode_item(item: Any) -> Part:
     if kind not in MEDIA:
         return decode_content_item(item)
     uri = next((item[k] for k in ("url", "path", kind) if isinstance(item.get(k), str)), None)
-    return MediaPart(uri=uri, native=item, slot="content[]")
+    return model.MediaPart(uri=uri, native=item, slot="content[]")
 
 
 def decode_tool_call(item: Any, pointer: str = "") -> Part:
@@ -89,14 +85,14 @@ def decode_tool_call(item: Any, pointer: str = "") -> Part:
     call_id = optional_str(call.get("id"), join_pointer(pointer, "id"), "the tool call id")
     kind = optional_str(call.get("type"), join_pointer(pointer, "type"), "the tool call type")
     if kind not in CALL_TYPES:
-        return UnknownPart(type=kind, native=item, slot="tool_calls")
+        return model.UnknownPart(type=kind, native=item, slot="tool_calls")
     at = pointer
     body = call
     if "function" in call or "name" not in call:
         at = join_pointer(pointer, "function")
         body = expect_object(call.get("function"), at, 'the "function" of a tool call')
     name = optional_str(body.get("name"), join_pointer(at, "name"), "the tool name")
-    return ToolCallPart(
+    return model.ToolCallPart(
         call_id=call_id,
         name=name,
         arguments=body.get("arguments"),
@@ -127,7 +123,7 @@ def encode_tool_call(part: Part) -> Any:
     """Encode one `tool_calls` entry."""
     if reuse_native(part, decode_tool_call):
         return part.native
-    if not isinstance(part, ToolCallPart):
+    if not isinstance(part, model.ToolCallPart):
         if part.native is None:
             raise HistnormError(f"a {part.kind} part cannot be written as a tool call")
         return part.native
@@ -153,13 +149,13 @@ def encode_item(part: Part) -> Any:
     if reuse_native(part, decode_item):
         return part.native
     base = part.native if isinstance(part.native, dict) else {}
-    if isinstance(part, TextPart):
+    if isinstance(part, model.TextPart):
         return rebuild(base, {"type": "text", "text": part.text})
-    if isinstance(part, RefusalPart):
+    if isinstance(part, model.RefusalPart):
         if base.get("type") == "refusal":
             return rebuild(base, {"refusal": part.text})
         return rebuild(base, {"type": "text", "text": part.text})
-    if isinstance(part, MediaPart):
+    if isinstance(part, model.MediaPart):
         kind = base.get("type")
         if kind in MEDIA:
             key = next((k for k in ("url", "path", kind) if isinstance(base.get(k), str)), "url")

@@ -19,22 +19,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from histnorm.errors import HistnormError
 from histnorm.formats.base import rebuild, reuse_native
 from histnorm.formats.openai_chat import HANDOFF_PREFIX
 from histnorm.formats.sharegpt.calls import parse_calls
-from histnorm.model import (
-    MediaPart,
-    Message,
-    Part,
-    ReasoningPart,
-    TextPart,
-    ToolCallPart,
-    ToolFamily,
-    UnknownPart,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import ToolFamily
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Part
 
 WEIGHT_KEY = "loss_weight"
 
@@ -96,17 +91,17 @@ def decode_v1_part(item: dict[str, Any]) -> Part:
     """Decode one v1 content part."""
     kind, value = item["type"], item["value"]
     if kind == "text" and isinstance(value, str):
-        return TextPart(text=value, native=item, slot="content[]")
+        return model.TextPart(text=value, native=item, slot="content[]")
     if kind == "reasoning" and isinstance(value, str):
-        return ReasoningPart(text=value, native=item, slot="content[]")
+        return model.ReasoningPart(text=value, native=item, slot="content[]")
     if kind == "image_url" and isinstance(value, str):
-        return MediaPart(uri=value, native=item, slot="content[]")
+        return model.MediaPart(uri=value, native=item, slot="content[]")
     body = _call_body(value) if kind == "tool_call" else None
     if body is None:
-        return UnknownPart(type=kind, native=item, slot="content[]")
+        return model.UnknownPart(type=kind, native=item, slot="content[]")
     name = body["name"]
     family = ToolFamily.HANDOFF if name.startswith(HANDOFF_PREFIX) else ToolFamily.FUNCTION
-    return ToolCallPart(
+    return model.ToolCallPart(
         call_id=None,
         name=name,
         arguments=body.get("arguments"),
@@ -130,7 +125,7 @@ def result_text(content: Any) -> str | None:
 
 
 def _decode(item: Any) -> Part:
-    return decode_v1_part(item) if is_v1_part(item) else UnknownPart(native=item)
+    return decode_v1_part(item) if is_v1_part(item) else model.UnknownPart(native=item)
 
 
 def encode_v1_part(part: Part, arguments: Any) -> Any:
@@ -139,13 +134,13 @@ def encode_v1_part(part: Part, arguments: Any) -> Any:
     if reuse_native(part, _decode):
         return part.native
     base = part.native if is_v1_part(part.native) else {}
-    if isinstance(part, TextPart):
+    if isinstance(part, model.TextPart):
         return rebuild(base, {"type": "text", "value": part.text})
-    if isinstance(part, ReasoningPart) and part.text is not None:
+    if isinstance(part, model.ReasoningPart) and part.text is not None:
         return rebuild(base, {"type": "reasoning", "value": part.text})
-    if isinstance(part, MediaPart) and part.uri is not None:
+    if isinstance(part, model.MediaPart) and part.uri is not None:
         return rebuild(base, {"type": "image_url", "value": part.uri})
-    if isinstance(part, ToolCallPart):
+    if isinstance(part, model.ToolCallPart):
         body = _call_body(base.get("value")) or {}
         args = {} if arguments is None and "arguments" not in body else arguments
         call = rebuild(body, {"name": part.name or "", "arguments": args})

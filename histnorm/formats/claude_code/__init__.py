@@ -94,7 +94,7 @@ A call id a fix renames (HN104) is renamed where a line that is no message cites
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.outline import BROKEN_CHAIN, LONG_LINE, Outline
 from histnorm.errors import HistnormError, join_pointer
@@ -115,7 +115,11 @@ from histnorm.formats.claude_code.tree import (
     uuid_of,
 )
 from histnorm.last_answer import LastAnswer
-from histnorm.model import JsonValue, Message, Part, Transcript, native_memo
+from histnorm.lazy import model
+from histnorm.model_terms import JsonValue, native_memo
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Part, Transcript
 
 _SESSION_KEYS = ("uuid", "parentUuid", "sessionId", "leafUuid", "messageId")
 _OTHER_TYPES = {
@@ -290,14 +294,14 @@ class ClaudeCodeCodec(Codec):
         for group in session.groups:
             first = lines[group[0]]
             messages.append(
-                Message(
+                model.Message(
                     role=first["type"],
                     id=message_id(first) if first["type"] == "assistant" else None,
                     parts=tuple(p for index in group for p in parts[index]),
                     native=first,
                 )
             )
-        transcript = Transcript(messages=tuple(messages), format=self.name, native=data)
+        transcript = model.Transcript(messages=tuple(messages), format=self.name, native=data)
         native_memo(transcript)["claude-code"] = read
         return transcript
 

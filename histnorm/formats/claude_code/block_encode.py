@@ -10,7 +10,7 @@ block-type tables are in `histnorm.formats.claude_code.blocks`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -23,15 +23,11 @@ from histnorm.formats.claude_code.blocks import (
     decode_block,
     parse_slot,
 )
-from histnorm.model import (
-    MediaPart,
-    Part,
-    ReasoningPart,
-    TextPart,
-    ToolCallPart,
-    ToolFamily,
-    ToolResultPart,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import ToolFamily
+
+if TYPE_CHECKING:
+    from histnorm.model import MediaPart, Part, ToolResultPart
 
 
 def _input(arguments: Any) -> Any:
@@ -58,14 +54,14 @@ def encode_block(part: Part) -> Any:
         return part.native
     base = part.native if isinstance(part.native, dict) else {}
     kind = base.get("type")
-    if isinstance(part, TextPart):
+    if isinstance(part, model.TextPart):
         return rebuild(base, {"type": "text", "text": part.text})
-    if isinstance(part, ReasoningPart):
+    if isinstance(part, model.ReasoningPart):
         if kind == "redacted_thinking" or (not base and part.text is None):
             return rebuild(base, {"type": "redacted_thinking", "data": part.opaque})
         updates = {"type": "thinking", "thinking": part.text or ""}
         return rebuild(base, {**updates, "signature": _kept(base, "signature", part.opaque)})
-    if isinstance(part, ToolCallPart):
+    if isinstance(part, model.ToolCallPart):
         if not isinstance(kind, str):
             kind = {ToolFamily.HOSTED: "server_tool_use", ToolFamily.MCP: "mcp_tool_use"}.get(
                 part.family, "tool_use"
@@ -73,7 +69,7 @@ def encode_block(part: Part) -> Any:
         arguments = _kept(base, "input", part.arguments) if base else _input(part.arguments)
         values = {"id": part.call_id or "", "name": _kept(base, "name", part.name)}
         return rebuild(base, {"type": kind, **values, "input": arguments})
-    if isinstance(part, ToolResultPart):
+    if isinstance(part, model.ToolResultPart):
         if not isinstance(kind, str):
             kind = _result_type(part)
         values = {
@@ -83,7 +79,7 @@ def encode_block(part: Part) -> Any:
         if kind in _RESULTS and (part.is_error or "is_error" in base):
             values["is_error"] = part.is_error
         return rebuild(base, {"type": kind, **values})
-    if isinstance(part, MediaPart) and (base or part.uri is not None):
+    if isinstance(part, model.MediaPart) and (base or part.uri is not None):
         return _encode_media(part, base)
     if part.native is not None:
         return part.native
@@ -130,7 +126,7 @@ def role_type(role: str) -> str:
 def encode_content(parts: list[Part], original: Any) -> Any:
     """A line's `message.content` for `parts`: a string when it was one (or the line is a
     new single-text user line), else an array of blocks."""
-    if len(parts) == 1 and isinstance(parts[0], TextPart):
+    if len(parts) == 1 and isinstance(parts[0], model.TextPart):
         parsed = parse_slot(parts[0].slot)
         if (parsed is not None and parsed[1] is None) or (
             parts[0].native is None and isinstance(original, str)

@@ -9,20 +9,15 @@ block-type tables; writing parts back as blocks, line contents and new lines is 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import optional_str, required_str, type_name
-from histnorm.model import (
-    MediaPart,
-    Part,
-    ReasoningPart,
-    TextPart,
-    ToolCallPart,
-    ToolFamily,
-    ToolResultPart,
-    UnknownPart,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import ToolFamily
+
+if TYPE_CHECKING:
+    from histnorm.model import Part
 
 HANDOFF_PREFIX = "handoff_to_"
 HOSTED_CALL = "server_tool_use"
@@ -65,23 +60,23 @@ def _is_hosted_result(kind: str) -> bool:
 def decode_block(block: Any, slot: str | None, pointer: str = "") -> Part:
     """Decode one content block (`pointer` locates it for errors)."""
     if not isinstance(block, dict):
-        return UnknownPart(native=block, slot=slot)
+        return model.UnknownPart(native=block, slot=slot)
     kind = block.get("type")
     if not isinstance(kind, str):
-        return UnknownPart(native=block, slot=slot)
+        return model.UnknownPart(native=block, slot=slot)
     if kind == "text" and isinstance(block.get("text"), str):
-        return TextPart(text=block["text"], native=block, slot=slot)
+        return model.TextPart(text=block["text"], native=block, slot=slot)
     if kind == "thinking" and isinstance(block.get("thinking"), str):
-        return ReasoningPart(
+        return model.ReasoningPart(
             text=block["thinking"], opaque=block.get("signature"), native=block, slot=slot
         )
     if kind == "redacted_thinking":
-        return ReasoningPart(opaque=block.get("data"), native=block, slot=slot)
+        return model.ReasoningPart(opaque=block.get("data"), native=block, slot=slot)
     if kind in _CALLS or kind == HOSTED_CALL:
         call_id = required_str(block.get("id"), join_pointer(pointer, "id"), "the tool_use id")
         name = optional_str(block.get("name"), join_pointer(pointer, "name"), "the tool name")
         family = _CALLS.get(kind, ToolFamily.HOSTED)
-        return ToolCallPart(
+        return model.ToolCallPart(
             call_id=call_id,
             name=name,
             arguments=block.get("input"),
@@ -99,7 +94,7 @@ def decode_block(block: Any, slot: str | None, pointer: str = "") -> Part:
         if kind not in _RESULTS:  # a server tool reports errors as `*_error` content
             found = content.get("type") if isinstance(content, dict) else None
             error = isinstance(found, str) and found.endswith("_error")
-        return ToolResultPart(
+        return model.ToolResultPart(
             call_id=call_id,
             name=None if kind in _RESULTS else kind[: -len(RESULT_SUFFIX)],
             content=content,
@@ -113,13 +108,13 @@ def decode_block(block: Any, slot: str | None, pointer: str = "") -> Part:
         source = block.get("source")
         source = source if isinstance(source, dict) else {}
         media_type, url = source.get("media_type"), source.get("url")
-        return MediaPart(
+        return model.MediaPart(
             media_type=media_type if isinstance(media_type, str) else None,
             uri=url if isinstance(url, str) else None,
             native=block,
             slot=slot,
         )
-    return UnknownPart(type=kind, native=block, slot=slot)
+    return model.UnknownPart(type=kind, native=block, slot=slot)
 
 
 def decode_content(content: Any, uuid: str, pointer: str) -> list[Part]:
@@ -127,7 +122,7 @@ def decode_content(content: Any, uuid: str, pointer: str) -> list[Part]:
     if content is None:
         return []
     if isinstance(content, str):
-        return [TextPart(text=content, native=content, slot=slot_for(uuid, None))]
+        return [model.TextPart(text=content, native=content, slot=slot_for(uuid, None))]
     if isinstance(content, list):
         return [
             decode_block(block, slot_for(uuid, k), join_pointer(pointer, k))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import histnorm.jsonio as jsonio
 from histnorm.errors import HistnormError
@@ -24,7 +24,9 @@ from histnorm.formats.claude_code.block_encode import (
 from histnorm.formats.claude_code.blocks import parse_slot
 from histnorm.formats.claude_code.splice import _Splicer
 from histnorm.formats.claude_code.tree import Session, analyse, message_id, parent_of, uuid_of
-from histnorm.model import Message, Part
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Part
 
 
 @dataclass

@@ -13,13 +13,16 @@ from __future__ import annotations
 import uuid as uuidlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.formats.base import rebuild
 from histnorm.formats.claude_code.block_encode import new_line
 from histnorm.formats.claude_code.blocks import parse_slot
 from histnorm.formats.claude_code.tree import Session, message_id, parent_of, uuid_of
-from histnorm.model import Message, Part, ToolCallPart, ToolResultPart
+from histnorm.lazy import model
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Part, ToolCallPart, ToolResultPart
 
 NAMESPACE = uuidlib.uuid5(uuidlib.NAMESPACE_URL, "https://histnorm.dev/formats/claude-code")
 """Namespace of the uuid5 values given to new lines."""
@@ -73,7 +76,7 @@ class _Splicer:
                 continue
             previous = uuids[sequence[k - 1]] if k else ""
             _, _, parts = self.specs[index]
-            key = next((p.call_id for p in parts if isinstance(p, ToolResultPart)), None)
+            key = next((p.call_id for p in parts if isinstance(p, model.ToolResultPart)), None)
             seed = f"{previous}\x00{self.specs[index][0] if key is None else key}"
             value, bump = str(uuidlib.uuid5(NAMESPACE, seed)), 0
             while value in taken:
@@ -168,7 +171,7 @@ class _Splicer:
         have changed), else a line that held a call of that id when read. Where calls
         share the id, the result answers the last of them before it, and a line read
         with a call of that id may hold another: none is taken."""
-        result = next((p for p in parts if isinstance(p, ToolResultPart)), None)
+        result = next((p for p in parts if isinstance(p, model.ToolResultPart)), None)
         if result is not None:
             wanted = result.call_id
             same = self._calls_of(wanted)
@@ -181,7 +184,7 @@ class _Splicer:
                 return None
             for index in self.session.message_lines():
                 if any(
-                    isinstance(p, ToolCallPart) and p.call_id == wanted
+                    isinstance(p, model.ToolCallPart) and p.call_id == wanted
                     for p in self.parts_of.get(index, ())
                 ):
                     return self.lines[index]
@@ -193,7 +196,7 @@ class _Splicer:
             part
             for message in self.transcript
             for part in message.parts
-            if isinstance(part, ToolCallPart) and part.call_id == call_id
+            if isinstance(part, model.ToolCallPart) and part.call_id == call_id
         ]
 
     def _calls_before(self, result: ToolResultPart) -> list[ToolCallPart]:
@@ -204,7 +207,7 @@ class _Splicer:
             for part in message.parts:
                 if part is result:
                     return calls
-                if isinstance(part, ToolCallPart) and part.call_id == result.call_id:
+                if isinstance(part, model.ToolCallPart) and part.call_id == result.call_id:
                     calls.append(part)
         return []
 

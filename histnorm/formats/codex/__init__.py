@@ -38,7 +38,7 @@ sends anyway. A rollout without native lines (a converted transcript) is written
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.outline import Outline
 from histnorm.formats._fixed_types import _type_change
@@ -54,7 +54,11 @@ from histnorm.formats.codex.lines import (
 from histnorm.formats.codex.write import encode_lines, placed_lines
 from histnorm.formats.openai_responses import OpenAIResponsesCodec
 from histnorm.last_answer import LastAnswer
-from histnorm.model import JsonValue, Transcript
+from histnorm.lazy import model
+from histnorm.model_terms import JsonValue
+
+if TYPE_CHECKING:
+    from histnorm.model import Transcript
 
 _RESPONSES = OpenAIResponsesCodec()
 CODEX_VERBATIM = frozenset({"ghost_snapshot"})
@@ -89,7 +93,7 @@ class CodexCodec(Codec):
     def decode(self, data: JsonValue) -> Transcript:
         """Decode the list of a rollout file's lines."""
         lines = check_lines(data)
-        return Transcript(messages=decode_lines(lines), format=self.name, native=data)
+        return model.Transcript(messages=decode_lines(lines), format=self.name, native=data)
 
     def read_outline(self, data: JsonValue) -> Outline | None:
         """The outline read without building models, or None (`Codec.read_outline`)."""

@@ -8,14 +8,17 @@ Helpers for `histnorm.formats.codex`; see that module for the shapes. A line is 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.outline import Outline
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import expect_object, type_name
 from histnorm.formats.openai_responses.items import decode_item
 from histnorm.formats.openai_responses.outline import read_outline as read_items_outline
-from histnorm.model import JsonValue, Message
+from histnorm.model_terms import JsonValue
+
+if TYPE_CHECKING:
+    from histnorm.model import Message
 
 RESPONSE_ITEM = "response_item"
 """The line type whose payload is a Responses item: the only lines read as messages."""

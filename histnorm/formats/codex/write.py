@@ -10,15 +10,19 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.formats.base import rebuild
 from histnorm.formats.codex.lines import RESPONSE_ITEM, item_lines
 from histnorm.formats.openai_responses import _output_kinds, encode_message
 from histnorm.formats.openai_responses.items import decode_item, item_type
 from histnorm.formats.openai_responses.write import json_string
-from histnorm.model import SYNTHESIZED_KEY, Message, Part, ToolResultPart, Transcript
+from histnorm.lazy import model
+from histnorm.model_terms import SYNTHESIZED_KEY
 from histnorm.pairing import pair_transcript
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Part, ToolResultPart, Transcript
 
 SYNTHETIC_OUTPUT_NAMESPACE = uuid.UUID("90d38d3e-6a5b-4d52-bfe2-2f1e634bfac4")
 """Codex's namespace for the ids of the outputs it adds for calls left without one
@@ -76,7 +80,7 @@ def _with_new_results(transcript: Transcript) -> tuple[Message, ...]:
         parts: list[Part] = list(messages[mi].parts)
         for pi, kind in by_part.items():
             result = parts[pi]
-            assert isinstance(result, ToolResultPart)
+            assert isinstance(result, model.ToolResultPart)
             at = calls.get((mi, pi))
             call = None if at is None else transcript.messages[at[0]].parts[at[1]].native
             parts[pi] = decode_item(_output_item(result, kind, call)).parts[0]

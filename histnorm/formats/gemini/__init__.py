@@ -32,7 +32,7 @@ them). Gemini has no refusal, usage or approval parts: writing one raises.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import (
@@ -54,7 +54,11 @@ from histnorm.formats.gemini.parts import (
     spell,
     style_votes,
 )
-from histnorm.model import JsonValue, Message, ToolFamily, ToolResultPart, Transcript
+from histnorm.lazy import model
+from histnorm.model_terms import JsonValue, ToolFamily
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Transcript
 
 ENVELOPE_KEY = "contents"
 _NEW_ROLES = {"assistant": "model", "tool": "user", "function": "user"}
@@ -78,7 +82,7 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
     parts = tuple(
         decode_part(p, join_pointer(pointer, parts_key, i)) for i, p in enumerate(raw or ())
     )
-    return Message(role="user" if role is None else role, parts=parts, native=obj)
+    return model.Message(role="user" if role is None else role, parts=parts, native=obj)
 
 
 def _role(message: Message, base: dict[str, Any]) -> Any:
@@ -94,7 +98,7 @@ def _role(message: Message, base: dict[str, Any]) -> Any:
     if base:
         return MISSING if message.role == "user" else message.role
     hosted = all(
-        isinstance(p, ToolResultPart) and p.family is ToolFamily.HOSTED for p in message.parts
+        isinstance(p, model.ToolResultPart) and p.family is ToolFamily.HOSTED for p in message.parts
     )
     if message.parts and hosted and message.role_is("tool", "function"):
         return "model"  # server-side tool results are the model's own output
@@ -180,7 +184,7 @@ class GeminiCodec(Codec):
         """Decode a bare Content list or a request body holding `contents`."""
         items, base = split_envelope(data, ENVELOPE_KEY, "Content objects")
         messages = tuple(decode_message(m, join_pointer(base, i)) for i, m in enumerate(items))
-        return Transcript(
+        return model.Transcript(
             messages=messages, format=self.name, native=data if isinstance(data, dict) else None
         )
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote_to_bytes
 
 import orjson
@@ -27,18 +27,12 @@ from histnorm.formats.gemini.parts import (
     is_snake,
     spell,
 )
-from histnorm.model import (
-    MediaPart,
-    Message,
-    Part,
-    ReasoningPart,
-    TextPart,
-    ToolCallPart,
-    ToolFamily,
-    ToolResultPart,
-    UnknownPart,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import ToolFamily
 from histnorm.pairing import group
+
+if TYPE_CHECKING:
+    from histnorm.model import MediaPart, Message, Part, ReasoningPart, ToolCallPart, ToolResultPart
 
 _CLIENT = (ToolFamily.FUNCTION, ToolFamily.CUSTOM, ToolFamily.HANDOFF)
 
@@ -54,7 +48,7 @@ class Context:
 
     def record(self, part: Part) -> None:
         """Remember `part` if it is a call with an id."""
-        if isinstance(part, ToolCallPart) and part.call_id is not None:
+        if isinstance(part, model.ToolCallPart) and part.call_id is not None:
             self.calls[part.family is ToolFamily.HOSTED, part.call_id] = part
 
     def call_for(self, result: ToolResultPart) -> ToolCallPart | None:
@@ -220,18 +214,18 @@ def encode_part(part: Part, ctx: Context) -> Any:
         return part.native
     base = part.native if isinstance(part.native, dict) else {}
     snake = is_snake(base, ctx.snake)
-    if isinstance(part, TextPart):
+    if isinstance(part, model.TextPart):
         extra = {"thought": MISSING} if find_key(base, "thought") is not None else None
         return _with_data(base, "text", part.text, snake, extra)
-    if isinstance(part, ReasoningPart):
+    if isinstance(part, model.ReasoningPart):
         return _reasoning(part, base, snake)
-    if isinstance(part, MediaPart):
+    if isinstance(part, model.MediaPart):
         return _media(part, base, snake)
-    if isinstance(part, ToolCallPart):
+    if isinstance(part, model.ToolCallPart):
         return _call(part, base, snake)
-    if isinstance(part, ToolResultPart):
+    if isinstance(part, model.ToolResultPart):
         return _result(part, base, snake, ctx)
-    if isinstance(part, UnknownPart) and part.native is not None:
+    if isinstance(part, model.UnknownPart) and part.native is not None:
         return part.native
     raise HistnormError(f"a {part.kind} part cannot be written as Gemini content")
 
@@ -249,13 +243,13 @@ def split_mcp_results(message: Message) -> list[Message]:
     run: list[Part] = []
     results: list[Part] = []
     for part in [*message.parts, None]:
-        if isinstance(part, ToolResultPart) and part.family is ToolFamily.MCP:
+        if isinstance(part, model.ToolResultPart) and part.family is ToolFamily.MCP:
             results.append(part)
             continue
         if results:
             if run:
                 out.append(_run(message, run, first=not out, closed=True))
-            out.append(Message(role="user", parts=tuple(results)))
+            out.append(model.Message(role="user", parts=tuple(results)))
             run, results = [], []
         if part is not None:
             run.append(part)
@@ -268,10 +262,10 @@ def split_mcp_results(message: Message) -> list[Message]:
 
 def _run(message: Message, parts: list[Part], *, first: bool, closed: bool) -> Message:
     """A model turn cut from `message`; one `closed` by MCP results may hold no open call."""
-    answered = {p.call_id for p in parts if isinstance(p, ToolResultPart)}
+    answered = {p.call_id for p in parts if isinstance(p, model.ToolResultPart)}
     for part in parts if closed else ():
         if (
-            isinstance(part, ToolCallPart)
+            isinstance(part, model.ToolCallPart)
             and part.family in _CLIENT
             and (part.call_id is None or part.call_id not in answered)
         ):
@@ -282,4 +276,4 @@ def _run(message: Message, parts: list[Part], *, first: bool, closed: bool) -> M
     if first:
         result: Message = message.evolve(parts=tuple(parts))
         return result
-    return Message(role=message.role, parts=tuple(parts), metadata=message.metadata)
+    return model.Message(role=message.role, parts=tuple(parts), metadata=message.metadata)

@@ -9,20 +9,15 @@ slot `parts`.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import expect_object, optional_str
-from histnorm.model import (
-    MediaPart,
-    Part,
-    ReasoningPart,
-    TextPart,
-    ToolCallPart,
-    ToolFamily,
-    ToolResultPart,
-    UnknownPart,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import ToolFamily
+
+if TYPE_CHECKING:
+    from histnorm.model import Part
 
 SLOT = "parts"
 HANDOFF_PREFIX = "handoff_to_"
@@ -156,8 +151,8 @@ def decode_part(obj: Any, pointer: str = "") -> Part:
             and all(norm(k) in _MODIFIERS for k in present)
             and (thought or signature is not None)
         ):
-            return ReasoningPart(opaque=signature, native=obj, slot=SLOT)
-        return UnknownPart(type=present[0] if present else None, native=obj, slot=SLOT)
+            return model.ReasoningPart(opaque=signature, native=obj, slot=SLOT)
+        return model.UnknownPart(type=present[0] if present else None, native=obj, slot=SLOT)
     name, key = found
     at = join_pointer(pointer, key)
     if name == "text":
@@ -165,8 +160,8 @@ def decode_part(obj: Any, pointer: str = "") -> Part:
         if not isinstance(text, str):
             raise HistnormError("expected the text of a part to be a string", pointer=at)
         if thought or (signature is not None and not text.strip()):
-            return ReasoningPart(text=text, opaque=signature, native=obj, slot=SLOT)
-        return TextPart(text=text, native=obj, slot=SLOT)
+            return model.ReasoningPart(text=text, opaque=signature, native=obj, slot=SLOT)
+        return model.TextPart(text=text, native=obj, slot=SLOT)
     body = expect_object(part[key], at, f"the {key} of a part")
     if name in ("inlineData", "fileData"):
         mime = _str(body, "mimeType", at, "the mime type")
@@ -174,9 +169,9 @@ def decode_part(obj: Any, pointer: str = "") -> Part:
             uri = _data_uri(mime, get(body, "data"))
         else:
             uri = _str(body, "fileUri", at, "the file URI")
-        return MediaPart(media_type=mime, uri=uri, native=obj, slot=SLOT)
+        return model.MediaPart(media_type=mime, uri=uri, native=obj, slot=SLOT)
     if name == "executableCode":
-        return ToolCallPart(
+        return model.ToolCallPart(
             call_id=None,
             name=CODE_EXECUTION_NAME,
             arguments=get(body, "code"),
@@ -187,7 +182,7 @@ def decode_part(obj: Any, pointer: str = "") -> Part:
         )
     if name == "codeExecutionResult":
         outcome = get(body, "outcome")
-        return ToolResultPart(
+        return model.ToolResultPart(
             call_id=None,
             name=CODE_EXECUTION_NAME,
             content=get(body, "output"),
@@ -201,7 +196,7 @@ def decode_part(obj: Any, pointer: str = "") -> Part:
     if name in ("toolCall", "toolResponse"):
         tool_type = _str(body, "toolType", at, "the tool type")
         if name == "toolCall":
-            return ToolCallPart(
+            return model.ToolCallPart(
                 call_id=call_id,
                 arguments=get(body, "args"),
                 family=ToolFamily.HOSTED,
@@ -209,7 +204,7 @@ def decode_part(obj: Any, pointer: str = "") -> Part:
                 native=obj,
                 slot=SLOT,
             )
-        return ToolResultPart(
+        return model.ToolResultPart(
             call_id=call_id,
             content=get(body, "response"),
             is_error=_is_error_response(get(body, "response")),
@@ -220,7 +215,7 @@ def decode_part(obj: Any, pointer: str = "") -> Part:
         )
     fn = _str(body, "name", at, "the function name")
     if name == "functionCall":
-        return ToolCallPart(
+        return model.ToolCallPart(
             call_id=call_id,
             name=fn,
             arguments=get(body, "args"),
@@ -229,7 +224,7 @@ def decode_part(obj: Any, pointer: str = "") -> Part:
             slot=SLOT,
         )
     response = get(body, "response")
-    return ToolResultPart(
+    return model.ToolResultPart(
         call_id=call_id,
         name=fn,
         content=response,

@@ -28,13 +28,17 @@ drops its copies (and an emptied `additional_kwargs.tool_calls`, which OpenAI re
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import Codec, join_envelope, messages_sniff, split_envelope
 from histnorm.formats.langchain.read import decode_message, read_message
 from histnorm.formats.langchain.write import encode_message
-from histnorm.model import JsonValue, Transcript
+from histnorm.lazy import model
+from histnorm.model_terms import JsonValue
+
+if TYPE_CHECKING:
+    from histnorm.model import Transcript
 
 __all__ = ["LangChainCodec", "decode_message", "encode_message"]
 
@@ -74,7 +78,7 @@ class LangChainCodec(Codec):
         """Decode a bare message list or an object holding `messages`."""
         messages, base = split_envelope(data, "messages", "LangChain messages")
         decoded = tuple(decode_message(m, join_pointer(base, i)) for i, m in enumerate(messages))
-        return Transcript(
+        return model.Transcript(
             messages=decoded, format=self.name, native=data if isinstance(data, dict) else None
         )
 

@@ -9,21 +9,15 @@ writes them back after an edit.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.errors import join_pointer
 from histnorm.formats.base import expect_object, optional_str
-from histnorm.model import (
-    MediaPart,
-    Part,
-    ReasoningPart,
-    RefusalPart,
-    TextPart,
-    ToolCallPart,
-    ToolFamily,
-    ToolResultPart,
-    UnknownPart,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import ToolFamily
+
+if TYPE_CHECKING:
+    from histnorm.model import MediaPart, Part, ToolCallPart
 
 HANDOFF_PREFIX = "handoff_to_"
 CONTENT_ITEM = "content[]"
@@ -72,7 +66,7 @@ def _media(item: dict[str, Any], kind: str) -> MediaPart:
     media_type = _str(item.get("mime_type")) or _str(source.get("media_type"))
     if kind == "input_audio" and isinstance(body, dict) and isinstance(body.get("format"), str):
         media_type = "audio/" + body["format"]
-    return MediaPart(media_type=media_type, uri=uri, native=item, slot=CONTENT_ITEM)
+    return model.MediaPart(media_type=media_type, uri=uri, native=item, slot=CONTENT_ITEM)
 
 
 def _reasoning_opaque(item: dict[str, Any]) -> Any:
@@ -87,30 +81,30 @@ def _reasoning_opaque(item: dict[str, Any]) -> Any:
 def decode_block(item: Any) -> Part:
     """Decode one item of list content (a string or a content block)."""
     if isinstance(item, str):
-        return TextPart(text=item, native=item, slot=CONTENT_ITEM)
+        return model.TextPart(text=item, native=item, slot=CONTENT_ITEM)
     if not isinstance(item, dict):
-        return UnknownPart(native=item, slot=CONTENT_ITEM)
+        return model.UnknownPart(native=item, slot=CONTENT_ITEM)
     kind = _str(item.get("type"))
     if kind == "text" and isinstance(item.get("text"), str):
-        return TextPart(text=item["text"], native=item, slot=CONTENT_ITEM)
+        return model.TextPart(text=item["text"], native=item, slot=CONTENT_ITEM)
     if kind == "thinking":
         text, opaque = _str(item.get("thinking")), item.get("signature")
-        return ReasoningPart(text=text, opaque=opaque, native=item, slot=CONTENT_ITEM)
+        return model.ReasoningPart(text=text, opaque=opaque, native=item, slot=CONTENT_ITEM)
     if kind == "redacted_thinking":
-        return ReasoningPart(opaque=item.get("data"), native=item, slot=CONTENT_ITEM)
+        return model.ReasoningPart(opaque=item.get("data"), native=item, slot=CONTENT_ITEM)
     if kind == "reasoning":
         text = _str(item.get("reasoning"))
-        return ReasoningPart(
+        return model.ReasoningPart(
             text=text, opaque=_reasoning_opaque(item), native=item, slot=CONTENT_ITEM
         )
     if kind == "refusal" and isinstance(item.get("refusal"), str):
-        return RefusalPart(text=item["refusal"], native=item, slot=CONTENT_ITEM)
+        return model.RefusalPart(text=item["refusal"], native=item, slot=CONTENT_ITEM)
     if kind in _MEDIA:
         return _media(item, kind)
     is_call, call_id = call_block_id(item)
     if is_call and kind is not None:
         name = _str(item.get("name"))
-        return ToolCallPart(
+        return model.ToolCallPart(
             call_id=call_id,
             name=name,
             arguments=item.get(_CALL_BLOCKS[kind][1]),
@@ -126,7 +120,7 @@ def _decode_hosted_or_result(item: dict[str, Any], kind: str | None) -> Part:
     if kind == "server_tool_call":
         call_id = item.get("id")
         if call_id is None or isinstance(call_id, str):
-            return ToolCallPart(
+            return model.ToolCallPart(
                 call_id=call_id,
                 name=_str(item.get("name")),
                 arguments=item.get("args"),
@@ -150,7 +144,7 @@ def _decode_hosted_or_result(item: dict[str, Any], kind: str | None) -> Part:
                     item.get("output"),
                     ToolFamily.HOSTED,
                 )
-            return ToolResultPart(
+            return model.ToolResultPart(
                 call_id=call_id,
                 content=content,
                 is_error=error,
@@ -159,7 +153,7 @@ def _decode_hosted_or_result(item: dict[str, Any], kind: str | None) -> Part:
                 native=item,
                 slot=CONTENT_ITEM,
             )
-    return UnknownPart(type=kind, native=item, slot=CONTENT_ITEM)
+    return model.UnknownPart(type=kind, native=item, slot=CONTENT_ITEM)
 
 
 # --- tool_calls, invalid_tool_calls and the raw calls in additional_kwargs --------------
@@ -170,7 +164,7 @@ def decode_tool_call(item: Any, pointer: str = "", invalid: bool = False) -> Too
     call = expect_object(item, pointer, "an invalid tool call" if invalid else "a tool call")
     call_id = optional_str(call.get("id"), join_pointer(pointer, "id"), "the tool call id")
     name = optional_str(call.get("name"), join_pointer(pointer, "name"), "the tool name")
-    return ToolCallPart(
+    return model.ToolCallPart(
         call_id=call_id,
         name=name,
         arguments=call.get("args"),
@@ -193,7 +187,7 @@ def decode_raw_call(item: Any, slot: str = AK_TOOL_CALLS) -> ToolCallPart | None
     if not isinstance(body, dict):
         body = item
     name = _str(body.get("name"))
-    return ToolCallPart(
+    return model.ToolCallPart(
         call_id=call_id,
         name=name,
         arguments=body.get("arguments"),

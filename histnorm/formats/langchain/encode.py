@@ -9,7 +9,7 @@ rebuilt from it. The decoders these check against are in `histnorm.formats.langc
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import histnorm.jsonio as jsonio
 from histnorm.errors import HistnormError
@@ -25,16 +25,11 @@ from histnorm.formats.langchain.blocks import (
     decode_raw_call,
     decode_tool_call,
 )
-from histnorm.model import (
-    MediaPart,
-    Part,
-    ReasoningPart,
-    RefusalPart,
-    TextPart,
-    ToolCallPart,
-    ToolFamily,
-    ToolResultPart,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import ToolFamily
+
+if TYPE_CHECKING:
+    from histnorm.model import MediaPart, Part, ReasoningPart, ToolCallPart
 
 
 def _media_kind(media_type: str | None) -> str:
@@ -47,23 +42,23 @@ def encode_block(part: Part) -> Any:
     if reuse_native(part, decode_block):
         return part.native
     base = part.native if isinstance(part.native, dict) else {}
-    if isinstance(part, TextPart):
+    if isinstance(part, model.TextPart):
         if isinstance(part.native, str):
             return part.text
         return rebuild(base, {"type": "text", "text": part.text})
-    if isinstance(part, RefusalPart):
+    if isinstance(part, model.RefusalPart):
         return rebuild(base, {"type": "refusal", "refusal": part.text})
-    if isinstance(part, ReasoningPart):
+    if isinstance(part, model.ReasoningPart):
         return _encode_reasoning(part, base)
-    if isinstance(part, MediaPart):
+    if isinstance(part, model.MediaPart):
         return _encode_media(part, base)
-    if isinstance(part, ToolCallPart):
+    if isinstance(part, model.ToolCallPart):
         hosted = part.family in (ToolFamily.HOSTED, ToolFamily.MCP)
         kind = _str(base.get("type")) if base else ("server_tool_call" if hosted else "tool_call")
         id_key, args_key = _CALL_BLOCKS.get(kind or "", ("id", "args"))
         updates = {"type": kind, id_key: part.call_id, "name": part.name, args_key: part.arguments}
         return rebuild(base, updates)
-    if isinstance(part, ToolResultPart):
+    if isinstance(part, model.ToolResultPart):
         if base.get("type") == "tool_result":
             error: Any = True if part.is_error else (False if "is_error" in base else MISSING)
             updates = {"tool_use_id": part.call_id, "content": part.content, "is_error": error}

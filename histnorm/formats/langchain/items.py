@@ -7,7 +7,7 @@ become tool messages, or, without a call id, function messages.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import histnorm.jsonio as jsonio
 from histnorm.errors import HistnormError
@@ -20,7 +20,9 @@ from histnorm.formats.langchain.read import (
     role_of,
     shape_of,
 )
-from histnorm.model import Message, Part, ToolResultPart
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Part, ToolResultPart
 
 _CLASS_OF = {kind: cls for cls, kind in CLASSES.items()}
 _PREFIX = ["langchain", "schema", "messages"]

@@ -8,7 +8,7 @@ calls apart from their provider-native copies.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import (
@@ -28,16 +28,10 @@ from histnorm.formats.langchain.blocks import (
     decode_tool_call,
     family,
 )
-from histnorm.model import (
-    Message,
-    Part,
-    RefusalPart,
-    TextPart,
-    ToolCallPart,
-    ToolResultPart,
-    UnknownPart,
-    UsagePart,
-)
+from histnorm.lazy import model
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Part, ToolCallPart
 
 CLASSES = {
     "HumanMessage": "human",
@@ -169,7 +163,11 @@ def ai_layout(body: dict[str, Any], at: str) -> Layout:
 def _content_parts(body: dict[str, Any], at: str, copies: dict[int, str]) -> list[tuple[Part, str]]:
     content, where = body.get("content"), join_pointer(at, "content")
     if isinstance(content, str):
-        return [(TextPart(text=content, native=content, slot="content"), where)] if content else []
+        return (
+            [(model.TextPart(text=content, native=content, slot="content"), where)]
+            if content
+            else []
+        )
     if isinstance(content, list):
         return [
             (decode_block(item), join_pointer(where, i))
@@ -204,7 +202,7 @@ def read_message(obj: Any, pointer: str = "") -> tuple[Message, list[str]]:
         if kind == "tool":
             where = join_pointer(at, "tool_call_id")
             call_id = required_str(body.get("tool_call_id"), where, "tool_call_id")
-        result = ToolResultPart(
+        result = model.ToolResultPart(
             call_id=call_id,
             name=name,
             content=body.get("content"),
@@ -217,14 +215,14 @@ def read_message(obj: Any, pointer: str = "") -> tuple[Message, list[str]]:
         found.append((result, pointer))
         name = None
     elif kind == "remove":
-        found.append((UnknownPart(type="remove", native=body, slot="remove"), at))
+        found.append((model.UnknownPart(type="remove", native=body, slot="remove"), at))
     else:
         layout = ai_layout(body, at) if kind == "ai" else Layout()
         found.extend(_content_parts(body, at, layout.content_copies))
         if kind == "ai":
             found.extend(_ai_parts(body, at, layout))
     parts = tuple(p for p, _ in found)
-    message = Message(
+    message = model.Message(
         role=role,
         id=message_id,
         author_name=name,
@@ -240,14 +238,14 @@ def _ai_parts(body: dict[str, Any], at: str, layout: Layout) -> list[tuple[Part,
     refusal = (body.get("additional_kwargs") or {}).get("refusal")
     if isinstance(refusal, str):
         where = join_pointer(at, "additional_kwargs", "refusal")
-        found.append((RefusalPart(text=refusal, native=refusal, slot=AK_REFUSAL), where))
+        found.append((model.RefusalPart(text=refusal, native=refusal, slot=AK_REFUSAL), where))
     found.extend(layout.calls)
     found.extend(layout.raw_calls)
     if layout.function_call is not None:
         found.append(layout.function_call)
     usage = body.get("usage_metadata")
     if isinstance(usage, dict):
-        part = UsagePart(details=usage, native=usage, slot="usage_metadata")
+        part = model.UsagePart(details=usage, native=usage, slot="usage_metadata")
         found.append((part, join_pointer(at, "usage_metadata")))
     elif usage is not None:
         raise HistnormError(

@@ -9,7 +9,7 @@ messages of their own.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import histnorm.jsonio as jsonio
 from histnorm.errors import HistnormError
@@ -49,18 +49,11 @@ from histnorm.formats.langchain.read import (
     decode_message,
     kind_of,
 )
-from histnorm.model import (
-    ApprovalRequestPart,
-    ApprovalResponsePart,
-    Message,
-    Part,
-    RefusalPart,
-    TextPart,
-    ToolCallPart,
-    ToolFamily,
-    ToolResultPart,
-    UsagePart,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import ToolFamily
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Part
 
 _KIND_OF_ROLE = {role: kind for kind, role in ROLES.items()}
 _OWN_SLOTS = {TOOL_CALLS, INVALID_CALLS, AK_TOOL_CALLS, AK_FUNCTION_CALL, AK_REFUSAL}
@@ -70,7 +63,7 @@ _SERVER_FAMILIES = (ToolFamily.HOSTED, ToolFamily.MCP)
 
 def _separate(part: Part) -> bool:
     """Whether `part` is written as a tool or function message of its own."""
-    if not isinstance(part, ToolResultPart) or part.slot == CONTENT_ITEM:
+    if not isinstance(part, model.ToolResultPart) or part.slot == CONTENT_ITEM:
         return False
     return part.slot in ("tool", "function") or part.family not in _SERVER_FAMILIES
 
@@ -78,13 +71,13 @@ def _separate(part: Part) -> bool:
 def _destination(part: Part, ai: bool) -> str:
     if part.slot in ("content", CONTENT_ITEM) or part.slot in _OWN_SLOTS:
         return "content" if part.slot == CONTENT_ITEM else str(part.slot)
-    if isinstance(part, ApprovalRequestPart | ApprovalResponsePart):
+    if isinstance(part, model.ApprovalRequestPart | model.ApprovalResponsePart):
         raise HistnormError(
             f"a part of kind {part.kind!r} cannot be written as a LangChain message"
         )
-    if isinstance(part, ToolCallPart) and ai and part.family not in _SERVER_FAMILIES:
+    if isinstance(part, model.ToolCallPart) and ai and part.family not in _SERVER_FAMILIES:
         return TOOL_CALLS if as_args_object(part.arguments) is not None else INVALID_CALLS
-    if isinstance(part, UsagePart):
+    if isinstance(part, model.UsagePart):
         return "usage_metadata"
     return "content"
 
@@ -111,7 +104,7 @@ def _renames(parts: list[Part]) -> dict[str, str]:
     one it has now."""
     found: dict[str, str] = {}
     for part in parts:
-        if isinstance(part, ToolCallPart) and isinstance(part.native, dict):
+        if isinstance(part, model.ToolCallPart) and isinstance(part.native, dict):
             old = part.native.get("id")
             if isinstance(old, str) and part.call_id is not None and old != part.call_id:
                 found[old] = part.call_id
@@ -146,7 +139,7 @@ def _encode_content(
         return [] if isinstance(original, list) else ""
     only = parts[0] if len(parts) == 1 else None
     if (
-        isinstance(only, TextPart)
+        isinstance(only, model.TextPart)
         and only.text
         and not any(keep.values())
         and (only.slot == "content" or (only.native is None and not isinstance(original, list)))
@@ -163,14 +156,16 @@ def _encode_kwargs(
     current = kwargs if isinstance(kwargs, dict) else {}
     updates: dict[str, Any] = {}
     raw = current.get("tool_calls")
-    calls = [p for p in by_slot.get(AK_TOOL_CALLS, ()) if isinstance(p, ToolCallPart)]
+    calls = [p for p in by_slot.get(AK_TOOL_CALLS, ()) if isinstance(p, model.ToolCallPart)]
     if isinstance(raw, list) or calls:
         original = raw if isinstance(raw, list) else []
         keep = {i: call_id is None or call_id in left for i, call_id in layout.raw_copies.items()}
         encoded = [(p.native, encode_raw_call(p, AK_TOOL_CALLS)) for p in calls]
         merged = merge_items(original, keep, encoded)
         updates["tool_calls"] = merged if merged or not original else MISSING
-    function_calls = [p for p in by_slot.get(AK_FUNCTION_CALL, ()) if isinstance(p, ToolCallPart)]
+    function_calls = [
+        p for p in by_slot.get(AK_FUNCTION_CALL, ()) if isinstance(p, model.ToolCallPart)
+    ]
     if len(function_calls) > 1:
         raise HistnormError(
             "a second legacy function_call cannot be written in a LangChain message"
@@ -180,7 +175,7 @@ def _encode_kwargs(
     elif layout.function_call is not None:
         updates["function_call"] = MISSING
     refusals = by_slot.get(AK_REFUSAL, [])
-    if refusals and isinstance(refusals[0], RefusalPart):
+    if refusals and isinstance(refusals[0], model.RefusalPart):
         updates["refusal"] = refusals[0].text
     elif isinstance(current.get("refusal"), str):
         updates["refusal"] = MISSING
@@ -245,7 +240,7 @@ _USAGE_NAMES["output_tokens"] += ("completion_tokens", "candidatesTokenCount")
 def usage_metadata(part: Part) -> Any:
     """`usage_metadata` for a usage part: LangChain's own as read, or counts another format
     names its own way mapped onto `input_tokens` / `output_tokens` / `total_tokens`."""
-    details = part.details if isinstance(part, UsagePart) else None
+    details = part.details if isinstance(part, model.UsagePart) else None
     own = isinstance(details, dict) and {"input_tokens", "output_tokens"} <= details.keys()
     if part.slot == "usage_metadata" or details is None or own:
         return details
@@ -270,7 +265,7 @@ def _left(by_slot: dict[str, list[Part]]) -> tuple[set[str], set[str], set[str]]
             p.call_id
             for slot in slots
             for p in by_slot.get(slot, ())
-            if isinstance(p, ToolCallPart)
+            if isinstance(p, model.ToolCallPart)
             and p.call_id is not None
             and (not blocks or p.tool_type in CALL_BLOCK_TYPES)
         }
@@ -286,8 +281,8 @@ def _ai_values(
     layout: Layout,
     left: tuple[set[str], set[str], set[str]],
 ) -> dict[str, Any]:
-    calls = [p for p in by_slot.get(TOOL_CALLS, ()) if isinstance(p, ToolCallPart)]
-    invalid = [p for p in by_slot.get(INVALID_CALLS, ()) if isinstance(p, ToolCallPart)]
+    calls = [p for p in by_slot.get(TOOL_CALLS, ()) if isinstance(p, model.ToolCallPart)]
+    invalid = [p for p in by_slot.get(INVALID_CALLS, ()) if isinstance(p, model.ToolCallPart)]
     usage = by_slot.get("usage_metadata", [])
     if len(usage) > 1:
         raise HistnormError("a second usage part cannot be written in a LangChain message")
@@ -310,7 +305,7 @@ def encode_message(message: Message, dumpd: bool = False) -> list[Any]:
     """Encode one message; its tool results become tool (or function) messages."""
     if reuse_native(message, decode_message):
         return [message.native]
-    separate = [p for p in message.parts if isinstance(p, ToolResultPart) and _separate(p)]
+    separate = [p for p in message.parts if isinstance(p, model.ToolResultPart) and _separate(p)]
     rest = [p for p in message.parts if not _separate(p)]
     if separate and not rest:
         first = result_item(separate[0], message, dumpd)

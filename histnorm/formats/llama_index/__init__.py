@@ -26,7 +26,7 @@ a diagnostic points at `/store/<key>/N`, and a fix rewrites only that key's list
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.outline import SEVERAL
 from histnorm.errors import HistnormError, join_pointer
@@ -60,7 +60,11 @@ from histnorm.formats.llama_index.store import (
     message_lists,
     same_items,
 )
-from histnorm.model import JsonValue, Message, Part, ToolResultPart, Transcript
+from histnorm.lazy import model
+from histnorm.model_terms import JsonValue
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Part, ToolResultPart, Transcript
 
 ROLES = frozenset({"system", "developer", "user", "assistant", "function", "tool"})
 ROLES |= {"chatbot", "model"}
@@ -89,7 +93,7 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
                 )
         for index, block in enumerate(blocks):
             expect_object(block, join_pointer(at, index), "a content block")
-        result = ToolResultPart(
+        result = model.ToolResultPart(
             call_id=call_id,
             name=name,
             content=result_content(blocks),
@@ -97,7 +101,7 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
             native=blocks,
             slot=RESULT,
         )
-        return Message(role=role, parts=(result,), native=obj)
+        return model.Message(role=role, parts=(result,), native=obj)
     parts: list[Part] = [decode_block(b, join_pointer(at, i)) for i, b in enumerate(blocks)]
     calls = kwargs.get("tool_calls")
     if calls is not None:
@@ -107,7 +111,7 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
                 f"expected tool_calls to be an array, got {type_name(calls)}", pointer=where
             )
         parts.extend(decode_tool_call(c, join_pointer(where, i)) for i, c in enumerate(calls))
-    return Message(role=role, parts=tuple(parts), native=obj)
+    return model.Message(role=role, parts=tuple(parts), native=obj)
 
 
 def encode_message(message: Message) -> list[Any]:
@@ -116,13 +120,13 @@ def encode_message(message: Message) -> list[Any]:
     as they were ordered in it."""
     if reuse_native(message, decode_message):
         return [message.native]
-    results = [p for p in message.parts if isinstance(p, ToolResultPart)]
-    others = [p for p in message.parts if not isinstance(p, ToolResultPart)]
+    results = [p for p in message.parts if isinstance(p, model.ToolResultPart)]
+    others = [p for p in message.parts if not isinstance(p, model.ToolResultPart)]
     empty = message.evolve(native=None)
     if results and not others:
         return [_encode_tool(message, results[0])] + [_encode_tool(empty, r) for r in results[1:]]
     lead = 0
-    while lead < len(message.parts) and isinstance(message.parts[lead], ToolResultPart):
+    while lead < len(message.parts) and isinstance(message.parts[lead], model.ToolResultPart):
         lead += 1
     body = _encode_other(message, others, drop_call_id=bool(results))
     return (
@@ -223,7 +227,7 @@ class LlamaIndexCodec(Codec):
         for base, messages in message_lists(data):
             decoded.extend(decode_message(m, join_pointer(base, i)) for i, m in enumerate(messages))
         native = data if isinstance(data, dict) else None
-        return Transcript(messages=tuple(decoded), format=self.name, native=native)
+        return model.Transcript(messages=tuple(decoded), format=self.name, native=native)
 
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode; other keys of messages, blocks, the envelope and the store are kept."""

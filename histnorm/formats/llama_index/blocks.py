@@ -6,20 +6,15 @@ Private helper of `histnorm.formats.llama_index`; see that module for the shapes
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import expect_object, optional_str, rebuild, reuse_native, strict_equal
+from histnorm.lazy import model
 from histnorm.media import parse_data_url
-from histnorm.model import (
-    MediaPart,
-    Part,
-    ReasoningPart,
-    TextPart,
-    ToolCallPart,
-    ToolResultPart,
-    UnknownPart,
-)
+
+if TYPE_CHECKING:
+    from histnorm.model import Part, ToolResultPart
 
 BLOCKS = "blocks"
 """The slot of a part read from an item of `blocks`."""
@@ -46,14 +41,14 @@ def decode_block(item: Any, pointer: str) -> Part:
     block = expect_object(item, pointer, "a content block")
     kind = optional_str(block.get("block_type"), join_pointer(pointer, "block_type"), "block_type")
     if kind == "text" and isinstance(block.get("text"), str):
-        return TextPart(text=block["text"], native=block, slot=BLOCKS)
+        return model.TextPart(text=block["text"], native=block, slot=BLOCKS)
     if kind == "thinking":
         text = optional_str(block.get("content"), join_pointer(pointer, "content"), "thinking")
         opaque = block.get("additional_information") or None
-        return ReasoningPart(text=text, opaque=opaque, native=block, slot=BLOCKS)
+        return model.ReasoningPart(text=text, opaque=opaque, native=block, slot=BLOCKS)
     if kind == "tool_call":
         at = join_pointer(pointer, "tool_call_id")
-        return ToolCallPart(
+        return model.ToolCallPart(
             call_id=optional_str(block.get("tool_call_id"), at, "the tool_call_id"),
             name=optional_str(block.get("tool_name"), join_pointer(pointer, "tool_name"), "name"),
             arguments=block.get("tool_kwargs"),
@@ -66,8 +61,8 @@ def decode_block(item: Any, pointer: str) -> Part:
         url, data = block.get("url"), block.get(DATA[kind])
         if not isinstance(url, str):
             url = f"data:{media_type};base64,{data}" if isinstance(data, str) and data else None
-        return MediaPart(media_type=media_type, uri=url, native=block, slot=BLOCKS)
-    return UnknownPart(type=kind, native=block, slot=BLOCKS)
+        return model.MediaPart(media_type=media_type, uri=url, native=block, slot=BLOCKS)
+    return model.UnknownPart(type=kind, native=block, slot=BLOCKS)
 
 
 def decode_tool_call(item: Any, pointer: str) -> Part:
@@ -75,11 +70,11 @@ def decode_tool_call(item: Any, pointer: str) -> Part:
     llama-index-llms-openai stores them); any other shape is kept as unknown content."""
     if not isinstance(item, dict) or not isinstance(item.get("function"), dict):
         kind = item.get("type") if isinstance(item, dict) else None
-        return UnknownPart(
+        return model.UnknownPart(
             type=kind if isinstance(kind, str) else None, native=item, slot=TOOL_CALLS
         )
     body = item["function"]
-    return ToolCallPart(
+    return model.ToolCallPart(
         call_id=optional_str(item.get("id"), join_pointer(pointer, "id"), "the tool call id"),
         name=optional_str(body.get("name"), join_pointer(pointer, "function", "name"), "name"),
         arguments=body.get("arguments"),
@@ -123,17 +118,17 @@ def encode_block(part: Part) -> Any:
     if reuse_native(part, _read_block):
         return part.native
     base: dict[str, Any] = part.native if isinstance(part.native, dict) else {}
-    if isinstance(part, TextPart):
+    if isinstance(part, model.TextPart):
         if base.get("block_type") == "text" and base.get("text") == part.text:
             return part.native
         return rebuild(base if base.get("block_type") == "text" else {}, _text(part.text))
-    if isinstance(part, ReasoningPart):
+    if isinstance(part, model.ReasoningPart):
         if base.get("block_type") != "thinking":
             base = {"block_type": "thinking"}
         if base.get("content") == part.text:
             return part.native if part.native is not None else base
         return rebuild(base, {"content": part.text})
-    if isinstance(part, ToolCallPart):
+    if isinstance(part, model.ToolCallPart):
         if base.get("block_type") != "tool_call":
             base = {"block_type": "tool_call"}
         same = "tool_kwargs" in base and strict_equal(part.arguments, base["tool_kwargs"])
@@ -143,9 +138,9 @@ def encode_block(part: Part) -> Any:
             "tool_kwargs": base["tool_kwargs"] if same else _kwargs(part.arguments),
         }
         return rebuild(base, updates)
-    if isinstance(part, UnknownPart | MediaPart) and part.native is not None:
+    if isinstance(part, model.UnknownPart | model.MediaPart) and part.native is not None:
         return part.native
-    if isinstance(part, MediaPart) and part.uri is not None:
+    if isinstance(part, model.MediaPart) and part.uri is not None:
         return _media_block(part.media_type or "", part.uri)
     raise HistnormError(f"a {part.kind} part cannot be written as a LlamaIndex content block")
 
@@ -193,9 +188,9 @@ def encode_tool_call(part: Part) -> Any:
     """One item of `additional_kwargs.tool_calls`; an unchanged call is its native object."""
     if reuse_native(part, _read_call):
         return part.native
-    if isinstance(part, UnknownPart) and part.native is not None:
+    if isinstance(part, model.UnknownPart) and part.native is not None:
         return part.native
-    if not isinstance(part, ToolCallPart) or not isinstance(part.native, dict):
+    if not isinstance(part, model.ToolCallPart) or not isinstance(part.native, dict):
         raise HistnormError(f"a {part.kind} part cannot be written as a LlamaIndex tool call")
     base = part.native
     body = base["function"]

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import pairwise
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import split_envelope, type_name
-from histnorm.model import Transcript
+
+if TYPE_CHECKING:
+    from histnorm.model import Transcript
 
 CLASS_NAME = "SimpleChatStore"
 STORE_KEY = "llama_index.store_key"

@@ -11,7 +11,7 @@ written (MEAI's kinds need their own properties, not another format's): encoding
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.outline import Outline
 from histnorm.errors import join_pointer
@@ -20,7 +20,10 @@ from histnorm.formats.meai.keys import TYPE_KEY, _is_pascal, find_key, get_key
 from histnorm.formats.meai.outline import read_outline
 from histnorm.formats.meai.read import decode_content, decode_message
 from histnorm.formats.meai.write import encode_content, encode_message
-from histnorm.model import JsonValue, Message, Transcript
+from histnorm.model_terms import JsonValue
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Transcript
 
 __all__ = [
     "TYPE_KEY",

@@ -13,7 +13,7 @@ from typing import Any
 
 from histnorm.errors import join_pointer
 from histnorm.formats.base import MISSING, expect_object
-from histnorm.model import ToolFamily
+from histnorm.model_terms import ToolFamily
 
 TYPE_KEY = "$type"
 HANDOFF_PREFIX = "handoff_to_"

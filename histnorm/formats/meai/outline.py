@@ -21,7 +21,7 @@ from histnorm.analysis.outline import (
 )
 from histnorm.call_keys import unread_call_keys
 from histnorm.formats.meai.keys import _CALLS, _KNOWN, _RESULTS, HANDOFF_PREFIX, TYPE_KEY
-from histnorm.model import PARTIAL_RESPONSE_KEY, ToolFamily
+from histnorm.model_terms import PARTIAL_RESPONSE_KEY, ToolFamily
 
 _CALL_KINDS = frozenset(kind for kind, family in _CALLS.items() if family is ToolFamily.FUNCTION)
 _RESULT_KINDS = frozenset(kind for kind, f in _RESULTS.items() if f is ToolFamily.FUNCTION)

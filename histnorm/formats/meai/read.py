@@ -7,7 +7,7 @@ lookup this relies on are in `histnorm.formats.meai.keys`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import (
@@ -29,20 +29,11 @@ from histnorm.formats.meai.keys import (
     find_key,
     get_key,
 )
-from histnorm.model import (
-    ApprovalRequestPart,
-    ApprovalResponsePart,
-    MediaPart,
-    Message,
-    Part,
-    ReasoningPart,
-    TextPart,
-    ToolCallPart,
-    ToolFamily,
-    ToolResultPart,
-    UnknownPart,
-    UsagePart,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import ToolFamily
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Part, ToolCallPart
 
 
 def _tool_call(obj: dict[str, Any], kind: str, pointer: str) -> ToolCallPart:
@@ -54,7 +45,7 @@ def _tool_call(obj: dict[str, Any], kind: str, pointer: str) -> ToolCallPart:
     informational = get_key(obj, "informationalOnly")
     if informational is None:
         informational = get_key(obj, "invocationRequired") is False
-    return ToolCallPart(
+    return model.ToolCallPart(
         call_id=call_id,
         name=name,
         arguments=get_key(obj, "arguments"),
@@ -81,7 +72,7 @@ def decode_nested_call(obj: Any, pointer: str = "") -> ToolCallPart:
     System.Text.Json wrote no `$type` for it: an object without one is a function call.
     """
     part = decode_content(obj, pointer, untyped="functionCall")
-    if not isinstance(part, ToolCallPart):
+    if not isinstance(part, model.ToolCallPart):
         raise HistnormError("expected a tool call content", pointer=pointer)
     return part
 
@@ -99,12 +90,14 @@ def decode_content(obj: Any, pointer: str = "", untyped: str | None = None) -> P
         kind = None
     meta = _metadata(content, pointer)
     if kind == "text" and isinstance(get_key(content, "text"), str):
-        return TextPart(text=get_key(content, "text"), native=obj, slot="contents", metadata=meta)
+        return model.TextPart(
+            text=get_key(content, "text"), native=obj, slot="contents", metadata=meta
+        )
     if kind == "reasoning":
         text = optional_str(
             get_key(content, "text"), _at(pointer, content, "text"), "reasoning text"
         )
-        return ReasoningPart(
+        return model.ReasoningPart(
             text=text,
             opaque=get_key(content, "protectedData"),
             native=obj,
@@ -118,7 +111,7 @@ def decode_content(obj: Any, pointer: str = "", untyped: str | None = None) -> P
             get_key(content, "callId"), _at(pointer, content, "callId"), "callId"
         )
         result_key = "result" if kind in ("functionResult", "toolResult") else "outputs"
-        return ToolResultPart(
+        return model.ToolResultPart(
             call_id=call_id,
             content=get_key(content, result_key),
             family=_RESULTS[kind],
@@ -129,7 +122,7 @@ def decode_content(obj: Any, pointer: str = "", untyped: str | None = None) -> P
         )
     if kind in _REQUESTS:
         confirm = get_key(content, "requiresConfirmation")
-        return ApprovalRequestPart(
+        return model.ApprovalRequestPart(
             request_id=_request_id(content, pointer),
             tool_call=_nested_call(content, pointer),
             requires_confirmation=confirm is not False,
@@ -140,7 +133,7 @@ def decode_content(obj: Any, pointer: str = "", untyped: str | None = None) -> P
     if kind in _RESPONSES:
         approved = get_key(content, "approved")
         reason = optional_str(get_key(content, "reason"), _at(pointer, content, "reason"), "reason")
-        return ApprovalResponsePart(
+        return model.ApprovalResponsePart(
             request_id=_request_id(content, pointer),
             approved=approved if isinstance(approved, bool) else None,
             tool_call=_nested_call(content, pointer),
@@ -154,7 +147,7 @@ def decode_content(obj: Any, pointer: str = "", untyped: str | None = None) -> P
         media_type = get_key(content, "mediaType")
         if media_type is None and isinstance(uri, str) and uri.startswith("data:"):
             media_type = uri[5:].split(";", 1)[0].split(",", 1)[0] or None
-        return MediaPart(
+        return model.MediaPart(
             media_type=media_type if isinstance(media_type, str) else None,
             uri=uri if isinstance(uri, str) else None,
             native=obj,
@@ -162,10 +155,10 @@ def decode_content(obj: Any, pointer: str = "", untyped: str | None = None) -> P
             metadata=meta,
         )
     if kind == "usage":
-        return UsagePart(
+        return model.UsagePart(
             details=get_key(content, "details"), native=obj, slot="contents", metadata=meta
         )
-    return UnknownPart(
+    return model.UnknownPart(
         type=kind if isinstance(kind, str) else None, native=obj, slot="contents", metadata=meta
     )
 
@@ -192,7 +185,7 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
     parts = tuple(
         decode_content(c, join_pointer(contents_at, i)) for i, c in enumerate(contents or ())
     )
-    return Message(
+    return model.Message(
         role=role,
         id=optional_str(get_key(msg, "messageId"), _at(pointer, msg, "messageId"), "messageId"),
         author_name=optional_str(

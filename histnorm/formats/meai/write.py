@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -22,19 +22,18 @@ from histnorm.formats.meai.keys import (
     find_key,
 )
 from histnorm.formats.meai.read import decode_content, decode_message, decode_nested_call
-from histnorm.model import (
-    ApprovalRequestPart,
-    ApprovalResponsePart,
-    MediaPart,
-    Message,
-    Part,
-    ReasoningPart,
-    TextPart,
-    ToolCallPart,
-    ToolFamily,
-    ToolResultPart,
-    UsagePart,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import ToolFamily
+
+if TYPE_CHECKING:
+    from histnorm.model import (
+        ApprovalRequestPart,
+        ApprovalResponsePart,
+        Message,
+        Part,
+        ToolCallPart,
+        ToolResultPart,
+    )
 
 
 def _updates(base: dict[str, Any], pascal: bool, values: dict[str, Any]) -> dict[str, Any]:
@@ -71,18 +70,18 @@ def encode_content(part: Part, pascal: bool = False) -> Any:
         return part.native
     base = part.native if isinstance(part.native, dict) else {}
     pascal = _is_pascal(base) if base else pascal
-    if isinstance(part, ToolCallPart | ToolResultPart):
+    if isinstance(part, model.ToolCallPart | model.ToolResultPart):
         _check_kind(part)
     values: dict[str, Any] = {}
     if part.metadata or find_key(base, "additionalProperties"):
         values["additionalProperties"] = _metadata_value(part.metadata, base)
-    if isinstance(part, TextPart):
+    if isinstance(part, model.TextPart):
         kind, values = "text", {"text": part.text, **values}
-    elif isinstance(part, ReasoningPart):
+    elif isinstance(part, model.ReasoningPart):
         kind, values = "reasoning", {"text": part.text, **values}
         if part.opaque is not None or find_key(base, "protectedData"):
             values["protectedData"] = part.opaque
-    elif isinstance(part, ToolCallPart):
+    elif isinstance(part, model.ToolCallPart):
         kind = (
             part.tool_type
             if part.tool_type in _CALLS
@@ -98,7 +97,7 @@ def encode_content(part: Part, pascal: bool = False) -> Any:
             values["invocationRequired"] = not part.informational
         elif part.informational or find_key(base, "informationalOnly"):
             values["informationalOnly"] = part.informational
-    elif isinstance(part, ToolResultPart):
+    elif isinstance(part, model.ToolResultPart):
         kind = (
             part.tool_type
             if part.tool_type in _RESULTS
@@ -109,9 +108,9 @@ def encode_content(part: Part, pascal: bool = False) -> Any:
         if key == "outputs" and isinstance(content, str) and not base:
             content = [{TYPE_KEY: "text", _styled("text", pascal): content}]
         values = {"callId": part.call_id or "", key: content, **values}
-    elif isinstance(part, ApprovalRequestPart | ApprovalResponsePart):
+    elif isinstance(part, model.ApprovalRequestPart | model.ApprovalResponsePart):
         kind, values = _encode_approval(part, base, pascal, values)
-    elif isinstance(part, MediaPart):
+    elif isinstance(part, model.MediaPart):
         kind = base.get(
             TYPE_KEY, "uri" if part.uri and not part.uri.startswith("data:") else "data"
         )
@@ -121,7 +120,7 @@ def encode_content(part: Part, pascal: bool = False) -> Any:
             kind != "data" or find_key(base, "mediaType") or not in_uri
         ):
             values["mediaType"] = part.media_type
-    elif isinstance(part, UsagePart):
+    elif isinstance(part, model.UsagePart):
         kind, values = "usage", {"details": part.details, **values}
     elif isinstance(base.get(TYPE_KEY), str):
         kind = base[TYPE_KEY]
@@ -136,10 +135,10 @@ def _check_kind(part: ToolCallPart | ToolResultPart) -> None:
     """Refuse a server-side tool call or result MEAI has no content kind for: written as a
     function call, `FunctionInvokingChatClient` would run it and the OpenAI client would
     drop its result from the assistant message."""
-    kinds = _CALLS if isinstance(part, ToolCallPart) else _RESULTS
+    kinds = _CALLS if isinstance(part, model.ToolCallPart) else _RESULTS
     if part.family is not ToolFamily.HOSTED or part.tool_type is None or part.tool_type in kinds:
         return  # a part histnorm made itself (a synthesized result) has no foreign kind
-    what = "call" if isinstance(part, ToolCallPart) else "result"
+    what = "call" if isinstance(part, model.ToolCallPart) else "result"
     tool = f" ({part.name})" if part.name else ""
     raise HistnormError(
         f"server-side tool {what} {part.call_id!r}{tool} of type {part.tool_type!r} cannot "
@@ -153,16 +152,16 @@ def _encode_approval(
     pascal: bool,
     values: dict[str, Any],
 ) -> tuple[str, dict[str, Any]]:
-    request = isinstance(part, ApprovalRequestPart)
+    request = isinstance(part, model.ApprovalRequestPart)
     default = "toolApprovalRequest" if request else "toolApprovalResponse"
     kind = base.get(TYPE_KEY, default)
     old = kind in _OLD_APPROVALS
     head: dict[str, Any] = {("id" if old else "requestId"): part.request_id}
-    if isinstance(part, ApprovalResponsePart):
+    if isinstance(part, model.ApprovalResponsePart):
         head["approved"] = part.approved
     if part.tool_call is not None:
         head["functionCall" if old else "toolCall"] = _encode_nested_call(part.tool_call, pascal)
-    if isinstance(part, ApprovalRequestPart):
+    if isinstance(part, model.ApprovalRequestPart):
         if not part.requires_confirmation or find_key(base, "requiresConfirmation"):
             head["requiresConfirmation"] = part.requires_confirmation
     elif part.reason is not None or find_key(base, "reason"):

@@ -8,7 +8,7 @@ Slots: `content` (string content), `content[]` (an item of array content), `refu
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.outline import Outline
 from histnorm.errors import join_pointer
@@ -34,7 +34,10 @@ from histnorm.formats.openai_chat.read import (
     unread,
 )
 from histnorm.formats.openai_chat.write import encode_message
-from histnorm.model import JsonValue, Message, Transcript
+from histnorm.model_terms import JsonValue
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Transcript
 
 _ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 _OTHER_KEYS = frozenset({"contents", "parts", "type"})

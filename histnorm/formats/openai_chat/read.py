@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.content_keys import unread_content
 from histnorm.errors import HistnormError, join_pointer
@@ -12,17 +12,11 @@ from histnorm.formats.base import (
     required_str,
     type_name,
 )
-from histnorm.model import (
-    MediaPart,
-    Message,
-    Part,
-    RefusalPart,
-    TextPart,
-    ToolCallPart,
-    ToolFamily,
-    ToolResultPart,
-    UnknownPart,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import ToolFamily
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Part, ToolCallPart
 
 HANDOFF_PREFIX = "handoff_to_"
 _MEDIA_TYPES = {"image_url", "input_audio", "file"}
@@ -69,23 +63,25 @@ def _family(name: str | None) -> ToolFamily:
 def decode_content_item(item: Any) -> Part:
     """Decode one item of an array `content`."""
     if not isinstance(item, dict):
-        return UnknownPart(native=item, slot="content[]")
+        return model.UnknownPart(native=item, slot="content[]")
     kind = item.get("type")
     if kind == "text" and isinstance(item.get("text"), str):
-        return TextPart(text=item["text"], native=item, slot="content[]")
+        return model.TextPart(text=item["text"], native=item, slot="content[]")
     if kind == "refusal" and isinstance(item.get("refusal"), str):
-        return RefusalPart(text=item["refusal"], native=item, slot="content[]")
+        return model.RefusalPart(text=item["refusal"], native=item, slot="content[]")
     if isinstance(kind, str) and kind in _MEDIA_TYPES:
         body = item.get(kind)
         uri = body.get("url") if isinstance(body, dict) else None
         fmt = body.get("format") if isinstance(body, dict) and kind == "input_audio" else None
-        return MediaPart(
+        return model.MediaPart(
             media_type=f"audio/{fmt}" if isinstance(fmt, str) else None,
             uri=uri if isinstance(uri, str) else None,
             native=item,
             slot="content[]",
         )
-    return UnknownPart(type=kind if isinstance(kind, str) else None, native=item, slot="content[]")
+    return model.UnknownPart(
+        type=kind if isinstance(kind, str) else None, native=item, slot="content[]"
+    )
 
 
 def decode_tool_call(item: Any, pointer: str) -> ToolCallPart:
@@ -106,7 +102,7 @@ def decode_tool_call(item: Any, pointer: str) -> ToolCallPart:
     else:
         args = body.get("arguments") if isinstance(body, dict) else None
         family = _family(name) if kind == "function" else ToolFamily.CUSTOM
-    return ToolCallPart(
+    return model.ToolCallPart(
         call_id=call_id,
         name=name,
         arguments=args,
@@ -121,7 +117,7 @@ def decode_function_call(item: Any, pointer: str) -> ToolCallPart:
     """Decode a legacy `function_call` (no id; paired by position)."""
     call = expect_object(item, pointer, "a function call")
     name = optional_str(call.get("name"), join_pointer(pointer, "name"), "the function name")
-    return ToolCallPart(
+    return model.ToolCallPart(
         call_id=None,
         name=name,
         arguments=call.get("arguments"),
@@ -149,7 +145,7 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
             call_id = None
             name = optional_str(msg.get("name"), join_pointer(pointer, "name"), "the function name")
         parts.append(
-            ToolResultPart(
+            model.ToolResultPart(
                 call_id=call_id,
                 name=name,
                 content=content,
@@ -162,7 +158,7 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
     else:
         author = optional_str(msg.get("name"), join_pointer(pointer, "name"), "the author name")
         if isinstance(content, str):
-            parts.append(TextPart(text=content, native=content, slot="content"))
+            parts.append(model.TextPart(text=content, native=content, slot="content"))
         elif isinstance(content, list):
             parts.extend(decode_content_item(item) for item in content)
         elif content is not None:
@@ -173,7 +169,7 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
             )
         refusal = optional_str(msg.get("refusal"), join_pointer(pointer, "refusal"), "refusal")
         if refusal is not None:
-            parts.append(RefusalPart(text=refusal, native=refusal, slot="refusal"))
+            parts.append(model.RefusalPart(text=refusal, native=refusal, slot="refusal"))
         calls = msg.get("tool_calls")
         if calls is not None:
             if not isinstance(calls, list):
@@ -185,8 +181,8 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
                 parts.append(decode_tool_call(call, join_pointer(pointer, "tool_calls", index)))
         audio = msg.get("audio")
         if isinstance(audio, dict) and role.casefold() == "assistant":
-            parts.append(MediaPart(media_type="audio", native=audio, slot="audio"))
+            parts.append(model.MediaPart(media_type="audio", native=audio, slot="audio"))
         if msg.get("function_call") is not None:
             fc_pointer = join_pointer(pointer, "function_call")
             parts.append(decode_function_call(msg["function_call"], fc_pointer))
-    return Message(role=role, author_name=author, parts=tuple(parts), native=obj)
+    return model.Message(role=role, author_name=author, parts=tuple(parts), native=obj)

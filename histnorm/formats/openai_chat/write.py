@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import histnorm.jsonio as jsonio
 from histnorm.errors import HistnormError
@@ -18,16 +18,11 @@ from histnorm.formats.openai_chat.read import (
     decode_message,
     decode_tool_call,
 )
+from histnorm.lazy import model
 from histnorm.media import parse_data_url
-from histnorm.model import (
-    MediaPart,
-    Message,
-    Part,
-    RefusalPart,
-    TextPart,
-    ToolCallPart,
-    ToolResultPart,
-)
+
+if TYPE_CHECKING:
+    from histnorm.model import MediaPart, Message, Part, ToolCallPart, ToolResultPart
 
 AUDIO_FORMATS = {"audio/wav": "wav", "audio/x-wav": "wav", "audio/mp3": "mp3", "audio/mpeg": "mp3"}
 """The audio types OpenAI Chat `input_audio` takes, by the `format` it names them."""
@@ -37,11 +32,11 @@ def _encode_content_item(part: Part) -> Any:
     if reuse_native(part, decode_content_item):
         return part.native
     base = part.native if isinstance(part.native, dict) else {}
-    if isinstance(part, TextPart):
+    if isinstance(part, model.TextPart):
         return rebuild(base, {"type": "text", "text": part.text})
-    if isinstance(part, RefusalPart):
+    if isinstance(part, model.RefusalPart):
         return rebuild(base, {"type": "refusal", "refusal": part.text})
-    if isinstance(part, MediaPart):
+    if isinstance(part, model.MediaPart):
         if not base:
             return _new_media_item(part)
         kind = base.get("type")
@@ -128,7 +123,8 @@ def _encode_content(message: Message, base: dict[str, Any]) -> Any:
     items = [
         p
         for p in message.parts
-        if p.slot in _CONTENT_SLOTS or (p.native is None and isinstance(p, TextPart | MediaPart))
+        if p.slot in _CONTENT_SLOTS
+        or (p.native is None and isinstance(p, model.TextPart | model.MediaPart))
     ]
     if not items:
         current = base.get("content", MISSING)
@@ -138,7 +134,7 @@ def _encode_content(message: Message, base: dict[str, Any]) -> Any:
     only = items[0]
     if (
         len(items) == 1
-        and isinstance(only, TextPart)
+        and isinstance(only, model.TextPart)
         and (
             only.slot == "content"
             or (only.native is None and not isinstance(base.get("content"), list))
@@ -153,23 +149,23 @@ def encode_message(message: Message) -> list[dict[str, Any]]:
     or after the rest of the message as they were ordered in it."""
     if reuse_native(message, decode_message):
         return [message.native]
-    results = [p for p in message.parts if isinstance(p, ToolResultPart)]
-    others = [p for p in message.parts if not isinstance(p, ToolResultPart)]
+    results = [p for p in message.parts if isinstance(p, model.ToolResultPart)]
+    others = [p for p in message.parts if not isinstance(p, model.ToolResultPart)]
     if results and not others:
         first = _encode_result(message, results[0])
         return [first] + [_encode_result(message.evolve(native=None), r) for r in results[1:]]
     base = message.native if isinstance(message.native, dict) else {}
     if results:  # results inside a non-tool message: written as tool messages beside it
         base = {k: v for k, v in base.items() if k != "tool_call_id"}
-    calls = [p for p in others if isinstance(p, ToolCallPart) and p.slot != "function_call"]
+    calls = [p for p in others if isinstance(p, model.ToolCallPart) and p.slot != "function_call"]
     legacy = next(
-        (p for p in others if isinstance(p, ToolCallPart) and p.slot == "function_call"), None
+        (p for p in others if isinstance(p, model.ToolCallPart) and p.slot == "function_call"), None
     )
     refusal = next(
         (
             p
             for p in others
-            if isinstance(p, RefusalPart) and (p.slot == "refusal" or p.native is None)
+            if isinstance(p, model.RefusalPart) and (p.slot == "refusal" or p.native is None)
         ),
         None,
     )
@@ -179,7 +175,10 @@ def encode_message(message: Message) -> list[dict[str, Any]]:
         for p in others
         if p.slot not in _CONTENT_SLOTS | {"refusal", "tool_calls", "function_call", "audio"}
         and not (
-            p.native is None and isinstance(p, TextPart | MediaPart | ToolCallPart | RefusalPart)
+            p.native is None
+            and isinstance(
+                p, model.TextPart | model.MediaPart | model.ToolCallPart | model.RefusalPart
+            )
         )
     ]
     if leftover:
@@ -202,7 +201,7 @@ def encode_message(message: Message) -> list[dict[str, Any]]:
     empty = message.evolve(native=None)
     lead: list[ToolResultPart] = []
     for part in message.parts:
-        if not isinstance(part, ToolResultPart):
+        if not isinstance(part, model.ToolResultPart):
             break
         lead.append(part)
     trailing = results[len(lead) :]

@@ -31,7 +31,7 @@ an `id`; a new result becomes the output item of the call it pairs with
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.outline import Outline
 from histnorm.errors import HistnormError, join_pointer
@@ -66,43 +66,34 @@ from histnorm.formats.openai_responses.write import (
     encode_reasoning,
     encode_result,
 )
-from histnorm.model import (
-    ApprovalRequestPart,
-    ApprovalResponsePart,
-    JsonValue,
-    MediaPart,
-    Message,
-    Part,
-    ReasoningPart,
-    RefusalPart,
-    TextPart,
-    ToolCallPart,
-    ToolFamily,
-    ToolResultPart,
-    Transcript,
-    UnknownPart,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import JsonValue, ToolFamily
 from histnorm.pairing import pair_transcript
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Part, ToolResultPart, Transcript
 
 
 def decode_string_input(text: str) -> Message:
     """The single user message of an `input` string."""
-    return Message(
-        role="user", parts=(TextPart(text=text, native=text, slot="input"),), native=text
+    return model.Message(
+        role="user", parts=(model.TextPart(text=text, native=text, slot="input"),), native=text
     )
 
 
 def _is_content(part: Part) -> bool:
     if part.slot in CONTENT_SLOTS:
         return True
-    return part.native is None and isinstance(part, TextPart | RefusalPart | MediaPart)
+    return part.native is None and isinstance(
+        part, model.TextPart | model.RefusalPart | model.MediaPart
+    )
 
 
 def _message_item(message: Message, parts: list[Part], base: dict[str, Any]) -> dict[str, Any]:
     """A `message` item holding `parts`, rebuilt from `base` when there is one."""
     only = parts[0] if len(parts) == 1 else None
     content: Any
-    if isinstance(only, TextPart) and (
+    if isinstance(only, model.TextPart) and (
         only.slot in ("content", "input")
         or (only.native is None and not isinstance(base.get("content"), list))
     ):
@@ -118,15 +109,15 @@ def _message_item(message: Message, parts: list[Part], base: dict[str, Any]) -> 
 
 
 def _encode_item(part: Part, output_kind: str) -> Any:
-    if isinstance(part, ToolCallPart):
+    if isinstance(part, model.ToolCallPart):
         return encode_call(part)
-    if isinstance(part, ToolResultPart):
+    if isinstance(part, model.ToolResultPart):
         return encode_result(part, output_kind)
-    if isinstance(part, ReasoningPart):
+    if isinstance(part, model.ReasoningPart):
         return encode_reasoning(part)
-    if isinstance(part, ApprovalRequestPart | ApprovalResponsePart):
+    if isinstance(part, model.ApprovalRequestPart | model.ApprovalResponsePart):
         return encode_approval(part)
-    if isinstance(part, UnknownPart) and part.native is not None and part.slot == ITEM_SLOT:
+    if isinstance(part, model.UnknownPart) and part.native is not None and part.slot == ITEM_SLOT:
         return part.native
     raise HistnormError(
         f"a part of kind {part.kind!r} cannot be written as an OpenAI Responses item"
@@ -165,7 +156,7 @@ def encode_message(message: Message, output_kinds: Mapping[int, str] | None = No
 def _output_kind(result: ToolResultPart, call: Part | None) -> str:
     if result.tool_type in RESULTS:
         return result.tool_type
-    if isinstance(call, ToolCallPart):
+    if isinstance(call, model.ToolCallPart):
         native_type = item_type(call.native)
         for kind in (native_type, call.tool_type):
             if kind in CALLS:
@@ -183,7 +174,7 @@ def _output_kinds(transcript: Transcript) -> dict[int, dict[int, str]]:
         (mi, pi)
         for mi, m in enumerate(transcript.messages)
         for pi, p in enumerate(m.parts)
-        if isinstance(p, ToolResultPart) and not isinstance(p.native, dict)
+        if isinstance(p, model.ToolResultPart) and not isinstance(p.native, dict)
     ]
     if not new:
         return {}
@@ -191,7 +182,7 @@ def _output_kinds(transcript: Transcript) -> dict[int, dict[int, str]]:
     out: dict[int, dict[int, str]] = {}
     for mi, pi in new:
         result = transcript.messages[mi].parts[pi]
-        assert isinstance(result, ToolResultPart)
+        assert isinstance(result, model.ToolResultPart)
         at = calls.get((mi, pi))
         call = transcript.messages[at[0]].parts[at[1]] if at else None
         out.setdefault(mi, {})[pi] = _output_kind(result, call)
@@ -230,7 +221,9 @@ class OpenAIResponsesCodec(Codec):
             items, base = split_envelope(data, ENVELOPE_KEY, "input items")
             decoded = tuple(decode_item(it, join_pointer(base, i)) for i, it in enumerate(items))
         state = server_state(data)
-        return Transcript(messages=decoded, format=self.name, native=native, server_state=state)
+        return model.Transcript(
+            messages=decoded, format=self.name, native=native, server_state=state
+        )
 
     def read_outline(self, data: JsonValue) -> Outline | None:
         """The outline read without building models, or None (`Codec.read_outline`)."""
@@ -241,7 +234,7 @@ class OpenAIResponsesCodec(Codec):
         messages = transcript.messages
         if _string_input(transcript) and len(messages) == 1 and messages[0].role_is("user"):
             parts = messages[0].parts
-            if len(parts) == 1 and isinstance(parts[0], TextPart):
+            if len(parts) == 1 and isinstance(parts[0], model.TextPart):
                 return rebuild(transcript.native, {ENVELOPE_KEY: parts[0].text})
         kinds = _output_kinds(transcript)
         out: list[Any] = []

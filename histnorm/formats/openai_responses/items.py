@@ -5,7 +5,7 @@ Helpers for `histnorm.formats.openai_responses`; see that module for the shapes 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import (
@@ -14,20 +14,19 @@ from histnorm.formats.base import (
     required_str,
     type_name,
 )
-from histnorm.model import (
-    ApprovalRequestPart,
-    ApprovalResponsePart,
-    MediaPart,
-    Message,
-    Part,
-    ReasoningPart,
-    RefusalPart,
-    TextPart,
-    ToolCallPart,
-    ToolFamily,
-    ToolResultPart,
-    UnknownPart,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import ToolFamily
+
+if TYPE_CHECKING:
+    from histnorm.model import (
+        ApprovalRequestPart,
+        ApprovalResponsePart,
+        Message,
+        Part,
+        ReasoningPart,
+        ToolCallPart,
+        ToolResultPart,
+    )
 
 HANDOFF_PREFIX = "handoff_to_"
 CALLS: dict[str, tuple[str, ToolFamily]] = {
@@ -105,23 +104,27 @@ def _at(pointer: str, key: str) -> str:
 def decode_content(item: Any) -> Part:
     """Decode one content part of a message item."""
     if not isinstance(item, dict):
-        return UnknownPart(native=item, slot="content[]")
+        return model.UnknownPart(native=item, slot="content[]")
     kind = item.get("type")
     text = item.get("text")
     if kind in ("input_text", "output_text") and isinstance(text, str):
-        return TextPart(text=text, native=item, slot="content[]")
+        return model.TextPart(text=text, native=item, slot="content[]")
     if kind == "refusal" and isinstance(item.get("refusal"), str):
-        return RefusalPart(text=item["refusal"], native=item, slot="content[]")
+        return model.RefusalPart(text=item["refusal"], native=item, slot="content[]")
     if kind in ("input_image", "input_file"):
         uri = item.get("image_url" if kind == "input_image" else "file_url")
-        return MediaPart(uri=uri if isinstance(uri, str) else None, native=item, slot="content[]")
-    return UnknownPart(type=kind if isinstance(kind, str) else None, native=item, slot="content[]")
+        return model.MediaPart(
+            uri=uri if isinstance(uri, str) else None, native=item, slot="content[]"
+        )
+    return model.UnknownPart(
+        type=kind if isinstance(kind, str) else None, native=item, slot="content[]"
+    )
 
 
 def _decode_message(item: dict[str, Any], pointer: str, role: str) -> Message:
     content = item.get("content")
     if isinstance(content, str):
-        parts: tuple[Part, ...] = (TextPart(text=content, native=content, slot="content"),)
+        parts: tuple[Part, ...] = (model.TextPart(text=content, native=content, slot="content"),)
     elif isinstance(content, list):
         parts = tuple(decode_content(c) for c in content)
     elif content is None:
@@ -131,7 +134,7 @@ def _decode_message(item: dict[str, Any], pointer: str, role: str) -> Message:
             f"expected content to be a string or an array of parts, got {type_name(content)}",
             pointer=_at(pointer, "content"),
         )
-    return Message(role=role, id=message_id(item), parts=parts, native=item)
+    return model.Message(role=role, id=message_id(item), parts=parts, native=item)
 
 
 def _call(item: dict[str, Any], kind: str, pointer: str) -> ToolCallPart:
@@ -140,7 +143,7 @@ def _call(item: dict[str, Any], kind: str, pointer: str) -> ToolCallPart:
         key = "actions"
     call_id = required_str(item.get("call_id"), _at(pointer, "call_id"), "call_id")
     name = optional_str(item.get("name"), _at(pointer, "name"), "the tool name")
-    return ToolCallPart(
+    return model.ToolCallPart(
         call_id=call_id,
         name=name,
         arguments=item.get(key),
@@ -164,7 +167,7 @@ def _result(item: dict[str, Any], kind: str, pointer: str) -> ToolResultPart:
         call_id = required_str(item.get(key), _at(pointer, key), key)
     name = optional_str(item.get("name"), _at(pointer, "name"), "the tool name")
     family = CALLS[RESULTS[kind]][1]
-    return ToolResultPart(
+    return model.ToolResultPart(
         call_id=call_id,
         name=name,
         content=item.get("output"),
@@ -191,7 +194,7 @@ def _reasoning(item: dict[str, Any], pointer: str) -> ReasoningPart:
             f"expected summary to be an array, got {type_name(summary)}",
             pointer=_at(pointer, "summary"),
         )
-    return ReasoningPart(
+    return model.ReasoningPart(
         text=summary_text(summary),
         opaque=item.get("encrypted_content"),
         native=item,
@@ -202,14 +205,14 @@ def _reasoning(item: dict[str, Any], pointer: str) -> ReasoningPart:
 def _approval_request(item: dict[str, Any], pointer: str) -> ApprovalRequestPart:
     request_id = required_str(item.get("id"), _at(pointer, "id"), "the approval request id")
     name = optional_str(item.get("name"), _at(pointer, "name"), "the tool name")
-    call = ToolCallPart(
+    call = model.ToolCallPart(
         call_id=None,
         name=name,
         arguments=item.get("arguments"),
         family=ToolFamily.MCP,
         tool_type="mcp_call",
     )
-    return ApprovalRequestPart(
+    return model.ApprovalRequestPart(
         request_id=request_id, tool_call=call, native=item, slot="mcp_approval_request"
     )
 
@@ -223,7 +226,7 @@ def _approval_response(item: dict[str, Any], pointer: str) -> ApprovalResponsePa
             f"expected approve to be a boolean, got {type_name(approve)}",
             pointer=_at(pointer, "approve"),
         )
-    return ApprovalResponsePart(
+    return model.ApprovalResponsePart(
         request_id=request_id,
         approved=approve,
         reason=optional_str(item.get("reason"), _at(pointer, "reason"), "reason"),
@@ -240,11 +243,13 @@ def client_run(item: dict[str, Any], kind: str | None) -> bool:
 def _client_part(item: dict[str, Any], kind: str, pointer: str) -> ToolCallPart | ToolResultPart:
     call_id = required_str(item.get("call_id"), _at(pointer, "call_id"), "call_id")
     if kind in CLIENT_RUN:
-        return ToolCallPart(
+        return model.ToolCallPart(
             call_id=call_id, arguments=item.get("arguments"), tool_type=kind, native=item, slot=kind
         )
     content = item.get("tools")
-    return ToolResultPart(call_id=call_id, content=content, tool_type=kind, native=item, slot=kind)
+    return model.ToolResultPart(
+        call_id=call_id, content=content, tool_type=kind, native=item, slot=kind
+    )
 
 
 def item_role(item: dict[str, Any], kind: str | None) -> str:
@@ -299,5 +304,7 @@ def decode_item(obj: Any, pointer: str = "") -> Message:
     elif client and kind is not None:
         part = _client_part(item, kind, pointer)
     else:
-        part = UnknownPart(type=kind, native=item, slot=ITEM_SLOT)
-    return Message(role=item_role(item, kind), id=message_id(item), parts=(part,), native=item)
+        part = model.UnknownPart(type=kind, native=item, slot=ITEM_SLOT)
+    return model.Message(
+        role=item_role(item, kind), id=message_id(item), parts=(part,), native=item
+    )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from histnorm.formats.openai_responses.items import CONTENT_TYPES, ITEM_TYPES
-from histnorm.model import JsonValue
+from histnorm.model_terms import JsonValue
 
 ENVELOPE_KEY = "input"
 _FOREIGN_KEYS = {"contents", "parts", "tool_calls", "tool_call_id", "function_call", "$type"}

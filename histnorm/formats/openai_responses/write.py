@@ -7,7 +7,7 @@ a new part is written in the plainest valid shape.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import histnorm.jsonio as jsonio
 from histnorm.errors import HistnormError
@@ -23,19 +23,18 @@ from histnorm.formats.openai_responses.items import (
     result_id_key,
     summary_text,
 )
-from histnorm.model import (
-    ApprovalRequestPart,
-    ApprovalResponsePart,
-    MediaPart,
-    Part,
-    ReasoningPart,
-    RefusalPart,
-    TextPart,
-    ToolCallPart,
-    ToolFamily,
-    ToolResultPart,
-    UnknownPart,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import ToolFamily
+
+if TYPE_CHECKING:
+    from histnorm.model import (
+        ApprovalRequestPart,
+        ApprovalResponsePart,
+        Part,
+        ReasoningPart,
+        ToolCallPart,
+        ToolResultPart,
+    )
 
 
 def _single(native: Any) -> Part | None:
@@ -53,15 +52,15 @@ def encode_content(part: Part, role: str) -> Any:
     if reuse_native(part, decode_content):
         return part.native
     base = part.native if isinstance(part.native, dict) else {}
-    if isinstance(part, TextPart):
+    if isinstance(part, model.TextPart):
         if base.get("type") in ("input_text", "output_text"):
             return rebuild(base, {"text": part.text})
         if role.casefold() == "assistant":
             return {"type": "output_text", "text": part.text, "annotations": []}
         return {"type": "input_text", "text": part.text}
-    if isinstance(part, RefusalPart):
+    if isinstance(part, model.RefusalPart):
         return rebuild(base, {"type": "refusal", "refusal": part.text})
-    if isinstance(part, MediaPart):
+    if isinstance(part, model.MediaPart):
         kind = base.get("type")
         if kind not in ("input_image", "input_file"):
             image = part.media_type is None or part.media_type.startswith("image")
@@ -70,7 +69,7 @@ def encode_content(part: Part, role: str) -> Any:
         if part.uri is None and key not in base:
             return rebuild(base, {"type": kind})
         return rebuild(base, {"type": kind, key: part.uri})
-    if isinstance(part, UnknownPart) and part.native is not None:
+    if isinstance(part, model.UnknownPart) and part.native is not None:
         return part.native
     raise HistnormError(
         f"a part of kind {part.kind!r} cannot be written as OpenAI Responses content"
@@ -197,7 +196,7 @@ def encode_approval(part: ApprovalRequestPart | ApprovalResponsePart) -> dict[st
             f"an {part.kind} part for a {call.family.value} call cannot be written as "
             "OpenAI Responses, which has approvals for MCP tools only"
         )
-    if isinstance(part, ApprovalResponsePart):
+    if isinstance(part, model.ApprovalResponsePart):
         updates: dict[str, Any] = {
             "type": "mcp_approval_response",
             "approval_request_id": part.request_id,

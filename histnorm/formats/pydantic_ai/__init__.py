@@ -27,7 +27,7 @@ in a response, `text`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.outline import Outline
 from histnorm.errors import HistnormError, join_pointer
@@ -44,7 +44,11 @@ from histnorm.formats.base import (
 )
 from histnorm.formats.pydantic_ai.outline import read_outline
 from histnorm.formats.pydantic_ai.parts import VERBATIM, decode_part, encode_part
-from histnorm.model import JsonValue, Message, Transcript
+from histnorm.lazy import model
+from histnorm.model_terms import JsonValue
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Transcript
 
 ROLES = {"request": "user", "response": "assistant"}
 
@@ -63,7 +67,7 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
     if not isinstance(parts, list):
         raise HistnormError(f"expected parts to be an array, got {type_name(parts)}", pointer=at)
     decoded = tuple(decode_part(p, join_pointer(at, i)) for i, p in enumerate(parts))
-    return Message(role=_role(kind, parts), parts=decoded, native=obj)
+    return model.Message(role=_role(kind, parts), parts=decoded, native=obj)
 
 
 def _role(kind: str, parts: list[Any]) -> str:

@@ -5,7 +5,7 @@ Private helper of `histnorm.formats.pydantic_ai`; see that module for the shapes
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import (
@@ -17,16 +17,11 @@ from histnorm.formats.base import (
     reuse_native,
     strict_equal,
 )
-from histnorm.model import (
-    MediaPart,
-    Part,
-    ReasoningPart,
-    TextPart,
-    ToolCallPart,
-    ToolFamily,
-    ToolResultPart,
-    UnknownPart,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import ToolFamily
+
+if TYPE_CHECKING:
+    from histnorm.model import Part, ToolCallPart, ToolResultPart
 
 SLOT = "parts"
 """The slot of every part: an item of the message's `parts`."""
@@ -74,7 +69,7 @@ VERBATIM = frozenset(
 def _call(part: dict[str, Any], kind: str, pointer: str) -> ToolCallPart:
     family = CALL_KINDS[kind]
     at = join_pointer(pointer, "tool_call_id")
-    return ToolCallPart(
+    return model.ToolCallPart(
         call_id=required_str(part.get("tool_call_id"), at, "the tool_call_id"),
         name=optional_str(part.get("tool_name"), join_pointer(pointer, "tool_name"), "tool_name"),
         arguments=part.get("args"),
@@ -89,7 +84,7 @@ def _result(part: dict[str, Any], kind: str, pointer: str) -> ToolResultPart:
     family = RESULT_KINDS.get(kind, ToolFamily.FUNCTION)
     at = join_pointer(pointer, "tool_call_id")
     outcome = part.get("outcome")
-    return ToolResultPart(
+    return model.ToolResultPart(
         call_id=required_str(part.get("tool_call_id"), at, "the tool_call_id"),
         name=optional_str(part.get("tool_name"), join_pointer(pointer, "tool_name"), "tool_name"),
         content=part.get("content"),
@@ -107,10 +102,10 @@ def decode_part(item: Any, pointer: str = "") -> Part:
     kind = optional_str(part.get("part_kind"), join_pointer(pointer, "part_kind"), "part_kind")
     content = part.get("content")
     if kind in TEXT_KINDS and isinstance(content, str):
-        return TextPart(text=content, native=part, slot=SLOT)
+        return model.TextPart(text=content, native=part, slot=SLOT)
     if kind == "thinking":
         text = optional_str(content, join_pointer(pointer, "content"), "the thinking text")
-        return ReasoningPart(text=text, opaque=part.get("signature"), native=part, slot=SLOT)
+        return model.ReasoningPart(text=text, opaque=part.get("signature"), native=part, slot=SLOT)
     if kind in CALL_KINDS:
         return _call(part, kind, pointer)
     if kind in RESULT_KINDS or (kind == "retry-prompt" and part.get("tool_name") is not None):
@@ -118,13 +113,13 @@ def decode_part(item: Any, pointer: str = "") -> Part:
     if kind == "file":
         media_type = content.get("media_type") if isinstance(content, dict) else None
         url = content.get("url") if isinstance(content, dict) else None
-        return MediaPart(
+        return model.MediaPart(
             media_type=media_type if isinstance(media_type, str) else None,
             uri=url if isinstance(url, str) else None,
             native=part,
             slot=SLOT,
         )
-    return UnknownPart(type=kind, native=part, slot=SLOT)
+    return model.UnknownPart(type=kind, native=part, slot=SLOT)
 
 
 # --- encoding ---------------------------------------------------------------------------
@@ -188,21 +183,21 @@ def encode_part(part: Part, response: bool, system: bool = False) -> Any:
         return part.native
     base: dict[str, Any] = part.native if isinstance(part.native, dict) else {}
     allowed = RESPONSE_KINDS if response else REQUEST_KINDS
-    if isinstance(part, TextPart):
+    if isinstance(part, model.TextPart):
         kind = _text_kind(base, response, system)
         return rebuild(base, {"content": part.text, "part_kind": kind})
-    if isinstance(part, ReasoningPart) and response:
+    if isinstance(part, model.ReasoningPart) and response:
         signature = part.opaque if part.opaque is not None else MISSING
         if "signature" in base and base["signature"] is None and part.opaque is None:
             signature = None
         updates = {"content": part.text or "", "signature": signature, "part_kind": "thinking"}
         return rebuild(base, updates)
-    if isinstance(part, ToolCallPart) and response:
+    if isinstance(part, model.ToolCallPart) and response:
         return _encode_call(part, base)
-    if isinstance(part, ToolResultPart) and (response == (part.family is ToolFamily.HOSTED)):
+    if isinstance(part, model.ToolResultPart) and (response == (part.family is ToolFamily.HOSTED)):
         return _encode_result(part, base)
-    known = isinstance(part, UnknownPart) or base.get("part_kind") in allowed
-    if isinstance(part, UnknownPart | MediaPart) and part.native is not None and known:
+    known = isinstance(part, model.UnknownPart) or base.get("part_kind") in allowed
+    if isinstance(part, model.UnknownPart | model.MediaPart) and part.native is not None and known:
         return part.native
     where = "a model response" if response else "a model request"
     raise HistnormError(f"a {part.kind} part cannot be written in {where} of Pydantic AI")

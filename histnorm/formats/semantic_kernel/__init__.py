@@ -13,7 +13,7 @@ A new result without a name takes its call's name (`function_name` is required).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import (
@@ -31,7 +31,11 @@ from histnorm.formats.base import (
     type_name,
 )
 from histnorm.formats.semantic_kernel.items import decode_item, encode_item, metadata_of
-from histnorm.model import JsonValue, Message, Transcript
+from histnorm.lazy import model
+from histnorm.model_terms import JsonValue
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Transcript
 
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
 """Semantic Kernel's `AuthorRole` values."""
@@ -60,7 +64,7 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
         raise HistnormError(f"expected items to be an array, got {type_name(items)}", pointer=at)
     parts = tuple(decode_item(item, join_pointer(at, i)) for i, item in enumerate(items or ()))
     name = optional_str(msg.get("name"), join_pointer(pointer, "name"), "the author name")
-    return Message(
+    return model.Message(
         role=role,
         author_name=name,
         parts=parts,

@@ -11,7 +11,7 @@ its own native value.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import (
@@ -21,15 +21,11 @@ from histnorm.formats.base import (
     required_str,
     reuse_native,
 )
-from histnorm.model import (
-    Part,
-    ReasoningPart,
-    TextPart,
-    ToolCallPart,
-    ToolFamily,
-    ToolResultPart,
-    UnknownPart,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import ToolFamily
+
+if TYPE_CHECKING:
+    from histnorm.model import Part, ToolCallPart, ToolResultPart
 
 SLOT = "items"
 SEPARATOR = "-"
@@ -85,20 +81,22 @@ def decode_item(obj: Any, pointer: str = "") -> Part:
     common: dict[str, Any] = {"native": obj, "slot": SLOT, "metadata": metadata_of(item, pointer)}
     if kind == "text":
         text = required_str(item.get("text"), join_pointer(pointer, "text"), "the text")
-        return TextPart(text=text, **common)
+        return model.TextPart(text=text, **common)
     if kind == "reasoning":
         thought = optional_str(item.get("text"), join_pointer(pointer, "text"), "reasoning text")
-        return ReasoningPart(text=thought, **common)
+        return model.ReasoningPart(text=thought, **common)
     if kind in (CALL, RESULT):
         key = id_key(item)
         call_id = optional_str(item.get(key), join_pointer(pointer, key), f"the call {key}")
         name = tool_name(item, pointer)
         if kind == CALL:
-            return ToolCallPart(
+            return model.ToolCallPart(
                 call_id=call_id, name=name, arguments=item.get("arguments"), **common
             )
-        return ToolResultPart(call_id=call_id, name=name, content=item.get("result"), **common)
-    return UnknownPart(type=kind if isinstance(kind, str) else None, **common)
+        return model.ToolResultPart(
+            call_id=call_id, name=name, content=item.get("result"), **common
+        )
+    return model.UnknownPart(type=kind if isinstance(kind, str) else None, **common)
 
 
 def _new(kind: str, values: dict[str, Any]) -> dict[str, Any]:
@@ -115,7 +113,7 @@ def _tool_values(part: ToolCallPart | ToolResultPart, base: dict[str, Any]) -> d
             "as Semantic Kernel content (it holds function calls only)"
         )
     values: dict[str, Any] = {id_key(base): part.call_id}
-    if isinstance(part, ToolResultPart):
+    if isinstance(part, model.ToolResultPart):
         values["result"] = part.content
     plugin, function = split_name(part.name)
     if base and tool_name(base, "") == part.name:
@@ -129,16 +127,16 @@ def encode_item(part: Part) -> Any:
         return part.native
     base: dict[str, Any] = part.native if isinstance(part.native, dict) else {}
     values: dict[str, Any]
-    if isinstance(part, TextPart):
+    if isinstance(part, model.TextPart):
         kind, values = "text", {"text": part.text}
-    elif isinstance(part, ReasoningPart):
+    elif isinstance(part, model.ReasoningPart):
         kind, values = "reasoning", {"text": part.text}
-    elif isinstance(part, ToolCallPart):
+    elif isinstance(part, model.ToolCallPart):
         kind, values = CALL, _tool_values(part, base)
         values["arguments"] = part.arguments
-    elif isinstance(part, ToolResultPart):
+    elif isinstance(part, model.ToolResultPart):
         kind, values = RESULT, _tool_values(part, base)
-    elif isinstance(part, UnknownPart) and base:
+    elif isinstance(part, model.UnknownPart) and base:
         return rebuild(base, _metadata(part.metadata, base))
     else:
         raise HistnormError(

@@ -34,7 +34,7 @@ as its JSON text. Reasoning, media, usage and approval parts cannot be written.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import histnorm.jsonio as jsonio
 from histnorm.analysis.outline import Outline
@@ -63,17 +63,11 @@ from histnorm.formats.sharegpt.calls import (
     tag_kind,
 )
 from histnorm.formats.sharegpt.outline import read_outline
-from histnorm.model import (
-    JsonValue,
-    Message,
-    Part,
-    RefusalPart,
-    TextPart,
-    ToolCallPart,
-    ToolResultPart,
-    Transcript,
-    UnknownPart,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import JsonValue
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Part, ToolResultPart, Transcript
 
 KEY = "conversations"
 _DEFAULT_TAGS = {
@@ -96,7 +90,7 @@ def _parts(kind: str, value: Any, answers: Answers) -> tuple[Part, ...]:
     elif kind == "result" and answers is not None:
         shared = len(answers) > 1
         return tuple(
-            ToolResultPart(
+            model.ToolResultPart(
                 call_id=None,
                 name=name,
                 content=value,
@@ -107,8 +101,8 @@ def _parts(kind: str, value: Any, answers: Answers) -> tuple[Part, ...]:
             for k, name in enumerate(answers)
         )
     elif kind == "text" and isinstance(value, str):
-        return (TextPart(text=value, native=value, slot="value"),)
-    return (UnknownPart(native=value, slot="value"),)
+        return (model.TextPart(text=value, native=value, slot="value"),)
+    return (model.UnknownPart(native=value, slot="value"),)
 
 
 def decode_turn(obj: Any, pointer: str = "", answers: Answers = (None,)) -> Message:
@@ -116,7 +110,7 @@ def decode_turn(obj: Any, pointer: str = "", answers: Answers = (None,)) -> Mess
     turn = expect_object(obj, pointer, "a turn")
     tag = required_str(turn.get("from"), join_pointer(pointer, "from"), 'the turn tag "from"')
     kind, role = tag_kind(tag)
-    return Message(role=role, parts=_parts(kind, turn.get("value"), answers), native=obj)
+    return model.Message(role=role, parts=_parts(kind, turn.get("value"), answers), native=obj)
 
 
 def _tags_and_style(transcript: Transcript) -> tuple[dict[str, str], Style]:
@@ -149,13 +143,13 @@ def _groups(parts: tuple[Part, ...]) -> list[tuple[str, list[Part]]]:
     results read from one observation (`_shared`) with the same content together."""
     groups: list[tuple[str, list[Part]]] = []
     for part in parts:
-        if isinstance(part, ToolCallPart):
+        if isinstance(part, model.ToolCallPart):
             kind = "call"
-        elif isinstance(part, ToolResultPart):
+        elif isinstance(part, model.ToolResultPart):
             kind = "result"
-        elif isinstance(part, TextPart | RefusalPart):
+        elif isinstance(part, model.TextPart | model.RefusalPart):
             kind = "text"
-        elif isinstance(part, UnknownPart) and part.native is not None:
+        elif isinstance(part, model.UnknownPart) and part.native is not None:
             kind = "raw"
         else:
             raise HistnormError(f"a {part.kind} part cannot be written as a ShareGPT turn")
@@ -163,8 +157,8 @@ def _groups(parts: tuple[Part, ...]) -> list[tuple[str, list[Part]]]:
         if last is not None and last[0] == kind:
             previous = last[1][-1]
             if kind == "call" or (
-                isinstance(part, ToolResultPart)
-                and isinstance(previous, ToolResultPart)
+                isinstance(part, model.ToolResultPart)
+                and isinstance(previous, model.ToolResultPart)
                 and _shared(part)
                 and _shared(previous)
                 and strict_equal(part.content, previous.content)
@@ -196,13 +190,13 @@ def _value(kind: str, parts: list[Part], base: dict[str, Any], style: Style) -> 
         tag = base.get("from")
         is_call = isinstance(tag, str) and tag_kind(tag)[0] == "call"
         return call_value(parts, base.get("value") if is_call else None, style)
-    if isinstance(first, ToolResultPart):
+    if isinstance(first, model.ToolResultPart):
         content = first.content
         if content is None or (first.native is None and not isinstance(content, str)):
             # Observations hold text: a result read from another format becomes JSON text.
             return "" if content is None else jsonio.dumps(content).decode("utf-8")
         return content
-    if isinstance(first, TextPart | RefusalPart):
+    if isinstance(first, model.TextPart | model.RefusalPart):
         return first.text
     return first.native
 
@@ -288,7 +282,7 @@ class ShareGPTCodec(Codec):
             decode_turn(turn, join_pointer(base, i), answers.get(i, (None,)))
             for i, turn in enumerate(turns)
         )
-        return Transcript(
+        return model.Transcript(
             messages=decoded, format=self.name, native=data if isinstance(data, dict) else None
         )
 

@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import histnorm.jsonio as jsonio
 from histnorm.errors import HistnormError
 from histnorm.formats.base import MISSING, rebuild, reuse_native
 from histnorm.formats.openai_chat import HANDOFF_PREFIX
-from histnorm.model import Part, ToolCallPart, ToolFamily
+from histnorm.lazy import model
+from histnorm.model_terms import ToolFamily
+
+if TYPE_CHECKING:
+    from histnorm.model import Part, ToolCallPart
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 Style = tuple[bool, tuple[str, str]]
@@ -63,7 +67,7 @@ def call_slot(single: bool, index: int) -> str:
 def call_part(item: dict[str, Any], slot: str) -> ToolCallPart:
     """The ToolCallPart for one parsed call object."""
     name = item.get("name")
-    return ToolCallPart(
+    return model.ToolCallPart(
         call_id=None,
         name=name,
         arguments=item.get("arguments"),
@@ -118,7 +122,7 @@ def encode_call(part: ToolCallPart) -> Any:
 
 def call_value(parts: list[Part], original: Any, style: Style) -> str:
     """The function_call string for `parts`; `original` is the value they were read from."""
-    calls = [p for p in parts if isinstance(p, ToolCallPart)]
+    calls = [p for p in parts if isinstance(p, model.ToolCallPart)]
     parsed = parse_calls(original)
     if parsed is not None:
         single, items = parsed

@@ -17,13 +17,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import pairwise
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import Codec, rebuild, type_name
 from histnorm.formats.chat_template import decode_message, encode_message, part_pointer_at
 from histnorm.formats.chat_template.v1 import dialect_of
-from histnorm.model import JsonValue, Message, Transcript
+from histnorm.lazy import model
+from histnorm.model_terms import JsonValue
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Transcript
 
 PROMPT = "prompt"
 ANSWERS = ("completion", "chosen", "rejected")
@@ -126,7 +130,7 @@ class TRLCodec(Codec):
                     pointer=join_pointer("", key),
                 )
             messages.extend(decode_message(m, join_pointer("", key, i)) for i, m in enumerate(side))
-        return Transcript(messages=tuple(messages), format=self.name, native=data)
+        return model.Transcript(messages=tuple(messages), format=self.name, native=data)
 
     def encode(self, transcript: Transcript) -> JsonValue:
         """The record with each side's messages written back (a side no fix touched is

@@ -22,7 +22,7 @@ have no place in a UIMessage: writing one raises.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import (
@@ -40,7 +40,11 @@ from histnorm.formats.base import expect_object as _object
 from histnorm.formats.vercel_ai.encode import TOOL_KINDS, encode_part, encode_tool, groups
 from histnorm.formats.vercel_ai.parts import VERBATIM, decode_part, is_part_type
 from histnorm.formats.vercel_ai.plan import Plan, plan
-from histnorm.model import JsonValue, Message, ToolResultPart, Transcript
+from histnorm.lazy import model
+from histnorm.model_terms import JsonValue
+
+if TYPE_CHECKING:
+    from histnorm.model import Message, Transcript
 
 ROLES = frozenset({"system", "user", "assistant"})
 _NEW_ROLES = {"developer": "system"}
@@ -64,7 +68,7 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
     if not isinstance(raw, list):
         raise HistnormError(f"expected parts to be an array, got {type_name(raw)}", pointer=at)
     parts = tuple(p for i, item in enumerate(raw) for p in decode_part(item, join_pointer(at, i)))
-    return Message(role=role, id=ident, parts=parts, native=obj)
+    return model.Message(role=role, id=ident, parts=parts, native=obj)
 
 
 def _encode_parts(message: Message, mi: int, plan: Plan) -> tuple[list[Any], bool]:
@@ -75,10 +79,10 @@ def _encode_parts(message: Message, mi: int, plan: Plan) -> tuple[list[Any], boo
         at = (mi, gi)
         if at in plan.moved:
             touched = True
-        elif not isinstance(group[0], TOOL_KINDS):
+        elif group[0].kind not in TOOL_KINDS:
             out.append(encode_part(group[0]))
         else:
-            own = any(isinstance(p, ToolResultPart) for p in group)
+            own = any(isinstance(p, model.ToolResultPart) for p in group)
             result = None if own else plan.results.get(at)
             response = plan.responses.get(at)
             touched = touched or result is not None or response is not None

@@ -9,26 +9,20 @@ result or approval response `histnorm.formats.vercel_ai.plan` found for it elsew
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import histnorm.jsonio as jsonio
 from histnorm.errors import HistnormError
 from histnorm.formats.base import MISSING, rebuild, strict_equal
 from histnorm.formats.vercel_ai.parts import decode_part, is_tool_type
-from histnorm.model import (
-    ApprovalRequestPart,
-    ApprovalResponsePart,
-    MediaPart,
-    Part,
-    ReasoningPart,
-    TextPart,
-    ToolCallPart,
-    ToolFamily,
-    ToolResultPart,
-    UnknownPart,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import ToolFamily
 
-TOOL_KINDS = (ToolCallPart, ToolResultPart, ApprovalRequestPart, ApprovalResponsePart)
+if TYPE_CHECKING:
+    from histnorm.model import ApprovalRequestPart, ApprovalResponsePart, Part, ToolResultPart
+
+TOOL_KINDS = frozenset({"tool_call", "tool_result", "approval_request", "approval_response"})
+"""The `kind` of the parts a native tool part is read into."""
 _ONLY: dict[str, tuple[str, ...]] = {
     "output": ("output-available",),
     "preliminary": ("output-available",),
@@ -45,7 +39,7 @@ def groups(parts: Sequence[Part]) -> list[list[Part]]:
     for part in parts:
         native = part.native
         last = out[-1][-1].native if out else None
-        tool = isinstance(part, TOOL_KINDS) and isinstance(native, dict)
+        tool = part.kind in TOOL_KINDS and isinstance(native, dict)
         if tool and native is last and is_tool_type(last.get("type")):
             out[-1].append(part)
         else:
@@ -55,7 +49,7 @@ def groups(parts: Sequence[Part]) -> list[list[Part]]:
 
 def is_away(group: Sequence[Part]) -> bool:
     """Whether `group` is only results or approval responses (their call is elsewhere)."""
-    return all(isinstance(p, ToolResultPart | ApprovalResponsePart) for p in group)
+    return all(isinstance(p, model.ToolResultPart | model.ApprovalResponsePart) for p in group)
 
 
 def unchanged(group: Sequence[Part]) -> bool:
@@ -72,17 +66,17 @@ def unchanged(group: Sequence[Part]) -> bool:
 def encode_part(part: Part) -> Any:
     """Write one part that is no tool part."""
     base = part.native if isinstance(part.native, dict) else {}
-    if isinstance(part, UnknownPart):
+    if isinstance(part, model.UnknownPart):
         if isinstance(part.native, dict):
             return part.native
         raise HistnormError(
             f"a part of unknown type {part.type!r} cannot be written as a UIMessage part"
         )
-    if isinstance(part, TextPart):
+    if isinstance(part, model.TextPart):
         return _rebuild(base, "text", {"text": part.text})
-    if isinstance(part, ReasoningPart):
+    if isinstance(part, model.ReasoningPart):
         return _rebuild(base, "reasoning", {"text": part.text or ""})
-    if isinstance(part, MediaPart):
+    if isinstance(part, model.MediaPart):
         if part.uri is None or part.media_type is None:
             raise HistnormError(
                 "a file without a url and a media type cannot be written as a UIMessage file part"
@@ -105,11 +99,13 @@ def encode_tool(
     """Write the parts of one tool part, with the outcome found away from it."""
     if result is None and response is None and unchanged(group):
         return group[0].native
-    request = next((p for p in group if isinstance(p, ApprovalRequestPart)), None)
-    call = next((p for p in group if isinstance(p, ToolCallPart)), None)
+    request = next((p for p in group if isinstance(p, model.ApprovalRequestPart)), None)
+    call = next((p for p in group if isinstance(p, model.ToolCallPart)), None)
     call = call or (request.tool_call if request is not None else None)
-    result = result or next((p for p in group if isinstance(p, ToolResultPart)), None)
-    response = response or next((p for p in group if isinstance(p, ApprovalResponsePart)), None)
+    result = result or next((p for p in group if isinstance(p, model.ToolResultPart)), None)
+    response = response or next(
+        (p for p in group if isinstance(p, model.ApprovalResponsePart)), None
+    )
     if call is None or call.call_id is None or not call.name:
         raise HistnormError(
             "a tool result or approval without its call (with an id and a name) cannot be "

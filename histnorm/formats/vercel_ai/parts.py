@@ -21,22 +21,15 @@ type histnorm does not model, is an unknown part kept verbatim.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import expect_object, optional_str, required_str, type_name
-from histnorm.model import (
-    ApprovalRequestPart,
-    ApprovalResponsePart,
-    MediaPart,
-    Part,
-    ReasoningPart,
-    TextPart,
-    ToolCallPart,
-    ToolFamily,
-    ToolResultPart,
-    UnknownPart,
-)
+from histnorm.lazy import model
+from histnorm.model_terms import ToolFamily
+
+if TYPE_CHECKING:
+    from histnorm.model import Part
 
 SLOT = "parts"
 TOOL_STATES = frozenset(
@@ -86,19 +79,19 @@ def decode_part(obj: Any, pointer: str) -> tuple[Part, ...]:
     kind = part.get("type")
     if kind == "text":
         text = required_str(part.get("text"), join_pointer(pointer, "text"), "the text")
-        return (TextPart(text=text, native=obj, slot=SLOT),)
+        return (model.TextPart(text=text, native=obj, slot=SLOT),)
     if kind == "reasoning":
         text = required_str(part.get("text"), join_pointer(pointer, "text"), "the reasoning text")
         opaque = part.get("providerMetadata")
-        return (ReasoningPart(text=text, opaque=opaque, native=obj, slot=SLOT),)
+        return (model.ReasoningPart(text=text, opaque=opaque, native=obj, slot=SLOT),)
     if kind == "file":
         media = optional_str(part.get("mediaType"), join_pointer(pointer, "mediaType"), "mediaType")
         uri = optional_str(part.get("url"), join_pointer(pointer, "url"), "the file url")
-        return (MediaPart(media_type=media, uri=uri, native=obj, slot=SLOT),)
+        return (model.MediaPart(media_type=media, uri=uri, native=obj, slot=SLOT),)
     state = part.get("state")
     if is_tool_type(kind) and isinstance(state, str) and state in TOOL_STATES:
         return _tool(part, pointer)
-    return (UnknownPart(type=kind if isinstance(kind, str) else None, native=obj, slot=SLOT),)
+    return (model.UnknownPart(type=kind if isinstance(kind, str) else None, native=obj, slot=SLOT),)
 
 
 def tool_name(part: dict[str, Any], pointer: str) -> str:
@@ -117,7 +110,7 @@ def _tool(part: dict[str, Any], pointer: str) -> tuple[Part, ...]:
     hosted = part.get("providerExecuted") is True
     family = ToolFamily.HOSTED if hosted else ToolFamily.FUNCTION
     tool_type = name if hosted else None
-    call = ToolCallPart(
+    call = model.ToolCallPart(
         call_id=call_id,
         name=name,
         arguments=part.get("input"),
@@ -135,7 +128,7 @@ def _tool(part: dict[str, Any], pointer: str) -> tuple[Part, ...]:
             if error
             else part.get("output")
         )
-        result = ToolResultPart(
+        result = model.ToolResultPart(
             call_id=call_id,
             content=content,
             is_error=error,
@@ -148,7 +141,9 @@ def _tool(part: dict[str, Any], pointer: str) -> tuple[Part, ...]:
     at = join_pointer(pointer, "approval")
     approval = expect_object(part.get("approval"), at, "the approval")
     request_id = required_str(approval.get("id"), join_pointer(at, "id"), "the approval id")
-    request = ApprovalRequestPart(request_id=request_id, tool_call=call, native=part, slot=SLOT)
+    request = model.ApprovalRequestPart(
+        request_id=request_id, tool_call=call, native=part, slot=SLOT
+    )
     if state == "approval-requested":
         return (request,)
     approved = approval.get("approved")
@@ -158,7 +153,7 @@ def _tool(part: dict[str, Any], pointer: str) -> tuple[Part, ...]:
             pointer=join_pointer(at, "approved"),
         )
     reason = optional_str(approval.get("reason"), join_pointer(at, "reason"), "the reason")
-    response = ApprovalResponsePart(
+    response = model.ApprovalResponsePart(
         request_id=request_id, approved=approved, reason=reason, native=part, slot=SLOT
     )
     return (request, response)

@@ -12,18 +12,15 @@ result) is the same part, so it is absorbed into the approval's part. Positions 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from histnorm.errors import HistnormError
 from histnorm.formats.vercel_ai.encode import groups, is_away
 from histnorm.formats.vercel_ai.parts import is_tool_type
-from histnorm.model import (
-    ApprovalRequestPart,
-    ApprovalResponsePart,
-    Part,
-    ToolCallPart,
-    ToolResultPart,
-    Transcript,
-)
+from histnorm.lazy import model
+
+if TYPE_CHECKING:
+    from histnorm.model import ApprovalResponsePart, Part, ToolCallPart, ToolResultPart, Transcript
 
 Position = tuple[int, int]
 
@@ -44,8 +41,8 @@ def _native_tool(part: Part) -> bool:
 
 
 def _call(group: list[Part]) -> ToolCallPart | None:
-    call = next((p for p in group if isinstance(p, ToolCallPart)), None)
-    request = next((p for p in group if isinstance(p, ApprovalRequestPart)), None)
+    call = next((p for p in group if isinstance(p, model.ToolCallPart)), None)
+    request = next((p for p in group if isinstance(p, model.ApprovalRequestPart)), None)
     return call or (request.tool_call if request is not None else None)
 
 
@@ -68,17 +65,17 @@ def plan(transcript: Transcript) -> Plan:
             if call is None or call.call_id is None:
                 continue
             owner = calls.get(call.call_id)
-            lone = len(group) == 1 and isinstance(group[0], ToolCallPart)
+            lone = len(group) == 1 and isinstance(group[0], model.ToolCallPart)
             if lone and owner in answered and not _native_tool(group[0]):
                 out.moved.add(at)  # the approved call again: the approval's own part
                 continue
             calls[call.call_id] = at
             for part in group:
-                if isinstance(part, ToolResultPart):
+                if isinstance(part, model.ToolResultPart):
                     out.results[at] = part
-                if isinstance(part, ApprovalRequestPart):
+                if isinstance(part, model.ApprovalRequestPart):
                     requests[part.request_id] = at
-                if isinstance(part, ApprovalResponsePart):
+                if isinstance(part, model.ApprovalResponsePart):
                     answered.add(at)
     return out
 
@@ -90,7 +87,7 @@ def _place(
     requests: dict[str, Position],
     answered: set[Position],
 ) -> None:
-    if isinstance(part, ToolResultPart):
+    if isinstance(part, model.ToolResultPart):
         owner = calls.get(part.call_id or "") if part.call_id is not None else None
         if owner is None or owner in out.results:  # no call, or one with a result
             raise HistnormError(
@@ -99,7 +96,7 @@ def _place(
                 "call's tool part)"
             )
         out.results[owner] = part
-    elif isinstance(part, ApprovalResponsePart):
+    elif isinstance(part, model.ApprovalResponsePart):
         owner = requests.get(part.request_id)
         if owner is None or owner in out.responses:
             raise HistnormError(
