@@ -9,10 +9,7 @@ and pydantic with it, out of a process that only lints clean transcripts.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from histnorm.model import Transcript
+from typing import Any, Protocol
 
 JsonValue = Any
 """Any JSON-compatible value: dict, list, str, int, float, bool or None."""
@@ -43,11 +40,24 @@ class ToolFamily(StrEnum):
     HANDOFF = "handoff"
 
 
+class Memoised(Protocol):
+    """What the memo helpers below read of a `histnorm.model.Transcript`."""
+
+    @property
+    def messages(self) -> object: ...
+    @property
+    def format(self) -> str | None: ...
+    @property
+    def server_state(self) -> str | None: ...
+    @property
+    def native(self) -> Any: ...
+
+
 NATIVE_MEMO = "_histnorm_native_memo"
 """Where `native_memo` keeps its answers in a transcript's `__dict__`."""
 
 
-def native_memo(transcript: Transcript) -> dict[str, Any]:
+def native_memo(transcript: Memoised) -> dict[str, Any]:
     """Answers computed from `transcript.native` alone (a codec's reading of its lines),
     by name: one dict shared by every transcript evolved from this one while `native` is
     the same object, so a run of fixes reads the native document once. What is kept is
@@ -63,7 +73,7 @@ MemoSource = tuple[object, object, object, object]
 """What an answer kept on a transcript (its outline, its pairing) was computed from."""
 
 
-def memo_source(transcript: Transcript) -> MemoSource:
+def memo_source(transcript: Memoised) -> MemoSource:
     """The values an answer kept in `transcript.__dict__` depends on: `model_copy` copies
     that dict, so a kept answer holds only while these are the same objects."""
     return (transcript.messages, transcript.format, transcript.server_state, transcript.native)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import json
 import os
 import re
 import subprocess
@@ -160,6 +161,68 @@ def test_import_histnorm_loads_neither_the_cli_nor_its_dependencies() -> None:
     assert Path(where).is_relative_to(ROOT / "histnorm")
     heavy = sorted(m for m in loaded.split() if m.split(".")[0] in HEAVY)
     assert not heavy, f"import histnorm loads {heavy}"
+
+
+MODEL_MODULES = ("histnorm.model", "histnorm.report", "histnorm.plain", "histnorm.objects")
+"""The pydantic models of transcripts and reports: built only when a model is needed."""
+
+_LINT = (
+    "import json, sys\n"
+    "from histnorm_cli import main\n"
+    "def loaded():\n"
+    "    print(json.dumps(sorted(sys.modules)), file=sys.stderr)\n"
+    "import atexit; atexit.register(loaded)\n"
+    "sys.argv = ['histnorm', 'lint', sys.argv[1]]\n"
+    "main()\n"
+)
+
+_HISTORY = [
+    {"role": "system", "content": "Be brief."},
+    {"role": "user", "content": "Where is order 8801?"},
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "call_1",
+                "type": "function",
+                "function": {"name": "lookup_order", "arguments": '{"order_id": 8801}'},
+            }
+        ],
+    },
+    {"role": "tool", "tool_call_id": "call_1", "content": '{"status": "shipped"}'},
+    {"role": "assistant", "content": "It has shipped."},
+    {"role": "user", "content": "Thanks."},
+]
+
+
+def _lint_in_a_process(path: Path) -> tuple[int, str, set[str]]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "cli")])}
+    completed = subprocess.run(
+        [sys.executable, "-c", _LINT, str(path)], capture_output=True, text=True, env=env
+    )
+    *_, modules = completed.stderr.splitlines()
+    return completed.returncode, completed.stdout, set(json.loads(modules))
+
+
+def test_linting_a_clean_transcript_builds_no_model(tmp_path: Path) -> None:
+    """`histnorm lint` of a transcript its outline proves clean reads no model: the
+    pydantic models (`histnorm.model`, the report models) are not even imported."""
+    clean = tmp_path / "clean.json"
+    clean.write_text(json.dumps({"messages": _HISTORY}))
+    code, out, loaded = _lint_in_a_process(clean)
+    assert code == 0, out
+    assert "histnorm.engine" in loaded  # it did lint
+    assert not loaded & set(MODEL_MODULES), sorted(loaded & set(MODEL_MODULES))
+
+
+def test_linting_a_damaged_transcript_loads_the_model_it_needs(tmp_path: Path) -> None:
+    damaged = tmp_path / "damaged.json"
+    damaged.write_text(json.dumps({"messages": [m for m in _HISTORY if m["role"] != "tool"]}))
+    code, out, loaded = _lint_in_a_process(damaged)
+    assert code == 1, out
+    assert "HN001" in out and "call_1" in out
+    assert "histnorm.model" in loaded
 
 
 def test_the_integrations_package_loads_no_framework() -> None:
