@@ -163,8 +163,14 @@ def test_import_histnorm_loads_neither_the_cli_nor_its_dependencies() -> None:
     assert not heavy, f"import histnorm loads {heavy}"
 
 
-MODEL_MODULES = ("histnorm.model", "histnorm.report", "histnorm.plain", "histnorm.objects")
-"""The pydantic models of transcripts and reports: built only when a model is needed."""
+MODEL_MODULES = (
+    "pydantic",
+    "histnorm.model",
+    "histnorm.report",
+    "histnorm.plain",
+    "histnorm.objects",
+)
+"""pydantic and the models of transcripts and reports: loaded only when a model is needed."""
 
 _LINT = (
     "import json, sys\n"
@@ -206,8 +212,8 @@ def _lint_in_a_process(path: Path) -> tuple[int, str, set[str]]:
 
 
 def test_linting_a_clean_transcript_builds_no_model(tmp_path: Path) -> None:
-    """`histnorm lint` of a transcript its outline proves clean reads no model: the
-    pydantic models (`histnorm.model`, the report models) are not even imported."""
+    """`histnorm lint` of a transcript its outline proves clean reads no model: neither
+    pydantic nor the models (`histnorm.model`, the report models) are even imported."""
     clean = tmp_path / "clean.json"
     clean.write_text(json.dumps({"messages": _HISTORY}))
     code, out, loaded = _lint_in_a_process(clean)
