@@ -222,6 +222,30 @@ def test_linting_a_clean_transcript_builds_no_model(tmp_path: Path) -> None:
     assert not loaded & set(MODEL_MODULES), sorted(loaded & set(MODEL_MODULES))
 
 
+def test_a_lint_imports_only_the_codecs_that_may_read_the_file(tmp_path: Path) -> None:
+    """`histnorm.formats.CODECS` imports a codec the first time it is asked for: a lint
+    of an OpenAI Chat history loads the codecs detection asks (those whose format the
+    history's keys could be) and no other, not the session formats' code for their rules."""
+    clean = tmp_path / "clean.json"
+    clean.write_text(json.dumps({"messages": _HISTORY}))
+    code, out, loaded = _lint_in_a_process(clean)
+    assert code == 0, out
+    assert "histnorm.formats.openai_chat" in loaded
+    others = {"gemini", "codex", "claude_code", "pydantic_ai", "vercel_ai", "meai", "trl"}
+    assert not {f"histnorm.formats.{name}" for name in others} & loaded
+
+
+def test_the_codec_registry_builds_each_codec_once_on_first_use() -> None:
+    from histnorm.choices import FORMAT_NAMES
+    from histnorm.formats import CODECS, get_codec
+
+    assert tuple(CODECS) == FORMAT_NAMES and len(CODECS) == len(FORMAT_NAMES)
+    assert "gemini" in CODECS and "nope" not in CODECS
+    assert CODECS["gemini"] is get_codec("gemini") is CODECS.get("gemini")
+    assert CODECS.get("nope") is None
+    assert [codec.name for codec in CODECS.values()] == list(FORMAT_NAMES)
+
+
 def test_linting_a_damaged_transcript_loads_the_model_it_needs(tmp_path: Path) -> None:
     damaged = tmp_path / "damaged.json"
     damaged.write_text(json.dumps({"messages": [m for m in _HISTORY if m["role"] != "tool"]}))

@@ -14,7 +14,6 @@ The run's own configuration also sets what holds for the whole run: `output-form
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -47,6 +46,8 @@ def own_config(folder: str) -> Path | None:
 
 
 def _has_table(path: str) -> bool:
+    import tomllib  # only where a pyproject.toml is found
+
     try:
         with open(path, "rb") as stream:
             data = tomllib.load(stream)

@@ -9,9 +9,7 @@ spool file each, which the parent reads in order: no process holds a whole file'
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import os
-import pickle
 import shutil
 import signal
 import sys
@@ -148,6 +146,8 @@ def _initializer(parent: int) -> None:
     watched = False
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
+            import ctypes  # only a worker process needs it
+
             libc = ctypes.CDLL(None, use_errno=True)
             watched = libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) == 0
     if not watched:
@@ -158,6 +158,8 @@ def _initializer(parent: int) -> None:
 
 def _work(item: tuple[Task, str]) -> Outcome:
     global _busy
+    import pickle  # the spool of a worker process
+
     task, spool = item
     _busy = True
     try:
@@ -179,6 +181,8 @@ def _work(item: tuple[Task, str]) -> Outcome:
 
 def chunks(spool: str) -> Iterator[Chunk]:
     """The chunks a worker wrote to `spool`, one at a time; the file is removed."""
+    import pickle
+
     try:
         with open(spool, "rb") as stream:
             while True:

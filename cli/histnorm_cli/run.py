@@ -8,7 +8,6 @@ import os
 import signal
 import sys
 from collections.abc import Callable
-from concurrent.futures import BrokenExecutor  # a broken process pool; light to import
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TextIO
@@ -147,6 +146,8 @@ class _Run:
     def pooled(self, tasks: list[Task], pool: Pool) -> None:
         """In worker processes, whose chunks of findings are read back in task order.
         If a worker dies, every file not reported yet gets an error instead."""
+        from concurrent.futures import BrokenExecutor  # a broken process pool
+
         shares: list[Outcome] = []
         feed: Feed | None = None
         offset = done = 0

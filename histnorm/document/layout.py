@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 
 import histnorm.jsonio as jsonio
 from histnorm.errors import HistnormError
-from histnorm.formats.trl import is_record
 
 if TYPE_CHECKING:
     from histnorm.model import Transcript
@@ -89,7 +88,7 @@ def is_transcript_array(value: Any) -> bool:
         or (
             isinstance(item, dict)
             and not {"role", "Role"} & item.keys()
-            and (bool(ENVELOPE_KEYS & item.keys()) or is_record(item))
+            and (bool(ENVELOPE_KEYS & item.keys()) or _is_record(item))
         )
         for item in value
     )
@@ -138,3 +137,10 @@ def message_line(line: bytes) -> bool:
     except HistnormError:
         return False
     return looks_like_message(value)
+
+
+def _is_record(item: Any) -> bool:
+    """Whether `item` is a TRL record (`histnorm.formats.trl`, loaded only when asked)."""
+    from histnorm.formats.trl import is_record
+
+    return is_record(item)

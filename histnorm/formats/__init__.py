@@ -2,61 +2,77 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from types import MappingProxyType
+import importlib
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from histnorm.analysis.outline import Outline, build_outline
+from histnorm.choices import FORMAT_NAMES
 from histnorm.content_keys import ANY_CONTENT, unread_content
 from histnorm.errors import HistnormError, NotATranscript, join_pointer
-from histnorm.formats.agent_framework import AgentFrameworkCodec
-from histnorm.formats.anthropic import AnthropicCodec
 from histnorm.formats.base import Codec, converse_body, messages_sniff, type_name
-from histnorm.formats.bedrock_converse import BedrockConverseCodec, strands_session_message
-from histnorm.formats.chat_template import ChatTemplateCodec
-from histnorm.formats.claude_code import ClaudeCodeCodec
-from histnorm.formats.codex import CodexCodec
-from histnorm.formats.gemini import GeminiCodec
-from histnorm.formats.langchain import LangChainCodec
-from histnorm.formats.llama_index import LlamaIndexCodec
-from histnorm.formats.meai import MeaiCodec
-from histnorm.formats.openai_chat import OpenAIChatCodec
-from histnorm.formats.openai_responses import OpenAIResponsesCodec
-from histnorm.formats.pydantic_ai import PydanticAICodec
-from histnorm.formats.semantic_kernel import SemanticKernelCodec
-from histnorm.formats.sharegpt import ShareGPTCodec
 from histnorm.formats.signature import candidates
-from histnorm.formats.trl import TRLCodec
-from histnorm.formats.vercel_ai import VercelAICodec
 from histnorm.model_terms import JsonValue, memo_source, same_source
 
 if TYPE_CHECKING:
     from histnorm.model import Transcript
 
-CODECS: Mapping[str, Codec] = MappingProxyType(
-    {
-        codec.name: codec
-        for codec in (
-            OpenAIChatCodec(),
-            MeaiCodec(),
-            AnthropicCodec(),
-            OpenAIResponsesCodec(),
-            GeminiCodec(),
-            ShareGPTCodec(),
-            ChatTemplateCodec(),
-            LangChainCodec(),
-            AgentFrameworkCodec(),
-            ClaudeCodeCodec(),
-            CodexCodec(),
-            PydanticAICodec(),
-            VercelAICodec(),
-            BedrockConverseCodec(),
-            TRLCodec(),
-            SemanticKernelCodec(),
-            LlamaIndexCodec(),
-        )
-    }
-)
+_CLASSES = {
+    "openai-chat": ("openai_chat", "OpenAIChatCodec"),
+    "meai": ("meai", "MeaiCodec"),
+    "anthropic": ("anthropic", "AnthropicCodec"),
+    "openai-responses": ("openai_responses", "OpenAIResponsesCodec"),
+    "gemini": ("gemini", "GeminiCodec"),
+    "sharegpt": ("sharegpt", "ShareGPTCodec"),
+    "chat-template": ("chat_template", "ChatTemplateCodec"),
+    "langchain": ("langchain", "LangChainCodec"),
+    "agent-framework": ("agent_framework", "AgentFrameworkCodec"),
+    "claude-code": ("claude_code", "ClaudeCodeCodec"),
+    "codex": ("codex", "CodexCodec"),
+    "pydantic-ai": ("pydantic_ai", "PydanticAICodec"),
+    "vercel-ai": ("vercel_ai", "VercelAICodec"),
+    "bedrock-converse": ("bedrock_converse", "BedrockConverseCodec"),
+    "trl": ("trl", "TRLCodec"),
+    "semantic-kernel": ("semantic_kernel", "SemanticKernelCodec"),
+    "llama-index": ("llama_index", "LlamaIndexCodec"),
+}
+"""Each format's codec: the package under `histnorm.formats` and the class it defines."""
+
+
+class _Codecs(Mapping[str, Codec]):
+    """The codecs by format name, each imported and built the first time it is asked for:
+    a run reads one or two formats, and importing all seventeen would cost more than
+    reading the file. Iterating the names (or `in`) imports nothing; `values()` and
+    `items()` import every codec."""
+
+    def __init__(self) -> None:
+        self._built: dict[str, Codec] = {}
+
+    def __getitem__(self, name: str) -> Codec:
+        codec = self._built.get(name)
+        if codec is None:
+            package, cls = _CLASSES[name]  # KeyError for an unknown name, as a dict
+            module = importlib.import_module(f"histnorm.formats.{package}")
+            codec = self._built.setdefault(name, getattr(module, cls)())
+            assert codec.name == name, (codec.name, name)
+        return codec
+
+    def __contains__(self, name: object) -> bool:
+        return name in _CLASSES
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_CLASSES)
+
+    def __len__(self) -> int:
+        return len(_CLASSES)
+
+    def __repr__(self) -> str:
+        return f"<codecs {', '.join(_CLASSES)}>"
+
+
+assert tuple(_CLASSES) == FORMAT_NAMES, "histnorm.choices names every format, in order"
+
+CODECS: Mapping[str, Codec] = _Codecs()
 """Every codec by format name, in detection-tie order."""
 
 
@@ -101,9 +117,9 @@ def claims(data: JsonValue) -> dict[str, float]:
     asked: no other could claim `data`."""
     found = {}
     may = candidates(data)
-    for name, codec in CODECS.items():
+    for name in CODECS:
         if name in may:
-            score = codec.sniff(data)
+            score = CODECS[name].sniff(data)
             if score > 0:
                 found[name] = score
     return found
@@ -124,6 +140,8 @@ def detect_format(data: JsonValue) -> str:
 def pick(found: Mapping[str, float], data: JsonValue) -> str:
     """The format `found` (the claims on `data`) settles on; raise as `detect_format`."""
     if not found:
+        from histnorm.formats.bedrock_converse import strands_session_message
+
         _explain(data)
         if _one_message(data):
             raise HistnormError(

@@ -50,7 +50,6 @@ from typing import TYPE_CHECKING, Any
 from histnorm.analysis.outline import BROKEN_CHAIN
 from histnorm.diagnostic import Diagnostic, Severity
 from histnorm.errors import join_pointer
-from histnorm.formats.claude_code.tree import check_lines, dangling_stitches, uuid_of
 from histnorm.rule import Example, Rule
 from histnorm.settings import Settings
 
@@ -68,6 +67,8 @@ def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
     """Report every compaction stitch that names no line of the file."""
     if transcript.format != "claude-code" or not isinstance(transcript.native, list):
         return
+    from histnorm.formats.claude_code.tree import check_lines, dangling_stitches, uuid_of
+
     lines = check_lines(transcript.native)
     at = {uuid_of(line): index for index, line in enumerate(lines)}
     for index, target, earlier in dangling_stitches(lines):

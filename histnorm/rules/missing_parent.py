@@ -41,7 +41,6 @@ from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.outline import BROKEN_CHAIN
 from histnorm.diagnostic import Diagnostic, Severity
-from histnorm.formats.claude_code.tree import analyse, check_lines, missing_parent
 from histnorm.rule import Example, Rule
 from histnorm.settings import Settings
 
@@ -53,6 +52,8 @@ def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
     """Report the line where the branch stops at a parent the file does not hold."""
     if transcript.format != "claude-code" or not isinstance(transcript.native, list):
         return
+    from histnorm.formats.claude_code.tree import analyse, check_lines, missing_parent
+
     found = missing_parent(analyse(check_lines(transcript.native)))
     if found is None:
         return

@@ -37,7 +37,6 @@ from collections.abc import Iterable
 
 from histnorm.analysis.context import Context
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
-from histnorm.formats.claude_code.tree import check_lines, cut_off_calls
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import describe, outline_part_at, remove_reported
 
@@ -73,6 +72,8 @@ def _cut_off(context: Context) -> dict[str, int]:
     lines = context.transcript.native
     if not isinstance(lines, list):
         return {}
+    from histnorm.formats.claude_code.tree import check_lines, cut_off_calls
+
     return cut_off_calls(check_lines(lines))
 
 

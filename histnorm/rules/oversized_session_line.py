@@ -45,7 +45,6 @@ from histnorm.analysis.context import Context
 from histnorm.analysis.outline import LONG_LINE
 from histnorm.diagnostic import Diagnostic, Severity
 from histnorm.errors import join_pointer
-from histnorm.formats.claude_code.sizes import line_sizes
 from histnorm.rule import Example, Rule
 from histnorm.settings import CLAUDE_CODE_LINE_LIMIT, Settings
 
@@ -62,6 +61,8 @@ def check_outline(context: Context) -> Iterator[Diagnostic]:
     native = context.transcript.native  # NeedsModel on the fast path: decode and measure
     if not isinstance(native, list):
         return
+    from histnorm.formats.claude_code.sizes import line_sizes
+
     for index, size in enumerate(line_sizes(native)):
         if size > limit:
             diagnostic = RULE.diagnostic(
