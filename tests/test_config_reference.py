@@ -38,7 +38,7 @@ def test_no_configuration_reads_as_an_empty_configuration_file():
     for name in FileConfig.model_fields:
         assert getattr(NO_CONFIG, name) == getattr(empty, name), name
     assert NO_CONFIG.root == empty.root
-    assert set(vars(NO_CONFIG)) == {*FileConfig.model_fields, "root"}
+    assert set(NO_CONFIG._fields) == {*FileConfig.model_fields, "root"}
 
 
 def test_committed_reference_is_generated():

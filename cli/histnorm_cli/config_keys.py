@@ -8,10 +8,9 @@ with no configuration file never loads it (nor pydantic).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from histnorm import HistnormError, Settings
 from histnorm.diagnostic import Severity
@@ -35,38 +34,62 @@ POLICY_FIELDS = {
 }
 
 
-@dataclass(frozen=True)
-class NoConfig:
+class NoConfig(NamedTuple):
     """The keys of a run that no configuration file applies to: each as `FileConfig`
     leaves it when the file does not set it (`tests/test_config_reference.py` holds the
-    two to each other)."""
+    two to each other). A named tuple, as every run defines it: in Python 3.11 each
+    dataclass costs millions of instructions to define."""
 
-    select: list[str] | None = None
-    extend_select: list[str] = field(default_factory=list)
-    ignore: list[str] = field(default_factory=list)
-    fixable: list[str] | None = None
-    unfixable: list[str] = field(default_factory=list)
-    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
-    unsafe_fixes: bool | None = None
-    policy: dict[str, str] = field(default_factory=dict)
-    tail: TailMode | None = None
-    scope: Scope | None = None
-    profile: str | None = None
-    whitespace_is_empty: bool | None = None
-    claude_code_line_limit: int | None = None
-    severity: dict[str, Severity] = field(default_factory=dict)
-    output_format: str | None = None
-    format: str | None = None
-    jsonl_mode: str | None = None
-    detect: str | None = None
-    include: list[str] | None = None
-    exclude: list[str] = field(default_factory=list)
-    force_exclude: bool | None = None
-    respect_gitignore: bool | None = None
-    root: str = "."
+    select: list[str] | None
+    extend_select: list[str]
+    ignore: list[str]
+    fixable: list[str] | None
+    unfixable: list[str]
+    per_file_ignores: dict[str, list[str]]
+    unsafe_fixes: bool | None
+    policy: dict[str, str]
+    tail: TailMode | None
+    scope: Scope | None
+    profile: str | None
+    whitespace_is_empty: bool | None
+    claude_code_line_limit: int | None
+    severity: dict[str, Severity]
+    output_format: str | None
+    format: str | None
+    jsonl_mode: str | None
+    detect: str | None
+    include: list[str] | None
+    exclude: list[str]
+    force_exclude: bool | None
+    respect_gitignore: bool | None
+    root: str
 
 
-NO_CONFIG = NoConfig()
+NO_CONFIG = NoConfig(
+    select=None,
+    extend_select=[],
+    ignore=[],
+    fixable=None,
+    unfixable=[],
+    per_file_ignores={},
+    unsafe_fixes=None,
+    policy={},
+    tail=None,
+    scope=None,
+    profile=None,
+    whitespace_is_empty=None,
+    claude_code_line_limit=None,
+    severity={},
+    output_format=None,
+    format=None,
+    jsonl_mode=None,
+    detect=None,
+    include=None,
+    exclude=[],
+    force_exclude=None,
+    respect_gitignore=None,
+    root=".",
+)
 
 
 def _kebab(name: str) -> str:
