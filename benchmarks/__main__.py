@@ -234,8 +234,8 @@ def measure_jobs(
         for _ in range(repeats):  # interleaved, so a burst of other load hits both alike
             for jobs in (1, 2):
                 # the corpus cache is gitignored (its own .gitignore): read it all the same
-                args = ["lint", "--quiet", "--no-respect-gitignore", "--jobs", str(jobs), path]
-                runs[jobs].append(cli(args))
+                argv = ["lint", "--quiet", "--no-respect-gitignore", "--jobs", str(jobs), path]
+                runs[jobs].append(cli(argv))
         one = min(runs[1], key=lambda r: r["seconds"])
         two = min(runs[2], key=lambda r: r["seconds"])
         out[label] = {
