@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias
 
 from histnorm.analysis.outline import Outline, Step
@@ -36,18 +35,57 @@ def block_end(messages: Sequence[AnyMessage], index: int, items: bool = False) -
     messages that follow it and, for formats with one item per message (`items`), the
     further call items of the same parallel batch before them."""
     ends = _ends(messages)
-    return ends.after_results[ends.after_calls[index] if items else index]
-
-
-@dataclass(frozen=True, slots=True)
-class _Ends:
-    after_results: list[int]
-    """For each index: the last index of the run of result-only messages after it."""
-    after_calls: list[int]
-    """For each index: the last index of the run of call-only messages after it."""
+    return ends.after_results(ends.after_calls(index) if items else index)
 
 
 _CALL_KINDS = frozenset({"tool_call", "reasoning"})
+
+
+def _result_only(message: AnyMessage) -> bool:
+    parts = message.parts
+    return bool(parts) and parts[0].kind == "tool_result" and is_result_only(message)
+
+
+class _Ends:
+    """The ends of the runs of result-only and call-only messages after each index,
+    found on demand: a scan from an index records the end for every index it passes, so
+    the messages are walked at most once however many indices are asked about."""
+
+    __slots__ = ("_calls", "_messages", "_results")
+
+    def __init__(self, messages: Sequence[AnyMessage]) -> None:
+        self._messages = messages
+        self._results: dict[int, int] = {}
+        self._calls: dict[int, int] = {}
+
+    def after_results(self, index: int) -> int:
+        """The last index of the run of result-only messages after `index` (or `index`)."""
+        return self._run_end(index, self._results, _result_only)
+
+    def after_calls(self, index: int) -> int:
+        """The last index of the run of call-only messages after `index` (or `index`)."""
+        return self._run_end(index, self._calls, _call_only)
+
+    def _run_end(
+        self, index: int, held: dict[int, int], inside: Callable[[AnyMessage], bool]
+    ) -> int:
+        found = held.get(index)
+        if found is not None:
+            return found
+        messages, last, passed = self._messages, len(self._messages) - 1, [index]
+        end = index
+        while end < last and inside(messages[end + 1]):
+            end += 1
+            known = held.get(end)
+            if known is not None:
+                end = known
+                break
+            passed.append(end)
+        for at in passed:
+            held[at] = end
+        return end
+
+
 _ENDS: dict[int, tuple[Sequence[AnyMessage], _Ends]] = {}
 """`_Ends` of the last few message sequences (by identity), so that a rule asking about
 every call of a transcript walks its messages once, not once per call."""
@@ -57,24 +95,7 @@ def _ends(messages: Sequence[AnyMessage]) -> _Ends:
     held = _ENDS.get(id(messages))
     if held is not None and held[0] is messages:
         return held[1]
-    count = len(messages)
-    results, calls = list(range(count)), list(range(count))
-    for i in range(count - 2, -1, -1):
-        message = messages[i + 1]
-        parts = message.parts
-        if not parts:
-            continue
-        first = parts[0].kind  # `is_result_only` and `_call_only`, inlined
-        if first == "tool_result":
-            if all(p.kind == "tool_result" for p in parts):
-                results[i] = results[i + 1]
-        elif (
-            first in _CALL_KINDS
-            and all(p.kind in _CALL_KINDS for p in parts)
-            and message.role_is("assistant")
-        ):
-            calls[i] = calls[i + 1]
-    ends = _Ends(results, calls)
+    ends = _Ends(messages)
     if not isinstance(messages, tuple):  # may change: not kept
         return ends
     if len(_ENDS) >= 8:
@@ -105,8 +126,8 @@ def turn_ends(transcript: AnyTranscript) -> Callable[[int], int]:
     """`turn_end` of `transcript` for many indices, its messages walked once."""
     ends = _ends(transcript.messages)
     if item_style(transcript):
-        return lambda index: ends.after_results[ends.after_calls[index]]
-    return ends.after_results.__getitem__
+        return lambda index: ends.after_results(ends.after_calls(index))
+    return ends.after_results
 
 
 def turn_is_last(transcript: AnyTranscript, index: int) -> bool:

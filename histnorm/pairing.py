@@ -21,10 +21,11 @@ The rules (behaviours.md R-A3, RB-1 to RB-5, RB-10):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, TypeAlias
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Literal, NamedTuple, TypeAlias
 
-from histnorm.analysis.outline import Call, Other, Outline, OutlinePart, Request, Result
+from histnorm.analysis.outline import Call, Outline, OutlinePart, Request, Result
 from histnorm.model_terms import ToolFamily, memo_source, same_source
 
 if TYPE_CHECKING:
@@ -71,6 +72,9 @@ def result_type_for(call_type: str | None) -> str | None:
     return call_type + "_result"
 
 
+_FUNCTION = ToolFamily.FUNCTION
+
+
 def key_of(part: AnyCall | AnyResult) -> Key:
     """The pairing key of a call or result."""
     if part.family is ToolFamily.FUNCTION:
@@ -91,19 +95,21 @@ class Repeat:
     dropped: str | None
 
 
-@dataclass(frozen=True)
-class Pairing:
+_NO_PAIRS: Mapping[Position, Position] = MappingProxyType({})
+
+
+class Pairing(NamedTuple):
     """Everything the walk found, by position."""
 
-    call_results: Mapping[Position, Position] = field(default_factory=dict)
-    result_calls: Mapping[Position, Position] = field(default_factory=dict)
+    call_results: Mapping[Position, Position] = _NO_PAIRS
+    result_calls: Mapping[Position, Position] = _NO_PAIRS
     unmatched_calls: tuple[Position, ...] = ()
     orphan_results: tuple[Position, ...] = ()
     server_results: tuple[Position, ...] = ()
     """Results whose call is not in the history but may live in its server-side state."""
     duplicate_results: tuple[tuple[Position, Position], ...] = ()
     repeats: tuple[Repeat, ...] = ()
-    request_responses: Mapping[Position, Position] = field(default_factory=dict)
+    request_responses: Mapping[Position, Position] = _NO_PAIRS
     pending_requests: tuple[Position, ...] = ()
     lone_responses: tuple[Position, ...] = ()
 
@@ -136,21 +142,27 @@ def pair(
         if part.kind == "tool_call":
             if call_filter is not None and not call_filter(part):  # type: ignore[arg-type]
                 continue
-            key = key_of(part)
-            stack = pending.setdefault(key, [])
-            repeat = None if part.call_id is None else _call_repeat(position, part, stack)
-            if repeat is not None:
-                repeats.append(repeat)
-                continue
+            key = ("function", part.call_id) if part.family is _FUNCTION else key_of(part)
+            stack = pending.get(key)
+            if stack is None:
+                stack = pending[key] = []
+            elif stack and part.call_id is not None:
+                repeat = _call_repeat(position, part, stack)
+                if repeat is not None:
+                    repeats.append(repeat)
+                    continue
             stack.append((position, part))
             answered.pop(key, None)
         elif part.kind == "tool_result":
-            key = key_of(part)
+            key = ("function", part.call_id) if part.family is _FUNCTION else key_of(part)
             waiting = pending.get(key)
             if not waiting and key not in answered:
                 key, waiting = _across_ids(pending, part)
             if waiting:
-                call_position, _ = waiting.pop(_pick(waiting, part))
+                if len(waiting) == 1:
+                    call_position = waiting.pop()[0]
+                else:
+                    call_position, _ = waiting.pop(_pick(waiting, part))
                 call_results[call_position] = position
                 answered[key] = position
             elif key in answered:
@@ -273,26 +285,18 @@ def pair_transcript(transcript: Transcript | Outline) -> Pairing:
     """Pair the whole transcript or outline (computed once per object, and again for a
     transcript copy whose messages differ). One `pair()` reads model parts and outline
     parts."""
+    if isinstance(transcript, Outline):  # an outline is never copied
+        if transcript.pairing is None:
+            transcript.pairing = pair(
+                transcript.tool_parts(), server_calls=transcript.server_state is not None
+            )
+        return transcript.pairing
     memo = transcript.__dict__
     held = memo.get(_MEMO)
-    if isinstance(transcript, Outline):  # an outline is never copied
-        source = None
-        fresh = held is not None
-    else:
-        source = memo_source(transcript)
-        fresh = held is not None and same_source(held[0], source)
-    if fresh and held is not None:
+    source = memo_source(transcript)
+    if held is not None and same_source(held[0], source):
         found: Pairing = held[1]
         return found
-    if isinstance(transcript, Outline):
-        items: Iterable[tuple[Position, Part | OutlinePart]] = (
-            ((mi, pi), part)
-            for mi, message in enumerate(transcript.messages)
-            for pi, part in enumerate(message.parts)
-            if type(part) is not Other  # never paired: passed over here, not in `pair`
-        )
-    else:
-        items = transcript_items(transcript)
-    found = pair(items, server_calls=transcript.server_state is not None)
+    found = pair(transcript_items(transcript), server_calls=transcript.server_state is not None)
     memo[_MEMO] = (source, found)
     return found

@@ -17,12 +17,13 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Generic, TypeVar, overload
 
+import orjson
+
 import histnorm.engine as engine
 from histnorm._document_repair import empty_history, repair_document
 from histnorm.diagnostic import Diagnostic
 from histnorm.errors import HistnormError, NotATranscript
 from histnorm.formats import detect_format, get_codec
-from histnorm.plain import plain, restore, stand_ins
 from histnorm.settings import DEFAULT_SETTINGS, Settings, check_options, with_options
 
 T = TypeVar("T")
@@ -118,7 +119,42 @@ def repair(
     return _repair_value(value, format, chosen)
 
 
+_JSON_ONLY = (
+    orjson.OPT_PASSTHROUGH_SUBCLASS
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_DATETIME
+)
+
+
+def _refuse(item: Any) -> Any:
+    raise TypeError
+
+
+def _clean_as_passed(value: Any, format: str | None, settings: Settings) -> str | None:
+    """The format of `value` when its format's reader proves it clean as passed: no copy,
+    no model, one serialisation (which the size and media checks reuse). Only a list or
+    dict that serialises with no object histnorm would read through `model_dump()` (SDK
+    and pydantic objects, subclasses, dataclasses: those go to `plain`) is tried; the
+    reader reads exact JSON types only, so anything else where it reads is not proven."""
+    if type(value) is not list and type(value) is not dict:
+        return None
+    try:
+        raw = orjson.dumps(value, default=_refuse, option=_JSON_ONLY)
+    except (TypeError, RecursionError):  # orjson's JSONEncodeError is a TypeError
+        return None
+    try:
+        found = format if format is not None else detect_format(value)
+        return found if engine.proven_clean(value, found, settings, raw) else None
+    except HistnormError:
+        return None
+
+
 def _repair_value(value: Any, format: str | None, settings: Settings) -> Repair[Any]:
+    clean = _clean_as_passed(value, format, settings)
+    if clean is not None:
+        return Repair(value, _EMPTY, (), clean)
+    from histnorm.plain import plain, restore, stand_ins
+
     data, originals = plain(value)
     try:
         found = format if format is not None else detect_format(data)

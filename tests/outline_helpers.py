@@ -103,6 +103,13 @@ def check_outline(fmt: str, where: str, value: Any) -> Outline | None:
     reference = outline_of(transcript)
     assert codec.outline(value) == reference, f"{where}: the codec's outline differs"
     assert fast is None or fast == reference, f"{where}: the fast reader's outline differs"
+    if fast is not None:  # what the reader found on its walk is what a walk of it finds
+        assert fast.tool_parts() == reference.tool_parts(), f"{where}: other tool parts"
+        known = codec.known_roles
+        assert fast.all_flags(known) == reference.all_flags(known), f"{where}: other flags"
+        assert pair_transcript(fast) == pair_transcript(transcript), (
+            f"{where}: the fast reader pairs otherwise"
+        )
     assert pair_transcript(reference) == pair_transcript(transcript), (
         f"{where}: the outline pairs otherwise"
     )

@@ -222,6 +222,36 @@ def test_linting_a_clean_transcript_builds_no_model(tmp_path: Path) -> None:
     assert not loaded & set(MODEL_MODULES), sorted(loaded & set(MODEL_MODULES))
 
 
+_REPAIR = (
+    "import json, sys\n"
+    "import histnorm\n"
+    "history = json.loads(sys.argv[1])\n"
+    "result = histnorm.repair(history)\n"
+    "print(json.dumps([result.value is history, result.changed, result.format]))\n"
+    "print(json.dumps(sorted(sys.modules)))\n"
+)
+
+
+@pytest.mark.parametrize("damaged", [False, True], ids=["clean", "damaged"])
+def test_repairing_a_clean_history_builds_no_model(damaged: bool) -> None:
+    """`repair()` of a list of plain message dicts that its reader proves clean hands the
+    list back as it is, without copying it or loading pydantic; a damaged one builds the
+    model it fixes."""
+    history = [m for m in _HISTORY if not (damaged and "tool_calls" in m)]  # a lone result
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "cli")])}
+    completed = subprocess.run(
+        [sys.executable, "-c", _REPAIR, json.dumps(history)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    answer, modules = completed.stdout.splitlines()
+    assert json.loads(answer) == [not damaged, damaged, "openai-chat"]
+    models = set(json.loads(modules)) & set(MODEL_MODULES)
+    assert bool(models) is damaged, sorted(models)
+
+
 def test_a_lint_imports_only_the_codecs_that_may_read_the_file(tmp_path: Path) -> None:
     """`histnorm.formats.CODECS` imports a codec the first time it is asked for: a lint
     of an OpenAI Chat history loads the codecs detection asks (those whose format the

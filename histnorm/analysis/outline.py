@@ -22,6 +22,7 @@ from histnorm.model_terms import ToolFamily
 
 if TYPE_CHECKING:
     from histnorm.model import Part, ToolCallPart, Transcript
+    from histnorm.pairing import Pairing
 
 PARTIAL = 1
 """The message is marked as part of a cancelled (partial) response."""
@@ -145,10 +146,27 @@ class Step(NamedTuple):
         return bool(self.flags & PARTIAL)
 
 
-class Outline:
-    """A transcript's messages as steps, with its format and server-side state."""
+Located = tuple[tuple[int, int], OutlinePart]
+"""A part and its (message index, part index)."""
 
-    __slots__ = ("__dict__", "flags", "format", "messages", "server_state")
+
+class Outline:
+    """A transcript's messages as steps, with its format and server-side state, and what
+    one walk of them finds: the calls, results and approvals with their positions
+    (`tool_parts`), the flags its parts show (`all_flags`) and, when its reader paired
+    them as it read, the pairing (`histnorm.pairing.pair_transcript` gives it back)."""
+
+    __slots__ = (
+        "__dict__",
+        "_calls",
+        "_seen",
+        "_tool_parts",
+        "flags",
+        "format",
+        "messages",
+        "pairing",
+        "server_state",
+    )
 
     def __init__(
         self,
@@ -156,12 +174,43 @@ class Outline:
         format: str | None = None,
         server_state: str | None = None,
         flags: int = 0,
+        *,
+        tool_parts: tuple[Located, ...] | None = None,
+        seen: int | None = None,
+        pairing: Pairing | None = None,
     ) -> None:
         self.messages = messages
         self.format = format
         self.server_state = server_state
         self.flags = flags
         """Flags of the whole outline (`BROKEN_CHAIN`, `LONG_LINE`)."""
+        self._tool_parts = tool_parts
+        self._calls: tuple[tuple[tuple[int, int], Call], ...] | None = None
+        self._seen = seen
+        self.pairing = pairing
+        """The pairing its reader found as it read, or None (`pair_transcript` pairs it)."""
+
+    def tool_parts(self) -> tuple[Located, ...]:
+        """Every call, result, approval request and response with its position, in order:
+        gathered by the reader as it read, else in one walk on first use."""
+        found = self._tool_parts
+        if found is None:
+            found = self._tool_parts = tuple(
+                ((mi, pi), part)
+                for mi, message in enumerate(self.messages)
+                for pi, part in enumerate(message.parts)
+                if type(part) is not Other
+            )
+        return found
+
+    def calls(self) -> tuple[tuple[tuple[int, int], Call], ...]:
+        """Every tool call with its position, in order (from `tool_parts`)."""
+        found = self._calls
+        if found is None:
+            found = self._calls = tuple(
+                (at, part) for at, part in self.tool_parts() if type(part) is Call
+            )
+        return found
 
     def _key(self) -> tuple[object, ...]:
         return (self.messages, self.format, self.server_state, self.flags)
@@ -178,6 +227,8 @@ class Outline:
     def all_flags(self, known_roles: frozenset[str] | None = None) -> int:
         """The flags of the outline, of every message and those its parts show; a role
         outside `known_roles` (the codec's, with `MODELLED_ROLES`) is `UNKNOWN_ROLE`."""
+        if self._seen is not None:  # its reader read only modelled roles and saw these
+            return self.flags | ALWAYS | self._seen
         known = None if known_roles is None else known_roles | MODELLED_ROLES
         found = self.flags | ALWAYS
         for message in self.messages:

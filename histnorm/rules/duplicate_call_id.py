@@ -37,7 +37,6 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
-from histnorm.analysis.outline import Call
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import new_call_id, nth, profile, rename_calls, show_id
@@ -56,16 +55,13 @@ def check(context: Context) -> Iterable[Diagnostic]:
     repeats = {r.position for r in context.pairing.repeats}  # HN006, HN007, HN009
     seen: dict[str, int] = {}
     found: list[tuple[int, int, str]] = []
-    for mi, message in enumerate(outline.messages):
-        for pi, part in enumerate(message.parts):
-            if not isinstance(part, Call) or part.call_id is None:
-                continue
-            if (mi, pi) in repeats:
-                continue
-            if part.call_id in seen:
-                found.append((mi, pi, part.call_id))
-            else:
-                seen[part.call_id] = mi
+    for (mi, pi), part in outline.calls():
+        if part.call_id is None or (mi, pi) in repeats:
+            continue
+        if part.call_id in seen:
+            found.append((mi, pi, part.call_id))
+        else:
+            seen[part.call_id] = mi
     if not found:
         return
     refused = cited_elsewhere(context.transcript, {ident for _, _, ident in found})

@@ -45,7 +45,6 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
-from histnorm.analysis.outline import Call
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.pairing import Position
 from histnorm.profiles import call_id_problem
@@ -66,14 +65,11 @@ def check(context: Context) -> Iterable[Diagnostic]:
     if limits.max_call_id_length is None and limits.call_id_pattern is None:
         return
     found: list[tuple[Position, str]] = []
-    for mi, message in enumerate(outline.messages):
-        for pi, part in enumerate(message.parts):
-            if isinstance(part, Call) and part.call_id is not None:
-                why = call_id_problem(part.call_id, limits)
-                if why is not None:
-                    found.append(
-                        ((mi, pi), f"call id {show_id(part.call_id)} {why} for {limits.name}")
-                    )
+    for (mi, pi), part in outline.calls():
+        if part.call_id is not None:
+            why = call_id_problem(part.call_id, limits)
+            if why is not None:
+                found.append(((mi, pi), f"call id {show_id(part.call_id)} {why} for {limits.name}"))
     if not found:
         return
     refused = unreached(context.transcript, [at for at, _ in found], limits)

@@ -49,7 +49,6 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
-from histnorm.analysis.outline import Call
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import rewrite
 from histnorm.lazy import model
@@ -101,29 +100,28 @@ def safe_name(name: str, limits: Profile) -> str | None:
 def check(context: Context) -> Iterable[Diagnostic]:
     """Report calls whose name is empty, missing or rejected by the target."""
     limits = context.profile
-    for mi, message in enumerate(context.outline.messages):
-        for pi, part in enumerate(message.parts):
-            if not isinstance(part, Call) or part.family not in CHECKED:
-                continue
-            if part.name is None and part.tool_type not in NAMED_KINDS:
-                continue
-            if not part.name:
-                what = "no name" if part.name is None else "an empty name"
-                yield RULE.diagnostic(
-                    f"{describe(part)} has {what}; no target takes a call without one",
-                    message_index=mi,
-                    part_index=pi,
-                )
-                continue
-            why = name_problem(part.name, limits)
-            if why is not None:
-                new = safe_name(part.name, limits)
-                yield RULE.diagnostic(
-                    f"tool name {part.name!r} {why} for {limits.name}",
-                    message_index=mi,
-                    part_index=pi,
-                    fix_title=None if new is None else f"rename the call to {new!r}",
-                )
+    for (mi, pi), part in context.outline.calls():
+        if part.family not in CHECKED:
+            continue
+        if part.name is None and part.tool_type not in NAMED_KINDS:
+            continue
+        if not part.name:
+            what = "no name" if part.name is None else "an empty name"
+            yield RULE.diagnostic(
+                f"{describe(part)} has {what}; no target takes a call without one",
+                message_index=mi,
+                part_index=pi,
+            )
+            continue
+        why = name_problem(part.name, limits)
+        if why is not None:
+            new = safe_name(part.name, limits)
+            yield RULE.diagnostic(
+                f"tool name {part.name!r} {why} for {limits.name}",
+                message_index=mi,
+                part_index=pi,
+                fix_title=None if new is None else f"rename the call to {new!r}",
+            )
 
 
 def fix(

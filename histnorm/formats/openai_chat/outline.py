@@ -4,33 +4,32 @@ It mirrors `decode_message` for the plain subset only: `system`, `developer`, `u
 and `assistant` messages with non-blank text content and function `tool_calls` (an id,
 not a handoff), and `tool` messages (an id). Anything else gives None, and the codec's
 `outline` decodes the value instead.
+
+One walk reads every message and hands the rules what it found on the way: the calls
+and results with their positions, the flags (none: the subset has no empty, unknown or
+partial part) and, while no call id repeats a pending one, the pairing. In this subset
+every call and result is a function part with a non-empty id, so `pair()` pairs each
+result with the pending call of its id, and the walk does the same (the representation
+test holds the two equal on every fixture, the corpus and fuzzed damage); a repeated id
+leaves the pairing to `pair()`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from histnorm.analysis.outline import (
-    TEXT,
-    Outline,
-    OutlinePart,
-    Step,
-    function_call,
-    function_result,
-    read_steps,
-)
+from histnorm.analysis.outline import TEXT, Call, Located, Outline, Result, Step
 from histnorm.formats.openai_chat.read import HANDOFF_PREFIX, unread
+from histnorm.model_terms import ToolFamily
+from histnorm.pairing import Pairing, Position
 
 _ROLES = frozenset({"system", "developer", "user", "assistant"})
 _new = tuple.__new__  # builds a named tuple as `_make` does, without its slower `__new__`
 _ONE_TEXT = (TEXT,)
+_FUNCTION = ToolFamily.FUNCTION
 
 
-def _plain_name(name: Any) -> bool:
-    return name is None or (type(name) is str and not name.startswith(HANDOFF_PREFIX))
-
-
-def _texts(content: Any) -> tuple[OutlinePart, ...] | None:
+def _texts(content: Any) -> tuple[Step | Any, ...] | None:
     """The parts of `content` when it is nothing but non-blank text; None otherwise."""
     if content is None:
         return ()
@@ -47,54 +46,96 @@ def _texts(content: Any) -> tuple[OutlinePart, ...] | None:
     return (TEXT,) * len(content)
 
 
-def _calls(calls: Any) -> tuple[OutlinePart, ...] | None:
-    if calls is None:
-        return ()
-    if type(calls) is not list:
-        return None
-    found: list[OutlinePart] = []
-    for call in calls:
-        if type(call) is not dict:
-            return None
-        kind = call.get("type", "function" if "function" in call else None)
-        if kind != "function":
-            return None
-        call_id, body = call.get("id"), call.get("function")
-        if type(call_id) is not str or not call_id or type(body) is not dict:
-            return None
-        name = body.get("name")
-        if not _plain_name(name):
-            return None
-        found.append(function_call(call_id, name, "function"))
-    return tuple(found)
-
-
-def _step(message: Any) -> Step | None:
-    if type(message) is not dict:
-        return None
-    role = message.get("role")
-    if role == "tool":
-        call_id, name = message.get("tool_call_id"), message.get("name")
-        if type(call_id) is not str or not call_id or not _plain_name(name):
-            return None
-        if message.get("content") is None and unread(message):
-            return None  # its content lies where the reader does not look (`content_keys`)
-        return _new(Step, ("tool", (function_result(call_id, name, "tool"),), 0, None))
-    if type(role) is not str or role not in _ROLES:
-        return None
-    get = message.get
-    if get("refusal") is not None or get("function_call") is not None or get("audio") is not None:
-        return None
-    name = get("name")
-    if name is not None and type(name) is not str:
-        return None
-    texts = _texts(get("content"))
-    calls = _calls(get("tool_calls"))
-    if texts is None or calls is None or not (texts or calls):
-        return None
-    return _new(Step, (role, texts + calls if calls else texts, 0, None))
-
-
 def read_outline(data: Any) -> Outline | None:
     """The outline of a message list or `{"messages": [...]}` record, or None."""
-    return read_steps(data, _step, "openai-chat")
+    messages = data.get("messages") if type(data) is dict else data
+    if type(messages) is not list:
+        return None
+    steps: list[Step] = []
+    located: list[Located] = []
+    pending: dict[str, Position] = {}
+    answered: dict[str, Position] = {}
+    call_results: dict[Position, Position] = {}
+    orphans: list[Position] = []
+    duplicates: list[tuple[Position, Position]] = []
+    paired = True  # no call id has repeated a pending one: the pairing below is `pair()`'s
+    for mi, message in enumerate(messages):
+        if type(message) is not dict:
+            return None
+        get = message.get
+        role = get("role")
+        if role == "tool":
+            call_id, name = get("tool_call_id"), get("name")
+            if type(call_id) is not str or not call_id:
+                return None
+            if name is not None and (type(name) is not str or name.startswith(HANDOFF_PREFIX)):
+                return None
+            if get("content") is None and unread(message):
+                return None  # its content lies where the reader does not look (`content_keys`)
+            result = _new(Result, (call_id, name, _FUNCTION, "tool", "tool_result"))
+            steps.append(_new(Step, ("tool", (result,), 0, None)))
+            at = (mi, 0)
+            located.append((at, result))
+            call_at = pending.pop(call_id, None)
+            if call_at is not None:
+                call_results[call_at] = answered[call_id] = at
+            elif call_id in answered:
+                duplicates.append((at, answered[call_id]))
+            else:
+                orphans.append(at)
+            continue
+        if type(role) is not str or role not in _ROLES:
+            return None
+        if get("refusal") is not None or get("function_call") is not None:
+            return None
+        if get("audio") is not None:
+            return None
+        name = get("name")
+        if name is not None and type(name) is not str:
+            return None
+        texts = _texts(get("content"))
+        if texts is None:
+            return None
+        calls = get("tool_calls")
+        if not calls:
+            if calls is not None and type(calls) is not list:
+                return None
+            if not texts:
+                return None
+            steps.append(_new(Step, (role, texts, 0, None)))
+            continue
+        if type(calls) is not list:
+            return None
+        parts: list[Any] = list(texts)
+        for call in calls:
+            if type(call) is not dict:
+                return None
+            kind = call.get("type", "function" if "function" in call else None)
+            if kind != "function":
+                return None
+            call_id, body = call.get("id"), call.get("function")
+            if type(call_id) is not str or not call_id or type(body) is not dict:
+                return None
+            name = body.get("name")
+            if name is not None and (type(name) is not str or name.startswith(HANDOFF_PREFIX)):
+                return None
+            part = _new(Call, (call_id, name, _FUNCTION, "function", False, "tool_call"))
+            at = (mi, len(parts))
+            parts.append(part)
+            located.append((at, part))
+            if call_id in pending:
+                paired = False  # a repeat: `pair()` tells which copy stays pending
+            else:
+                pending[call_id] = at
+                answered.pop(call_id, None)
+        steps.append(_new(Step, (role, tuple(parts), 0, None)))
+    pairing = None
+    if paired:
+        pairing = Pairing(
+            call_results=call_results,
+            result_calls={result: call for call, result in call_results.items()},
+            unmatched_calls=tuple(sorted(pending.values())),
+            orphan_results=tuple(orphans),
+            duplicate_results=tuple(duplicates),
+        )
+    return Outline(tuple(steps), "openai-chat", tool_parts=tuple(located), seen=0, pairing=pairing)
