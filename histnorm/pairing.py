@@ -20,19 +20,17 @@ The rules (behaviours.md R-A3, RB-1 to RB-5, RB-10):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from types import MappingProxyType
-from typing import TYPE_CHECKING, Literal, NamedTuple, TypeAlias
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, TypeAlias
 
 from histnorm.analysis.outline import Call, Outline, OutlinePart, Request, Result
+from histnorm.analysis.paired import Pairing as Pairing
+from histnorm.analysis.paired import Position as Position
+from histnorm.analysis.paired import Repeat as Repeat
 from histnorm.model_terms import ToolFamily, memo_source, same_source
 
 if TYPE_CHECKING:
     from histnorm.model import ApprovalRequestPart, Part, ToolCallPart, ToolResultPart, Transcript
-
-Position = tuple[int, int]
-"""(message index, part index), or (update index, content index)."""
 
 Key = tuple[str, str | None]
 
@@ -80,38 +78,6 @@ def key_of(part: AnyCall | AnyResult) -> Key:
     if part.family is ToolFamily.FUNCTION:
         return "function", part.call_id  # `group`, for the most common family
     return group(part), part.call_id
-
-
-@dataclass(frozen=True, slots=True)
-class Repeat:
-    """A request re-emitted under an id that is still pending."""
-
-    position: Position
-    first: Position
-    kind: Literal["tool_call", "approval_request", "handoff"]
-    id: str | None
-    conflict: bool
-    kept: str | None
-    dropped: str | None
-
-
-_NO_PAIRS: Mapping[Position, Position] = MappingProxyType({})
-
-
-class Pairing(NamedTuple):
-    """Everything the walk found, by position."""
-
-    call_results: Mapping[Position, Position] = _NO_PAIRS
-    result_calls: Mapping[Position, Position] = _NO_PAIRS
-    unmatched_calls: tuple[Position, ...] = ()
-    orphan_results: tuple[Position, ...] = ()
-    server_results: tuple[Position, ...] = ()
-    """Results whose call is not in the history but may live in its server-side state."""
-    duplicate_results: tuple[tuple[Position, Position], ...] = ()
-    repeats: tuple[Repeat, ...] = ()
-    request_responses: Mapping[Position, Position] = _NO_PAIRS
-    pending_requests: tuple[Position, ...] = ()
-    lone_responses: tuple[Position, ...] = ()
 
 
 def _wrapped(part: ApprovalRequestPart | Request) -> tuple[str | None, str | None]:

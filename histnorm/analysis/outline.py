@@ -16,13 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
+from histnorm.analysis.paired import Pairing
 from histnorm.call_keys import unread_call_keys
 from histnorm.lazy import model
 from histnorm.model_terms import ToolFamily
 
 if TYPE_CHECKING:
     from histnorm.model import Part, ToolCallPart, Transcript
-    from histnorm.pairing import Pairing
 
 PARTIAL = 1
 """The message is marked as part of a cancelled (partial) response."""

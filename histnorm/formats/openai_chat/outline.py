@@ -19,9 +19,9 @@ from __future__ import annotations
 from typing import Any
 
 from histnorm.analysis.outline import TEXT, Call, Located, Outline, Result, Step
+from histnorm.analysis.paired import Pairing, Position
 from histnorm.formats.openai_chat.read import HANDOFF_PREFIX, unread
 from histnorm.model_terms import ToolFamily
-from histnorm.pairing import Pairing, Position
 
 _ROLES = frozenset({"system", "developer", "user", "assistant"})
 _new = tuple.__new__  # builds a named tuple as `_make` does, without its slower `__new__`
