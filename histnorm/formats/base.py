@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
+from itertools import repeat
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from histnorm.analysis.outline import Outline, build_outline
@@ -345,6 +346,11 @@ def messages_sniff(data: JsonValue, key: str) -> list[Any] | None:
     if isinstance(data, dict) and isinstance(data.get(key), list):
         return data[key]  # type: ignore[no-any-return]
     return None
+
+
+def all_objects(items: list[Any]) -> bool:
+    """Whether every item of `items` is an object (a dict), tested without a Python loop."""
+    return all(map(isinstance, items, repeat(dict)))
 
 
 def folded_keys(messages: list[dict[str, Any]]) -> frozenset[str]:

@@ -15,6 +15,7 @@ from histnorm.errors import join_pointer
 from histnorm.formats.base import (
     CONVERSE_BODY_KEYS,
     MessageListCodec,
+    all_objects,
     anthropic_envelope,
     first_index,
     has_role,
@@ -54,6 +55,18 @@ def _object_arguments(calls: Any) -> bool:
     return False
 
 
+def _foreign_content(msg: dict[str, Any], content: Any) -> bool:
+    """Whether a message's content rules this format out: content under keys this format
+    has not (another format's), or a content item that is untyped (Bedrock Converse
+    blocks) or of another format's type. (A non-empty string content never does.)"""
+    if (not content or not isinstance(content, str | list)) and unread(msg):
+        return True
+    return isinstance(content, list) and any(
+        not isinstance(c, dict) or not isinstance(c.get("type"), str) or _foreign_part(c["type"])
+        for c in content
+    )
+
+
 __all__ = [
     "HANDOFF_PREFIX",
     "OpenAIChatCodec",
@@ -85,7 +98,7 @@ class OpenAIChatCodec(MessageListCodec):
         0 on another format's marks (Anthropic blocks or body keys, object arguments or a
         tool message without `tool_call_id`, which are chat-template's)."""
         messages = messages_sniff(data, "messages")
-        if not messages or not all(isinstance(m, dict) for m in messages):
+        if not messages or not all_objects(messages):
             return 0.0
         if anthropic_envelope(data):
             return 0.0  # a top-level system prompt is Anthropic's request shape
@@ -93,24 +106,19 @@ class OpenAIChatCodec(MessageListCodec):
             return 0.0  # a Bedrock Converse request body
         window = messages[:50]
         keys = set().union(*window)
-        if _OTHER_KEYS & keys or not all("role" in msg for msg in window):
+        if not _OTHER_KEYS.isdisjoint(keys):
             return 0.0
         for msg in window:
+            if "role" not in msg:
+                return 0.0
             content = msg.get("content")
-            if (not content or not isinstance(content, str | list)) and unread(msg):
-                return 0.0  # content under keys this format has not: another format's
-            if isinstance(content, list) and any(
-                not isinstance(c, dict)
-                or not isinstance(c.get("type"), str)  # untyped: Bedrock Converse blocks
-                or _foreign_part(c["type"])
-                for c in content
-            ):
+            if (type(content) is not str or not content) and _foreign_content(msg, content):
                 return 0.0
             if msg["role"] == "tool" and "tool_call_id" not in msg:
                 return 0.0
             if "tool_calls" in msg and _object_arguments(msg["tool_calls"]):
                 return 0.0
-        score = 0.9 if _CALL_KEYS & keys else 0.5
+        score = 0.9 if not _CALL_KEYS.isdisjoint(keys) else 0.5
         return score if has_role(messages, _ROLES) else 0.0
 
     def read_outline(self, data: JsonValue) -> Outline | None:
