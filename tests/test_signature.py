@@ -133,3 +133,60 @@ def test_signature_agrees_on_lists_of_messages(messages: list[Any], key: str) ->
     a format (a Gemini list's first item may lack `parts`)."""
     agree(messages)
     agree({key: messages})
+
+
+CALLS = st.lists(
+    st.one_of(
+        st.builds(
+            lambda args: {
+                "id": "c1",
+                "type": "function",
+                "function": {"name": "f", "arguments": args},
+            },
+            st.sampled_from(['{"a": 1}', {"a": 1}, None, []]),
+        ),
+        st.builds(lambda args: {"name": "f", "arguments": args}, st.sampled_from(["{}", {}])),
+        st.sampled_from([None, "x", {"function": "f"}]),
+    ),
+    max_size=2,
+)
+CHAT_MESSAGES = st.lists(
+    st.fixed_dictionaries(
+        {"role": st.sampled_from(["user", "assistant", "system", "tool", "Tool", "TOOL", None, 1])},
+        optional={
+            "content": st.sampled_from(
+                [
+                    None,
+                    "",
+                    "x",
+                    [],
+                    [{"type": "text", "text": "x"}],
+                    [{"type": "text", "value": "x"}],
+                ]
+            ),
+            "tool_call_id": st.just("c1"),
+            "tool_calls": CALLS | st.sampled_from([None, {}, "x"]),
+            "name": st.just("f"),
+            "refusal": st.just("no"),
+        },
+    ),
+    min_size=1,
+    max_size=5,
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(CHAT_MESSAGES)
+@example([{"role": "tool", "tool_call_id": "c1", "content": "x"}, {"role": "Tool", "content": "y"}])
+@example(
+    [
+        {"role": "assistant", "tool_calls": [{"function": {"name": "f", "arguments": "{}"}}]},
+        {"role": "assistant", "tool_calls": [{"name": "f", "arguments": {}}]},
+    ]
+)
+def test_signature_agrees_on_chat_tool_calls_and_results(messages: list[Any]) -> None:
+    """OpenAI Chat and chat-template messages with tool calls (string, object or flat
+    arguments) and tool results with and without an id, in any role casing: the marks
+    the signature reads to leave chat-template and Anthropic out."""
+    agree(messages)
+    agree({"messages": messages})

@@ -1,8 +1,8 @@
 """Which codecs may claim a parsed document, from one look at its shape.
 
-`candidates(data)` reads the top-level keys of `data` and the keys of its first message
-(or item, or line) and names every format whose codec's `sniff` could give `data` a score
-above 0; `histnorm.formats.claims` asks only those codecs. Each test below is a condition
+`candidates(data)` reads the top-level keys of `data`, the keys of its first message (or
+item, or line) and, in one walk of the first 50, what they hold (`_Census`), and names
+every format whose codec's `sniff` could give `data` a score above 0; `histnorm.formats.claims` asks only those codecs. Each test below is a condition
 the codec's own `sniff` checks before it can claim anything (the comment beside it names
 the check), so leaving a codec out never changes what detection finds; a codec named
 here still decides for itself. `tests/test_signature.py` holds the two to agreement on
@@ -14,6 +14,7 @@ The module imports no codec: it is what lets detection skip the ones that cannot
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Any
 
 _MESSAGES = "messages"
@@ -60,7 +61,7 @@ def _of_list(data: list[Any]) -> frozenset[str]:
         # one has a `type` or content parts to score above 0
     if "role" not in first and _MESSAGES not in first:
         found |= _LINES  # no session or rollout line has either key
-    if any(isinstance(item, dict) and "parts" in item for item in data[:50]):
+    if "parts" in census.walked().keys:
         found.add("gemini")  # only an item with `parts` scores above 0 in a bare list
     return frozenset(found)
 
@@ -76,8 +77,13 @@ def _of_messages(messages: list[Any], census: _Census, *, envelope: bool) -> fro
     keys = first.keys()
     found: set[str] = set()
     if "role" in keys:
+        walked = census.walked()
         found |= _ROLE_FORMATS
-        if not census.walked().text_content:
+        if not walked.keys.isdisjoint(_NOT_ANTHROPIC_KEYS):
+            found.discard("anthropic")  # `_sniff_message` refuses a message with one
+        if walked.plain_calls and not walked.loose:
+            found.discard("chat-template")  # `sniff`: an `openai` message, no `distinctive` one
+        if not walked.text_content:
             found.add("bedrock-converse")  # content is a list of blocks or absent
         if "parts" in keys and "id" in keys:
             found.add("vercel-ai")
@@ -101,34 +107,78 @@ def _of_messages(messages: list[Any], census: _Census, *, envelope: bool) -> fro
 class _Census:
     """What the first 50 messages of a list hold, gathered in one walk on first use: the
     keys of those that are objects, whether any has list content or a `type` (`typed`),
-    and whether any has content that is neither a list nor absent (`text_content`)."""
+    whether any has content that is neither a list nor absent (`text_content`), whether
+    one is an answered tool call or a call with string arguments (`plain_calls`), and
+    whether any may carry chat-template's own marks (`loose`)."""
 
-    __slots__ = ("_messages", "_walked", "keys", "text_content", "typed")
+    __slots__ = ("_messages", "_walked", "keys", "loose", "plain_calls", "text_content", "typed")
 
     def __init__(self, messages: list[Any]) -> None:
         self._messages = messages
         self._walked = False
         self.keys: set[Any] = set()
-        self.typed = self.text_content = False
+        self.typed = self.text_content = self.plain_calls = self.loose = False
 
     def walked(self) -> _Census:
-        if not self._walked:
-            self._walked = True
-            for message in self._messages[:50]:
-                if isinstance(message, dict):
-                    self.keys.update(message)
-                    content = message.get("content")
-                    if isinstance(content, list):
-                        self.typed = True
-                    elif content is not None:
-                        self.text_content = True
-            self.typed = self.typed or "type" in self.keys
+        if self._walked:
+            return self
+        self._walked = True
+        window = self._messages[:50]
+        if not all(map(isinstance, window, repeat(dict))):
+            window = [message for message in window if isinstance(message, dict)]
+        keys = self.keys = set().union(*window)
+        typed = text = plain = loose = False
+        for message in window:
+            content = message.get("content")
+            if type(content) is str:
+                text = True
+            elif content is not None:
+                if isinstance(content, list):
+                    typed = loose = True
+                else:
+                    text = True
+            role = message.get("role")
+            if type(role) is str:
+                tool = role not in _NOT_TOOL and role.casefold() == "tool"
+            else:
+                tool = isinstance(role, str) and role.casefold() == "tool"
+            if tool:
+                if "tool_call_id" in message:
+                    plain = True
+                else:
+                    loose = True  # a tool result without an id is chat-template's
+            if "tool_calls" in message:
+                found = _calls(message["tool_calls"])
+                loose = loose or found is None
+                plain = plain or bool(found)
+        self.typed = typed or "type" in keys
+        self.text_content, self.plain_calls, self.loose = text, plain, loose
         return self
+
+
+def _calls(calls: Any) -> bool | None:
+    """None when a tool call (an object) carries object `arguments` in its `function` or
+    in itself; else whether any entry is an object."""
+    found = False
+    for call in calls if isinstance(calls, list) else ():
+        if isinstance(call, dict):
+            body = call.get("function")
+            if isinstance((body if isinstance(body, dict) else call).get("arguments"), dict):
+                return None
+            found = True
+    return found
 
 
 _NONE: frozenset[str] = frozenset()
 _ROLE_FORMATS = frozenset({"openai-chat", "anthropic", "chat-template"})
 """Formats every one of whose messages has a `role` key (and no further test here)."""
+_NOT_TOOL = frozenset({"user", "assistant", "system", "developer"})
+"""Roles that are no `tool` role in any case (the census casefolds the others)."""
+_NOT_ANTHROPIC_KEYS = frozenset(
+    {"tool_calls", "tool_call_id", "function_call", "refusal", "name", "weight", "audio"}
+    | {"contents", "parts"}
+)
+"""Message keys that Anthropic's sniff refuses (its `_FOREIGN_KEYS`)."""
 _EMPTY_ENVELOPE = frozenset({"anthropic", "bedrock-converse"})
 """Formats that may claim an object with an empty `messages` list by its other keys."""
 _LINES = frozenset({"claude-code", "codex"})
