@@ -150,6 +150,15 @@ CALLS = st.lists(
     ),
     max_size=2,
 )
+ITEMS = st.sampled_from(
+    [
+        *({"type": kind} for kind in ("text", "image", "image_url", "input_text", "file")),
+        *({"type": kind} for kind in ("tool_use", "tool_result", "web_search_tool_result")),
+        {"type": "tool_use", "value": "x"}, {"type": "output_text", "text": "x"}, {"text": "x"},
+        {"type": 1}, "x", None,
+    ]
+)  # fmt: skip
+"""Content items of Chat, chat-template, Anthropic and Responses, and untyped ones."""
 CHAT_MESSAGES = st.lists(
     st.fixed_dictionaries(
         {"role": st.sampled_from(["user", "assistant", "system", "tool", "Tool", "TOOL", None, 1])},
@@ -163,11 +172,14 @@ CHAT_MESSAGES = st.lists(
                     [{"type": "text", "text": "x"}],
                     [{"type": "text", "value": "x"}],
                 ]
-            ),
+            )
+            | st.lists(ITEMS, min_size=1, max_size=2),
             "tool_call_id": st.just("c1"),
             "tool_calls": CALLS | st.sampled_from([None, {}, "x"]),
             "name": st.just("f"),
             "refusal": st.just("no"),
+            "type": st.just("message"),
+            "parts": st.just([]),
         },
     ),
     min_size=1,
@@ -186,7 +198,7 @@ CHAT_MESSAGES = st.lists(
 )
 def test_signature_agrees_on_chat_tool_calls_and_results(messages: list[Any]) -> None:
     """OpenAI Chat and chat-template messages with tool calls (string, object or flat
-    arguments) and tool results with and without an id, in any role casing: the marks
-    the signature reads to leave chat-template and Anthropic out."""
+    arguments), tool results with and without an id in any role casing, and content
+    items of several formats: the marks the signature reads to leave a format out."""
     agree(messages)
     agree({"messages": messages})

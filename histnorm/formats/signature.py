@@ -2,11 +2,12 @@
 
 `candidates(data)` reads the top-level keys of `data`, the keys of its first message (or
 item, or line) and, in one walk of the first 50, what they hold (`_Census`), and names
-every format whose codec's `sniff` could give `data` a score above 0; `histnorm.formats.claims` asks only those codecs. Each test below is a condition
-the codec's own `sniff` checks before it can claim anything (the comment beside it names
-the check), so leaving a codec out never changes what detection finds; a codec named
-here still decides for itself. `tests/test_signature.py` holds the two to agreement on
-every fixture, on each format's generated and damaged documents, and on JSON made of the
+every format whose codec's `sniff` could give `data` a score above 0;
+`histnorm.formats.claims` asks only those codecs. Each test below is a condition the
+codec's own `sniff` checks before it can claim anything (the comment beside it names the
+check), so leaving a codec out never changes what detection finds; a codec named here
+still decides for itself. `tests/test_signature.py` holds the two to agreement on every
+fixture, on each format's generated and damaged documents, and on JSON made of the
 formats' keys.
 
 The module imports no codec: it is what lets detection skip the ones that cannot apply.
@@ -56,7 +57,11 @@ def _of_list(data: list[Any]) -> frozenset[str]:
         return frozenset(found)
     if isinstance(first.get("from"), str):
         found.add("sharegpt")  # every turn has a string `from`
-    if "type" in first or ("role" in first and census.walked().typed):
+    walked = census.walked()
+    if ("type" in first or ("role" in first and walked.typed)) and (
+        walked.keys.isdisjoint(_NOT_RESPONSES_KEYS)
+        and walked.kinds.isdisjoint(_NOT_RESPONSES_ITEMS)
+    ):
         found.add("openai-responses")  # every item has a string `type` or a `role`, and
         # one has a `type` or content parts to score above 0
     if "role" not in first and _MESSAGES not in first:
@@ -81,8 +86,20 @@ def _of_messages(messages: list[Any], census: _Census, *, envelope: bool) -> fro
         found |= _ROLE_FORMATS
         if not walked.keys.isdisjoint(_NOT_ANTHROPIC_KEYS):
             found.discard("anthropic")  # `_sniff_message` refuses a message with one
-        if walked.plain_calls and not walked.loose:
-            found.discard("chat-template")  # `sniff`: an `openai` message, no `distinctive` one
+        if (walked.plain_calls and not walked.loose) or not walked.keys.isdisjoint(
+            _NOT_CHAT_TEMPLATE_KEYS
+        ):
+            found.discard("chat-template")  # `sniff`: an `openai` message, no `distinctive`
+            # one, or a `foreign` one
+        elif not walked.bare_kinds.isdisjoint(_NOT_CHAT_TEMPLATE_ITEMS):
+            found.discard("chat-template")  # `sniff_message`: another format's item
+        if (
+            walked.untyped
+            or not walked.keys.isdisjoint(_NOT_OPENAI_CHAT_KEYS)
+            or not walked.kinds.isdisjoint(_NOT_OPENAI_CHAT_ITEMS)
+            or any(kind.endswith("_tool_result") for kind in walked.kinds)
+        ):
+            found.discard("openai-chat")  # its `sniff`: another format's keys or items
         if not walked.text_content:
             found.add("bedrock-converse")  # content is a list of blocks or absent
         if "parts" in keys and "id" in keys:
@@ -111,13 +128,19 @@ class _Census:
     one is an answered tool call or a call with string arguments (`plain_calls`), and
     whether any may carry chat-template's own marks (`loose`)."""
 
-    __slots__ = ("_messages", "_walked", "keys", "loose", "plain_calls", "text_content", "typed")
+    __slots__ = (
+        *("_messages", "_walked", "keys", "loose", "plain_calls", "text_content", "typed"),
+        *("kinds", "untyped", "bare_kinds"),
+    )
 
     def __init__(self, messages: list[Any]) -> None:
         self._messages = messages
         self._walked = False
         self.keys: set[Any] = set()
         self.typed = self.text_content = self.plain_calls = self.loose = False
+        self.kinds: set[str] = set()
+        self.bare_kinds: set[str] = set()
+        self.untyped = False
 
     def walked(self) -> _Census:
         if self._walked:
@@ -135,6 +158,8 @@ class _Census:
             elif content is not None:
                 if isinstance(content, list):
                     typed = loose = True
+                    if "role" in message:
+                        self._parts(content)
                 else:
                     text = True
             role = message.get("role")
@@ -154,6 +179,18 @@ class _Census:
         self.typed = typed or "type" in keys
         self.text_content, self.plain_calls, self.loose = text, plain, loose
         return self
+
+    def _parts(self, content: list[Any]) -> None:
+        """Note the content items of a message with a role: their string types (`kinds`;
+        `bare_kinds` of those without a `value`), and whether one is untyped."""
+        for item in content:
+            kind = item.get("type") if isinstance(item, dict) else None
+            if not isinstance(kind, str):
+                self.untyped = True
+                continue
+            self.kinds.add(kind)
+            if "value" not in item:
+                self.bare_kinds.add(kind)
 
 
 def _calls(calls: Any) -> bool | None:
@@ -179,6 +216,31 @@ _NOT_ANTHROPIC_KEYS = frozenset(
     | {"contents", "parts"}
 )
 """Message keys that Anthropic's sniff refuses (its `_FOREIGN_KEYS`)."""
+_NOT_CHAT_TEMPLATE_KEYS = frozenset(
+    {"function_call", "refusal", "audio", "weight", "annotations", "contents", "parts", "type"}
+)
+"""Message keys chat-template's sniff refuses (its `FOREIGN_KEYS`)."""
+_NOT_CHAT_TEMPLATE_ITEMS = frozenset(
+    {"image_url", "input_audio", "file", "refusal", "tool_use", "tool_result", "thinking"}
+    | {"redacted_thinking", "document", "search_result"}
+)
+"""Content item types (of items without a `value`) chat-template's sniff refuses."""
+_NOT_OPENAI_CHAT_KEYS = frozenset({"contents", "parts", "type"})
+"""Message keys OpenAI Chat's sniff refuses."""
+_NOT_OPENAI_CHAT_ITEMS = frozenset(
+    {"tool_use", "tool_result", "thinking", "redacted_thinking", "image", "document"}
+    | {"search_result", "server_tool_use", "mcp_tool_use", "mcp_tool_result"}
+    | {"container_upload", "input_text", "output_text", "input_image", "input_file"}
+)
+"""Content item types OpenAI Chat's sniff refuses (and any `..._tool_result`)."""
+_NOT_RESPONSES_KEYS = frozenset(
+    {"contents", "parts", "tool_calls", "tool_call_id", "function_call", "$type"}
+)
+"""Item keys OpenAI Responses' sniff refuses."""
+_NOT_RESPONSES_ITEMS = frozenset(
+    {"text", "image_url", "tool_use", "tool_result", "thinking", "image", "file"}
+)
+"""Content part types (of a message with a role) OpenAI Responses' sniff refuses."""
 _EMPTY_ENVELOPE = frozenset({"anthropic", "bedrock-converse"})
 """Formats that may claim an object with an empty `messages` list by its other keys."""
 _LINES = frozenset({"claude-code", "codex"})
