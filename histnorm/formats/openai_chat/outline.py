@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from histnorm.analysis.outline import TEXT, Call, Located, Outline, Result, Step
+from histnorm.analysis.outline import TEXT, Call, Located, Other, Outline, Result, Step
 from histnorm.analysis.paired import Pairing, Position
 from histnorm.formats.openai_chat.read import HANDOFF_PREFIX, unread
 from histnorm.model_terms import ToolFamily
@@ -29,7 +29,7 @@ _ONE_TEXT = (TEXT,)
 _FUNCTION = ToolFamily.FUNCTION
 
 
-def _texts(content: Any) -> tuple[Step | Any, ...] | None:
+def _texts(content: Any) -> tuple[Other, ...] | None:
     """The parts of `content` when it is nothing but non-blank text; None otherwise."""
     if content is None:
         return ()
