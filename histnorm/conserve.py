@@ -427,11 +427,27 @@ def _carried(text: str, gained: list[str], kept: set[Atom]) -> bool:
 
 
 def _same_items(old: Any, new: Any) -> dict[int, Any]:
-    """The items (lines) of the list `new` that are items of the list `old` too, by id:
-    a writer hands back the very line objects it did not change."""
-    if not isinstance(old, list) or not isinstance(new, list):
+    """The objects and arrays of `new` that `old` holds at the same level, by id: the items
+    (lines) of a document that is a list, or in an object (a request body, a record), the
+    values its keys keep and the items of the lists under the same key (its messages). A
+    writer hands back the very objects it did not change."""
+    if isinstance(old, list) and isinstance(new, list):
+        return _shared(old, new)
+    if not isinstance(old, dict) or not isinstance(new, dict):
         return {}
-    mine = {id(item): item for item in old if isinstance(item, dict | list)}
+    found: dict[int, Any] = {}
+    for key, value in new.items():
+        was = old.get(key)
+        if value is was and isinstance(value, dict | list):
+            found[id(value)] = value
+        elif isinstance(value, list) and isinstance(was, list):
+            found.update(_shared(was, value))
+    return found
+
+
+def _shared(old: list[Any], new: list[Any]) -> dict[int, Any]:
+    """The objects and arrays among the items of `new` that are items of `old` too, by id."""
+    mine = {id(item) for item in old if isinstance(item, dict | list)}
     return {id(item): item for item in new if id(item) in mine}
 
 

@@ -16,7 +16,8 @@ from benchmarks.corpus import RENDERERS, available_formats, transcripts
 from histnorm.analysis.outline import REASONING, Call, Outline, Result
 from histnorm.errors import HistnormError
 from histnorm.formats import CODECS, outline_of
-from histnorm.formats.base import Codec
+from histnorm.formats.base import _REUSE, Codec, strict_equal
+from histnorm.model import Transcript
 from histnorm.pairing import pair_transcript
 
 
@@ -100,6 +101,7 @@ def check_outline(fmt: str, where: str, value: Any) -> Outline | None:
         with pytest.raises(HistnormError):
             codec.outline(value)
         return None
+    check_marked(transcript, where)
     reference = outline_of(transcript)
     assert codec.outline(value) == reference, f"{where}: the codec's outline differs"
     assert fast is None or fast == reference, f"{where}: the fast reader's outline differs"
@@ -114,3 +116,13 @@ def check_outline(fmt: str, where: str, value: Any) -> Outline | None:
         f"{where}: the outline pairs otherwise"
     )
     return reference
+
+
+def check_marked(transcript: Transcript, where: str) -> None:
+    """Every message the reader marked as what its decoder makes of its native value
+    (`histnorm.formats.base.decoded`, which spares the writer decoding it again) is
+    exactly that: decoding its native value once more gives an equal message."""
+    for index, message in enumerate(transcript.messages):
+        for decoder, (_, answer) in message.__dict__.get(_REUSE, {}).items():
+            again = decoder(message.native)
+            assert answer == strict_equal(again, message), f"{where}: message {index} marked"

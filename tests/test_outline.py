@@ -102,3 +102,37 @@ def test_a_copy_with_other_messages_gets_its_own_outline_and_pairing() -> None:
     assert [d.code for d in histnorm.lint(dropped)] == ["HN001"]
     assert pair_transcript(dropped).unmatched_calls
     assert outline_of(dropped) != outline_of(transcript)
+
+
+MARKING = sorted(
+    {"agent-framework", "anthropic", "bedrock-converse", "chat-template", "meai"}
+    | {"openai-chat", "pydantic-ai", "semantic-kernel", "vercel-ai"}
+)
+
+
+@pytest.mark.parametrize("fmt", MARKING)
+def test_the_writer_decodes_no_message_it_read(fmt: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A message a fix left alone is written as its native value without decoding it
+    again: the reader marked it (`histnorm.formats.base.decoded`), and the writer's
+    `reuse_native` answers from that mark."""
+    from histnorm.formats import base
+
+    samples = [value for f, _, value in SAMPLES if f == fmt]
+    assert samples, fmt
+    codec = CODECS[fmt]
+    checked = 0
+    asked: list[object] = []
+    real = base.strict_equal
+    for value in samples:
+        try:
+            transcript = codec.decode(value)
+        except histnorm.HistnormError:
+            continue
+        asked.clear()
+        monkeypatch.setattr(base, "strict_equal", lambda a, b: asked.append(b) or real(a, b))
+        codec.encode(transcript)
+        monkeypatch.setattr(base, "strict_equal", real)
+        messages = {id(m) for m in transcript.messages}
+        assert not [m for m in asked if id(m) in messages], "a read message was decoded again"
+        checked += sum(m.native is not None for m in transcript.messages)
+    assert checked

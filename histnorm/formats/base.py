@@ -250,6 +250,18 @@ def reuse_native(obj: Any, decoder: Callable[[Any], Any]) -> bool:
     return answer
 
 
+def decoded(obj: Message, decoder: Callable[[Any], Any]) -> Message:
+    """`obj`, which the module-level `decoder` has just made of `obj.native`, remembered as
+    such: `reuse_native(obj, decoder)` answers from that while `obj` keeps its field
+    values, without decoding it again (a fix decodes a transcript once, and encodes the
+    messages it leaves alone as they were read)."""
+    key = _decoder_key(decoder)
+    if key is not None and obj.native is not None:
+        source = tuple(getattr(obj, name) for name in type(obj).model_fields)
+        obj.__dict__[_REUSE] = {key: (source, True)}
+    return obj
+
+
 def _decoder_key(decoder: Callable[[Any], Any]) -> object:
     """What identifies what `decoder` gives for a value: a module-level function itself
     (which pickles by name with the models that keep it); None for any other (a lambda or

@@ -31,6 +31,7 @@ from histnorm.formats.agent_framework.contents import (
 from histnorm.formats.agent_framework.encode import encode_content
 from histnorm.formats.base import (
     MessageListCodec,
+    decoded,
     join_envelope,
     messages_sniff,
     optional_str,
@@ -125,7 +126,7 @@ class AgentFrameworkCodec(MessageListCodec):
 
     def read_message(self, obj: Any, pointer: str) -> Message:
         """Decode one native message."""
-        return decode_message(obj, pointer)
+        return decoded(decode_message(obj, pointer), decode_message)
 
     def sniff(self, data: JsonValue) -> float:
         """Likely when messages are `"type": "message"` (or `chat_message`) objects with

@@ -42,6 +42,7 @@ from histnorm.formats.base import (
     MessageListCodec,
     anthropic_body,
     anthropic_envelope,
+    decoded,
     expect_object,
     first_index,
     join_envelope,
@@ -199,7 +200,7 @@ class AnthropicCodec(MessageListCodec):
 
     def read_message(self, obj: Any, pointer: str) -> Message:
         """Decode one native message."""
-        return decode_message(obj, pointer)
+        return decoded(decode_message(obj, pointer), decode_message)
 
     def sniff(self, data: JsonValue) -> float:
         """Sure on Anthropic blocks or a top-level `system`; weak on plain user/assistant text."""

@@ -36,6 +36,7 @@ from histnorm.errors import join_pointer
 from histnorm.formats.base import (
     CONVERSE_BODY_KEYS,
     MessageListCodec,
+    decoded,
     expect_object,
     first_index,
     join_envelope,
@@ -135,7 +136,7 @@ class BedrockConverseCodec(MessageListCodec):
 
     def read_message(self, obj: Any, pointer: str) -> Message:
         """Decode one native message."""
-        return decode_message(obj, pointer)
+        return decoded(decode_message(obj, pointer), decode_message)
 
     def sniff(self, data: JsonValue) -> float:
         """Sure on a content block keyed `text`, `toolUse`, `toolResult`, ... (no `type`),

@@ -32,6 +32,7 @@ from histnorm.formats.base import (
     CONVERSE_BODY_KEYS,
     MISSING,
     MessageListCodec,
+    decoded,
     expect_object,
     first_index,
     has_role,
@@ -279,7 +280,7 @@ class ChatTemplateCodec(MessageListCodec):
 
     def read_message(self, obj: Any, pointer: str) -> Message:
         """Decode one native message."""
-        return decode_message(obj, pointer)
+        return decoded(decode_message(obj, pointer), decode_message)
 
     def sniff(self, data: JsonValue) -> float:
         """0.95 with object arguments, tool messages without `tool_call_id` or LLaMA-Factory

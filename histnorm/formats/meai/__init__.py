@@ -15,7 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.outline import Outline
 from histnorm.errors import join_pointer
-from histnorm.formats.base import MessageListCodec, folded_keys, join_envelope, messages_sniff
+from histnorm.formats.base import (
+    MessageListCodec,
+    decoded,
+    folded_keys,
+    join_envelope,
+    messages_sniff,
+)
 from histnorm.formats.meai.keys import TYPE_KEY, _is_pascal, find_key, get_key
 from histnorm.formats.meai.outline import read_outline
 from histnorm.formats.meai.read import decode_content, decode_message
@@ -48,7 +54,7 @@ class MeaiCodec(MessageListCodec):
 
     def read_message(self, obj: Any, pointer: str) -> Message:
         """Decode one native message."""
-        return decode_message(obj, pointer)
+        return decoded(decode_message(obj, pointer), decode_message)
 
     def sniff(self, data: JsonValue) -> float:
         """Likely when messages hold `contents` arrays of `$type` objects."""

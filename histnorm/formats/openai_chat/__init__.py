@@ -17,6 +17,7 @@ from histnorm.formats.base import (
     MessageListCodec,
     all_objects,
     anthropic_envelope,
+    decoded,
     first_index,
     has_role,
     join_envelope,
@@ -91,7 +92,7 @@ class OpenAIChatCodec(MessageListCodec):
 
     def read_message(self, obj: Any, pointer: str) -> Message:
         """Decode one native message."""
-        return decode_message(obj, pointer)
+        return decoded(decode_message(obj, pointer), decode_message)
 
     def sniff(self, data: JsonValue) -> float:
         """Likely when messages have Chat roles and Chat-style `content`, `tool_calls` or ids;

@@ -33,6 +33,7 @@ from histnorm.analysis.outline import Outline
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import (
     MessageListCodec,
+    decoded,
     expect_object,
     join_envelope,
     marked_sniff,
@@ -124,7 +125,7 @@ class PydanticAICodec(MessageListCodec):
 
     def read_message(self, obj: Any, pointer: str) -> Message:
         """Decode one native message."""
-        return decode_message(obj, pointer)
+        return decoded(decode_message(obj, pointer), decode_message)
 
     def sniff(self, data: JsonValue) -> float:
         """Sure when every message has `kind` request/response and `parts` whose items all

@@ -19,6 +19,7 @@ from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import (
     MISSING,
     MessageListCodec,
+    decoded,
     expect_object,
     join_envelope,
     marked_sniff,
@@ -121,7 +122,7 @@ class SemanticKernelCodec(MessageListCodec):
 
     def read_message(self, obj: Any, pointer: str) -> Message:
         """Decode one native message."""
-        return decode_message(obj, pointer)
+        return decoded(decode_message(obj, pointer), decode_message)
 
     def sniff(self, data: JsonValue) -> float:
         """Sure when every message has a role and `items` whose entries all carry a

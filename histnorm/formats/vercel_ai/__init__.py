@@ -28,6 +28,7 @@ from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import (
     MISSING,
     MessageListCodec,
+    decoded,
     join_envelope,
     messages_sniff,
     optional_str,
@@ -126,7 +127,7 @@ class VercelAICodec(MessageListCodec):
 
     def read_message(self, obj: Any, pointer: str) -> Message:
         """Decode one native message."""
-        return decode_message(obj, pointer)
+        return decoded(decode_message(obj, pointer), decode_message)
 
     def sniff(self, data: JsonValue) -> float:
         """Likely when every message is an object with a string `id`, a `role` and a
