@@ -141,7 +141,7 @@ class _Written:
         if encoded is None or transcript.format is None:
             return
         try:
-            again = self.codec.decode(encoded)
+            again = self.codec.decode_written(encoded, transcript)
         except HistnormError:
             return
         groups = _align([len(m.parts) for m in transcript.messages], again)

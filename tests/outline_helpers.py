@@ -102,6 +102,7 @@ def check_outline(fmt: str, where: str, value: Any) -> Outline | None:
             codec.outline(value)
         return None
     check_marked(transcript, where)
+    check_written(codec, transcript, where)
     reference = outline_of(transcript)
     assert codec.outline(value) == reference, f"{where}: the codec's outline differs"
     assert fast is None or fast == reference, f"{where}: the fast reader's outline differs"
@@ -126,3 +127,14 @@ def check_marked(transcript: Transcript, where: str) -> None:
         for decoder, (_, answer) in message.__dict__.get(_REUSE, {}).items():
             again = decoder(message.native)
             assert answer == strict_equal(again, message), f"{where}: message {index} marked"
+
+
+def check_written(codec: Codec, transcript: Transcript, where: str) -> None:
+    """Reading the encoding of `transcript` back with its messages at hand
+    (`Codec.decode_written`) gives what decoding it gives."""
+    try:
+        encoded = codec.encode(transcript)
+    except HistnormError:
+        return
+    fresh = codec.decode(encoded)
+    assert strict_equal(codec.decode_written(encoded, transcript), fresh), where

@@ -104,6 +104,11 @@ class Codec(ABC):
     def part_pointer(self, transcript: Transcript, message_index: int, part_index: int) -> str:
         """The JSON Pointer of part `part_index` of message `message_index`."""
 
+    def decode_written(self, data: JsonValue, transcript: Transcript) -> Transcript:
+        """What `data`, the encoding of `transcript`, decodes as (`decode`): a codec may
+        reuse the messages of `transcript` whose native values `data` holds as read."""
+        return self.decode(data)
+
     def outline(self, data: JsonValue) -> Outline:
         """The outline of `data` (`histnorm.analysis.outline`): what `read_outline` reads,
         else `outline_of` the decoded transcript; raises `HistnormError` if malformed."""
@@ -189,9 +194,16 @@ class MessageListCodec(Codec):
     envelope_key: ClassVar[str] = "messages"
     message_noun: ClassVar[str] = "messages"
 
+    @staticmethod
     @abstractmethod
+    def message_decoder(obj: Any, pointer: str = "") -> Message:
+        """Decode one native message found at `pointer`: a module-level function, set as
+        `staticmethod(decode_message)`, which the writer hands `reuse_native` too."""
+
     def read_message(self, obj: Any, pointer: str) -> Message:
-        """Decode one native message found at `pointer`."""
+        """Decode one native message found at `pointer`, marked as what `message_decoder`
+        makes of it (`decoded`)."""
+        return decoded(self.message_decoder(obj, pointer), self.message_decoder)
 
     def decode(self, data: JsonValue) -> Transcript:
         """Decode a bare message list or an object holding one under `envelope_key`."""
@@ -199,6 +211,22 @@ class MessageListCodec(Codec):
         decoded = tuple(self.read_message(m, join_pointer(base, i)) for i, m in enumerate(messages))
         native = data if isinstance(data, dict) else None
         return model.Transcript(messages=decoded, format=self.name, native=native)
+
+    def decode_written(self, data: JsonValue, transcript: Transcript) -> Transcript:
+        """`Codec.decode_written`: a native message of `data` that is the very value a
+        message of `transcript` was read from, still as read (`reads_as`), is that message,
+        not decoded again."""
+        decoder = self.message_decoder
+        known = {id(m.native): m for m in transcript.messages if reads_as(m, decoder)}
+        if not known:
+            return self.decode(data)
+        messages, base = split_envelope(data, self.envelope_key, self.message_noun)
+        again = tuple(
+            known.get(id(m)) or self.read_message(m, join_pointer(base, i))
+            for i, m in enumerate(messages)
+        )
+        native = data if isinstance(data, dict) else None
+        return model.Transcript(messages=again, format=self.name, native=native)
 
     def message_pointer(self, transcript: Transcript, message_index: int) -> str:
         """`/N` for a bare list, `/<envelope_key>/N` inside an object."""
@@ -239,7 +267,7 @@ def reuse_native(obj: Any, decoder: Callable[[Any], Any]) -> bool:
     memo: dict[str, Any] = obj.__dict__ if key is not None else {}
     source = tuple(getattr(obj, name) for name in type(obj).model_fields) if memo else ()
     held = memo.get(_REUSE, {}).get(key)
-    if held is not None and all(a is b for a, b in zip(held[0], source, strict=True)):
+    if held is not None and _same_fields(held[0], source):
         return bool(held[1])
     try:
         answer = strict_equal(decoder(native), obj)
@@ -248,6 +276,20 @@ def reuse_native(obj: Any, decoder: Callable[[Any], Any]) -> bool:
     if key is not None:  # a new dict: `model_copy` shares the old one with its copies
         memo[_REUSE] = {**memo.get(_REUSE, {}), key: (source, answer)}
     return answer
+
+
+def reads_as(obj: Any, decoder: Callable[[Any], Any]) -> bool:
+    """Whether `obj` is known, without decoding anything, to be what `decoder` makes of
+    its native value: it was marked so (`decoded`, or a `reuse_native` answer) and still
+    holds the field values it was marked with."""
+    held = obj.__dict__.get(_REUSE, {}).get(decoder) if obj.native is not None else None
+    if held is None or not held[1]:
+        return False
+    return _same_fields(held[0], tuple(getattr(obj, name) for name in type(obj).model_fields))
+
+
+def _same_fields(held: tuple[Any, ...], now: tuple[Any, ...]) -> bool:
+    return all(a is b for a, b in zip(held, now, strict=True))
 
 
 def decoded(obj: Message, decoder: Callable[[Any], Any]) -> Message:

@@ -31,7 +31,6 @@ from histnorm.formats.agent_framework.contents import (
 from histnorm.formats.agent_framework.encode import encode_content
 from histnorm.formats.base import (
     MessageListCodec,
-    decoded,
     join_envelope,
     messages_sniff,
     optional_str,
@@ -124,9 +123,7 @@ class AgentFrameworkCodec(MessageListCodec):
     known_roles = frozenset({"system", "user", "assistant", "tool"})
     read_call_keys = frozenset[str]()
 
-    def read_message(self, obj: Any, pointer: str) -> Message:
-        """Decode one native message."""
-        return decoded(decode_message(obj, pointer), decode_message)
+    message_decoder = staticmethod(decode_message)
 
     def sniff(self, data: JsonValue) -> float:
         """Likely when messages are `"type": "message"` (or `chat_message`) objects with

@@ -42,7 +42,6 @@ from histnorm.formats.base import (
     MessageListCodec,
     anthropic_body,
     anthropic_envelope,
-    decoded,
     expect_object,
     first_index,
     join_envelope,
@@ -198,9 +197,7 @@ class AnthropicCodec(MessageListCodec):
         {"container_upload", "mid_conv_system", "compaction", "tool_addition", "tool_removal"}
     )
 
-    def read_message(self, obj: Any, pointer: str) -> Message:
-        """Decode one native message."""
-        return decoded(decode_message(obj, pointer), decode_message)
+    message_decoder = staticmethod(decode_message)
 
     def sniff(self, data: JsonValue) -> float:
         """Sure on Anthropic blocks or a top-level `system`; weak on plain user/assistant text."""

@@ -36,7 +36,6 @@ from histnorm.errors import join_pointer
 from histnorm.formats.base import (
     CONVERSE_BODY_KEYS,
     MessageListCodec,
-    decoded,
     expect_object,
     first_index,
     join_envelope,
@@ -134,9 +133,7 @@ class BedrockConverseCodec(MessageListCodec):
     read_call_keys = frozenset[str]()
     verbatim_types = VERBATIM
 
-    def read_message(self, obj: Any, pointer: str) -> Message:
-        """Decode one native message."""
-        return decoded(decode_message(obj, pointer), decode_message)
+    message_decoder = staticmethod(decode_message)
 
     def sniff(self, data: JsonValue) -> float:
         """Sure on a content block keyed `text`, `toolUse`, `toolResult`, ... (no `type`),

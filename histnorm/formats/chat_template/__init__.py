@@ -32,7 +32,6 @@ from histnorm.formats.base import (
     CONVERSE_BODY_KEYS,
     MISSING,
     MessageListCodec,
-    decoded,
     expect_object,
     first_index,
     has_role,
@@ -278,9 +277,7 @@ class ChatTemplateCodec(MessageListCodec):
     content_keys = CONTENT_KEYS
     message_keys = MESSAGE_KEYS
 
-    def read_message(self, obj: Any, pointer: str) -> Message:
-        """Decode one native message."""
-        return decoded(decode_message(obj, pointer), decode_message)
+    message_decoder = staticmethod(decode_message)
 
     def sniff(self, data: JsonValue) -> float:
         """0.95 with object arguments, tool messages without `tool_call_id` or LLaMA-Factory

@@ -11,13 +11,12 @@ written (MEAI's kinds need their own properties, not another format's): encoding
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from histnorm.analysis.outline import Outline
 from histnorm.errors import join_pointer
 from histnorm.formats.base import (
     MessageListCodec,
-    decoded,
     folded_keys,
     join_envelope,
     messages_sniff,
@@ -29,7 +28,7 @@ from histnorm.formats.meai.write import encode_content, encode_message
 from histnorm.model_terms import JsonValue
 
 if TYPE_CHECKING:
-    from histnorm.model import Message, Transcript
+    from histnorm.model import Transcript
 
 __all__ = [
     "TYPE_KEY",
@@ -52,9 +51,7 @@ class MeaiCodec(MessageListCodec):
     known_roles = frozenset({"system", "user", "assistant", "tool"})
     read_call_keys = frozenset[str]()
 
-    def read_message(self, obj: Any, pointer: str) -> Message:
-        """Decode one native message."""
-        return decoded(decode_message(obj, pointer), decode_message)
+    message_decoder = staticmethod(decode_message)
 
     def sniff(self, data: JsonValue) -> float:
         """Likely when messages hold `contents` arrays of `$type` objects."""

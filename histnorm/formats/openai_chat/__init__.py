@@ -17,7 +17,6 @@ from histnorm.formats.base import (
     MessageListCodec,
     all_objects,
     anthropic_envelope,
-    decoded,
     first_index,
     has_role,
     join_envelope,
@@ -39,7 +38,7 @@ from histnorm.formats.openai_chat.write import encode_message
 from histnorm.model_terms import JsonValue
 
 if TYPE_CHECKING:
-    from histnorm.model import Message, Transcript
+    from histnorm.model import Transcript
 
 _ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 _OTHER_KEYS = frozenset({"contents", "parts", "type"})
@@ -90,9 +89,7 @@ class OpenAIChatCodec(MessageListCodec):
     content_keys = CONTENT_KEYS
     message_keys = MESSAGE_KEYS
 
-    def read_message(self, obj: Any, pointer: str) -> Message:
-        """Decode one native message."""
-        return decoded(decode_message(obj, pointer), decode_message)
+    message_decoder = staticmethod(decode_message)
 
     def sniff(self, data: JsonValue) -> float:
         """Likely when messages have Chat roles and Chat-style `content`, `tool_calls` or ids;

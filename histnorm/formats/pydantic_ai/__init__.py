@@ -33,7 +33,6 @@ from histnorm.analysis.outline import Outline
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import (
     MessageListCodec,
-    decoded,
     expect_object,
     join_envelope,
     marked_sniff,
@@ -123,9 +122,7 @@ class PydanticAICodec(MessageListCodec):
     read_call_keys = frozenset[str]()
     verbatim_types = VERBATIM
 
-    def read_message(self, obj: Any, pointer: str) -> Message:
-        """Decode one native message."""
-        return decoded(decode_message(obj, pointer), decode_message)
+    message_decoder = staticmethod(decode_message)
 
     def sniff(self, data: JsonValue) -> float:
         """Sure when every message has `kind` request/response and `parts` whose items all

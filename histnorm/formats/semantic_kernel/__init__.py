@@ -19,7 +19,6 @@ from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import (
     MISSING,
     MessageListCodec,
-    decoded,
     expect_object,
     join_envelope,
     marked_sniff,
@@ -120,9 +119,7 @@ class SemanticKernelCodec(MessageListCodec):
     content_keys = ("items",)
     message_keys = MESSAGE_KEYS
 
-    def read_message(self, obj: Any, pointer: str) -> Message:
-        """Decode one native message."""
-        return decoded(decode_message(obj, pointer), decode_message)
+    message_decoder = staticmethod(decode_message)
 
     def sniff(self, data: JsonValue) -> float:
         """Sure when every message has a role and `items` whose entries all carry a

@@ -28,7 +28,6 @@ from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import (
     MISSING,
     MessageListCodec,
-    decoded,
     join_envelope,
     messages_sniff,
     optional_str,
@@ -125,9 +124,7 @@ class VercelAICodec(MessageListCodec):
     )
     verbatim_types = _Verbatim(VERBATIM)
 
-    def read_message(self, obj: Any, pointer: str) -> Message:
-        """Decode one native message."""
-        return decoded(decode_message(obj, pointer), decode_message)
+    message_decoder = staticmethod(decode_message)
 
     def sniff(self, data: JsonValue) -> float:
         """Likely when every message is an object with a string `id`, a `role` and a
