@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any
 from histnorm.diagnostic import Diagnostic
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats import get_codec
-from histnorm.model_terms import memo_source, same_source
 
 if TYPE_CHECKING:
     from histnorm.model import Transcript
@@ -295,17 +294,21 @@ def _removed_ids(
     (a renamed call is rewritten, not removed)."""
     if after is None:
         return set()
-    left = {_signature(p) for m in after.messages for p in m.parts}
     left_ids = {getattr(p, "call_id", None) for m in after.messages for p in m.parts}
-    found: set[str] = set()
-    for mi, message in enumerate(transcript.messages):
-        for pi, part in enumerate(message.parts):
-            if mi in whole or pi in parts.get(mi, ()):
-                call_id = getattr(part, "call_id", None)
-                gone = call_id not in left_ids and _signature(part) not in left
-                if isinstance(call_id, str) and call_id and gone:
-                    found.add(call_id)
-    return found
+    gone = [
+        (call_id, part)
+        for mi, message in enumerate(transcript.messages)
+        if mi in whole or mi in parts
+        for pi, part in enumerate(message.parts)
+        if (mi in whole or pi in parts[mi])
+        and isinstance(call_id := getattr(part, "call_id", None), str)
+        and call_id
+        and call_id not in left_ids
+    ]
+    if not gone:
+        return set()
+    left = {_signature(p) for m in after.messages for p in m.parts}
+    return {call_id for call_id, part in gone if _signature(part) not in left}
 
 
 def _naming(encoded: Any, ids: set[str]) -> set[Atom]:
@@ -398,23 +401,10 @@ def written_as_before(before: Transcript, after: Transcript) -> bool:
         return False
 
 
-_WRITTEN = "_histnorm_conserve_written"
-"""Where `_written` keeps a transcript's encoding in its `__dict__` (as `outline_of`
-keeps the outline), with what it was computed from."""
-
-
 def _written(transcript: Transcript) -> Any:
-    """The document `transcript` is written as (its codec's `encode`), computed once per
-    transcript: in a run of fixes, the transcript after one rule's fixes is the one
-    before the next rule's. Read, never changed, by this module only."""
-    memo = transcript.__dict__
-    source = memo_source(transcript)
-    held = memo.get(_WRITTEN)
-    if held is not None and same_source(held[0], source):
-        return held[1]
-    found = get_codec(transcript.format or "").encode(transcript)
-    memo[_WRITTEN] = (source, found)
-    return found
+    """The document `transcript` is written as, computed once per transcript
+    (`Codec.written`)."""
+    return get_codec(transcript.format or "").written(transcript)
 
 
 def _carried(text: str, gained: list[str], kept: set[Atom]) -> bool:

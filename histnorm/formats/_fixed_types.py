@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 class Writer(Protocol):
     """What `changed_type` needs of a codec."""
 
-    def encode(self, transcript: Transcript) -> JsonValue: ...
+    def written(self, transcript: Transcript) -> JsonValue: ...
 
     def message_pointer(self, transcript: Transcript, message_index: int) -> str: ...
 
@@ -65,7 +65,7 @@ def _resolve(document: Any, pointer: str) -> Any:
 def changed_type(codec: Writer, original: Transcript, fixed: Transcript) -> str | None:
     """The first top-level key whose JSON type the fix changed: in the native envelope, or
     in a kept message (one that still carries the native object it was read from)."""
-    document = codec.encode(fixed)
+    document = codec.written(fixed)
     if isinstance(original.native, dict):
         if not isinstance(document, dict):
             return f"the document would change from an object to {type_name(document)}"
@@ -75,6 +75,8 @@ def changed_type(codec: Writer, original: Transcript, fixed: Transcript) -> str 
     for index, message in enumerate(fixed.messages):
         if isinstance(message.native, dict):
             written = _resolve(document, codec.message_pointer(fixed, index))
+            if written is message.native:
+                continue  # written as it was read
             where = f" in message {index + 1} of {len(fixed.messages)}"
             problem = _type_change(message.native, written, where)
             if problem is not None:

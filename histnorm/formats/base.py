@@ -14,7 +14,7 @@ from histnorm.errors import HistnormError, join_pointer
 from histnorm.errors import type_name as type_name  # re-exported for the codecs
 from histnorm.formats._fixed_types import changed_type
 from histnorm.lazy import model
-from histnorm.model_terms import JsonValue
+from histnorm.model_terms import JsonValue, memo_source, same_source
 
 if TYPE_CHECKING:
     from histnorm.model import Message, Transcript
@@ -25,6 +25,10 @@ def _model_type() -> Any:
     never imported: then nothing is a model, and the outline path never loads it to tell."""
     pydantic = sys.modules.get("pydantic")
     return () if pydantic is None else pydantic.BaseModel
+
+
+_WRITTEN = "_histnorm_written"
+"""Where `Codec.written` keeps a transcript's encoding in its `__dict__`."""
 
 
 class _Missing:
@@ -95,6 +99,21 @@ class Codec(ABC):
     @abstractmethod
     def encode(self, transcript: Transcript) -> JsonValue:
         """Build the native document for `transcript`."""
+
+    def written(self, transcript: Transcript) -> JsonValue:
+        """What `encode` gives for `transcript`, computed once per transcript (kept in its
+        `__dict__` while it holds what it was computed from, as `outline_of` keeps the
+        outline), for the checks of a fix, which read it and never change it: in a run of
+        fixes, the transcript after one rule's fixes is the one before the next rule's,
+        and the last one is checked again by `check_fixed`."""
+        memo = transcript.__dict__
+        source = memo_source(transcript)
+        held = memo.get(_WRITTEN)
+        if held is not None and same_source(held[0], source):
+            return held[1]
+        found = self.encode(transcript)
+        memo[_WRITTEN] = (source, found)
+        return found
 
     @abstractmethod
     def message_pointer(self, transcript: Transcript, message_index: int) -> str:
