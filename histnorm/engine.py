@@ -229,6 +229,33 @@ def _tried(rule: Rule, transcript: Transcript, settings: Settings, found: Diagno
     return replace(found, fix=None, message=f"{found.message} (not fixable: {reason})")
 
 
+class _Found:
+    """What each rule found on one transcript, held back as `guarded` holds it, kept while
+    a lint or a fix looks at that very transcript: the rules `fix` checked in a pass that
+    changed nothing are not run again by the lint that ends it, nor the rules `lint` ran
+    by the trial fix that follows it, until a fix changes the transcript."""
+
+    __slots__ = ("by_rule", "transcript")
+
+    def __init__(self) -> None:
+        self.transcript: Transcript | None = None
+        self.by_rule: dict[str, list[Diagnostic]] = {}
+
+    def of(
+        self, rule: Rule, transcript: Transcript, settings: Settings, unknown: Sequence[Block]
+    ) -> list[Diagnostic]:
+        """`guarded(rule, transcript, ...)`, computed once for this transcript."""
+        if transcript is not self.transcript:
+            self.transcript, self.by_rule = transcript, {}
+        found = self.by_rule.get(rule.code)
+        if found is None:
+            found = guarded(
+                rule, transcript, settings, check_rule(rule, transcript, settings), unknown
+            )
+            self.by_rule[rule.code] = found
+        return found
+
+
 def conserved(
     before: Transcript,
     after: Transcript,
@@ -247,28 +274,31 @@ def lint(transcript: Transcript, settings: Settings = DEFAULT_SETTINGS) -> tuple
     offered that `fix` may apply, the fix is tried, and if `fix` would refuse the repair
     every offered fix is withdrawn with its reason (`fix_refused`). A transcript with no
     fix to offer costs nothing more."""
-    found = _lint(transcript, settings)
+    known = _Found()
+    found = _lint(transcript, settings, known)
     if not any(fix_allowed(d, settings) for d in found):
         return found
     try:
-        refused = _fix(transcript, settings, trial=True).refused
+        refused = _fix(transcript, settings, trial=True, known=known).refused
     except FixDidNotConverge:
         return found  # `fix` reports it
     return found if refused is None else fix_refused(found, refused)
 
 
-def _lint(transcript: Transcript, settings: Settings) -> tuple[Diagnostic, ...]:
-    """`lint` without trying the fixes it offers (what `fix` itself reports)."""
+def _lint(
+    transcript: Transcript, settings: Settings, known: _Found | None = None
+) -> tuple[Diagnostic, ...]:
+    """`lint` without trying the fixes it offers (what `fix` itself reports); `known`
+    keeps what each rule finds on the transcript for the caller's next look at it."""
     several = conversations.split(transcript)
     if several is not None:  # a preference pair: each conversation on its own
         return conversations.lint_each(transcript, several, lambda t: _lint(t, settings))
     unknown = blocks(transcript)
+    known = known if known is not None else _Found()
     found = [
         _locate(transcript, d)
         for rule in selected_rules(settings)
-        for d in guarded(
-            rule, transcript, settings, check_rule(rule, transcript, settings), unknown
-        )
+        for d in known.of(rule, transcript, settings, unknown)
     ]
     return tuple(sorted(found, key=Diagnostic.sort_key))
 
@@ -338,8 +368,11 @@ def _refusal(original: Transcript, settings: Settings, reason: str, trial: bool)
     return FixResult(original, {}, remaining, refused=reason)
 
 
-def _fix(transcript: Transcript, settings: Settings, trial: bool = False) -> FixResult:
-    """`fix`; a `trial` (lint asking whether fix would refuse) lints nothing at the end."""
+def _fix(
+    transcript: Transcript, settings: Settings, trial: bool = False, known: _Found | None = None
+) -> FixResult:
+    """`fix`; a `trial` (lint asking whether fix would refuse) lints nothing at the end.
+    `known`: what the rules found on `transcript` already (`lint` just ran them)."""
     several = conversations.split(transcript)
     if several is not None:  # a preference pair: each conversation on its own, then joined
 
@@ -357,13 +390,13 @@ def _fix(transcript: Transcript, settings: Settings, trial: bool = False) -> Fix
     fixes: list[Diagnostic] = []
     seen = [transcript]
     unknown = blocks(transcript)
+    known = known if known is not None else _Found()
     passes = rereads = 0
     fallback: Transcript | None = None  # the last fixed one whose file reads as another
     while passes < MAX_PASSES:
         changed = False
         for rule in rules:
-            found = check_rule(rule, transcript, settings)
-            found = guarded(rule, transcript, settings, found, unknown)
+            found = known.of(rule, transcript, settings, unknown)
             wanted = [d for d in found if fix_allowed(d, settings)]
             if not wanted:
                 continue
@@ -398,7 +431,7 @@ def _fix(transcript: Transcript, settings: Settings, trial: bool = False) -> Fix
             problem = post_condition(seen[0], transcript)
             if problem is not None:
                 return _refusal(seen[0], settings, problem, trial)
-            remaining = () if trial else _lint(transcript, settings)
+            remaining = () if trial else _lint(transcript, settings, known)
             return FixResult(transcript, MappingProxyType(applied), remaining, tuple(fixes))
         if transcript in seen:
             raise FixDidNotConverge("fixes undo each other (a cycle); please report this input")

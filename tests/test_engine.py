@@ -212,3 +212,29 @@ def test_a_fix_returning_garbage_is_an_internal_error(monkeypatch):
 def test_rules_are_plain_records():
     assert isinstance(histnorm.RULES[1], Rule)
     assert histnorm.RULES[1].code == "HN001"
+
+
+@pytest.mark.parametrize("call", ["lint", "fix"])
+def test_no_rule_runs_twice_on_one_transcript(call, monkeypatch):
+    """A lint with its trial fix, or a fix with the lint that ends it, runs each rule once
+    per transcript it looks at: what a pass that changed nothing found is what the final
+    lint reports, and what `lint` found is where its trial fix starts."""
+    from histnorm.formats import get_codec
+
+    transcript = get_codec("openai-chat").decode(copy.deepcopy(BROKEN))
+    settings = Settings(profile=NEUTRAL)
+    asked: list[tuple[str, int]] = []
+    kept = []  # every transcript looked at stays alive, so no two share an id
+    real = engine.check_rule
+
+    def spy(rule, seen, chosen):
+        asked.append((rule.code, id(seen)))
+        kept.append(seen)
+        return real(rule, seen, chosen)
+
+    monkeypatch.setattr(engine, "check_rule", spy)
+    run = engine.lint if call == "lint" else engine.fix
+    result = run(transcript, settings)
+    assert result
+    assert len(set(asked)) == len(asked), sorted(c for c in asked if asked.count(c) > 1)
+    assert len({seen for _, seen in asked}) >= 2, "the fix changed the transcript"
