@@ -8,6 +8,7 @@ must decode; pairing the outline pairs exactly as the model does.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -138,28 +139,50 @@ def test_the_writer_decodes_no_message_it_read(fmt: str, monkeypatch: pytest.Mon
     assert checked
 
 
-@pytest.mark.parametrize("fmt", MARKING)
-def test_a_fixed_transcript_is_read_back_as_decoding_reads_it(fmt: str) -> None:
-    """The conservation check reads a fixed transcript's encoding back with the messages
-    the fix left alone at hand (`Codec.decode_written`): that equals decoding it, and
-    takes the messages left alone as they are. Checked on what `fix` makes of every
-    sample and on each sample without its last message."""
+def _edited(fmt: str) -> Iterator[tuple[str, Transcript, Transcript]]:
+    """For each sample of `fmt` that decodes: where it is from, the transcript, and two
+    edits of it that keep some of its messages: what `fix` makes of it, and it without
+    its first message."""
     from histnorm.engine import fix
 
     codec = CODECS[fmt]
-    kept = 0
     for where, value in [(w, v) for f, w, v in SAMPLES if f == fmt]:
         try:
             transcript = codec.decode(value)
         except histnorm.HistnormError:
             continue
-        shorter = transcript.evolve(messages=transcript.messages[:-1])
-        for edited in (fix(transcript).transcript, shorter):
-            check_written(codec, edited, where)
-            try:
-                again = codec.decode_written(codec.encode(edited), edited)
-            except histnorm.HistnormError:
-                continue
-            read = {id(m) for m in transcript.messages}
-            kept += sum(id(m) in read for m in again.messages)
+        yield where, transcript, fix(transcript).transcript
+        yield where, transcript, transcript.evolve(messages=transcript.messages[1:])
+
+
+@pytest.mark.parametrize("fmt", MARKING)
+def test_a_fixed_transcript_is_read_back_as_decoding_reads_it(fmt: str) -> None:
+    """The conservation check reads a fixed transcript's encoding back with the messages
+    the fix left alone at hand (`Codec.decode_written`): that equals decoding it, and
+    takes the messages left alone as they are."""
+    codec = CODECS[fmt]
+    kept = 0
+    for where, transcript, edited in _edited(fmt):
+        check_written(codec, edited, where)
+        try:
+            again = codec.decode_written(codec.encode(edited), edited)
+        except histnorm.HistnormError:
+            continue
+        read = {id(m) for m in transcript.messages}
+        kept += sum(id(m) in read for m in again.messages)
     assert kept, "no message left alone was taken as it is"
+
+
+@pytest.mark.parametrize("fmt", sorted({f for f, _, _ in SAMPLES}))
+def test_a_step_kept_on_a_message_is_its_step(fmt: str) -> None:
+    """The outline of an edited transcript takes the steps of the messages the edit left
+    alone from those messages (`build_outline` keeps them), and equals the outline built
+    afresh (of a deep copy, whose messages keep nothing that holds for them)."""
+    codec = CODECS[fmt]
+    shared = 0
+    for where, transcript, edited in _edited(fmt):
+        outline_of(transcript)
+        fresh = codec.outline_of(edited.model_copy(deep=True))
+        assert codec.outline_of(edited) == fresh, where
+        shared += len({id(m) for m in transcript.messages} & {id(m) for m in edited.messages})
+    assert shared

@@ -269,26 +269,41 @@ def outline_part(part: Part) -> OutlinePart:
     return Other(part.kind)
 
 
+_STEP = "_histnorm_step"
+"""Where `build_outline` keeps a message's step in the message's `__dict__` (pydantic
+ignores it), with the `id` of the message and the reader it holds for."""
+
+
 def build_outline(
     transcript: Transcript,
     read_call_keys: frozenset[str] | None = None,
     flags: int = 0,
     unread_content: Callable[[Any], list[str]] | None = None,
+    reader: str | None = None,
 ) -> Outline:
     """The outline of a decoded transcript, given what its codec reads
     (`Codec.read_call_keys`, `Codec.unread_content`) and the outline flags only the codec
     can tell; the codec-aware `histnorm.formats.outline_of` is the reference every codec's
-    outline equals."""
+    outline equals. With `reader` (the codec's name, which fixes the other two), each
+    message's step is kept on the message, so the transcripts a run of fixes makes build
+    steps only for the messages the fixes made (models are frozen: a step holds for the
+    message it was built for, and a copy of it has another `id`)."""
     steps = []
     for message in transcript.messages:
+        memo = message.__dict__
+        held = memo.get(_STEP) if reader is not None else None
+        if held is not None and held[0] == id(message) and held[1] == reader:
+            steps.append(held[2])
+            continue
         step_flags = PARTIAL if message.is_partial else 0
         if (read_call_keys is not None and unread_call_keys(message.native, read_call_keys)) or (
             unread_content is not None and unread_content(message.native)
         ):
             step_flags |= UNKNOWN
-        steps.append(
-            Step(message.role, tuple(map(outline_part, message.parts)), step_flags, message.id)
-        )
+        step = Step(message.role, tuple(map(outline_part, message.parts)), step_flags, message.id)
+        if reader is not None:
+            memo[_STEP] = (id(message), reader, step)
+        steps.append(step)
     return Outline(tuple(steps), transcript.format, transcript.server_state, flags)
 
 

@@ -140,7 +140,7 @@ class Codec(ABC):
         """The outline of a decoded transcript: the reference `outline` must equal."""
         unread = self.unread_content if self.content_keys else None
         flags = self.outline_flags(transcript)
-        return build_outline(transcript, self.read_call_keys, flags, unread)
+        return build_outline(transcript, self.read_call_keys, flags, unread, self.name)
 
     def outline_flags(self, transcript: Transcript) -> int:
         """Outline flags of the whole transcript only the codec can tell (default none)."""
@@ -270,56 +270,49 @@ def rebuild(native: Mapping[str, Any], updates: Mapping[str, Any]) -> dict[str, 
 
 _REUSE = "_histnorm_reuse"
 """Where `reuse_native` keeps its answers in a model's `__dict__` (pydantic ignores it: not
-a field, not compared), by decoder, with the field values they were computed from."""
+a field, not compared), by decoder, each with the `id` of the model it holds for."""
 
 
 def reuse_native(obj: Any, decoder: Callable[[Any], Any]) -> bool:
     """Whether `obj` is exactly what decoding its own native value gives (it was not changed).
 
-    The answer is kept on `obj` for a module-level decoder (`_decoder_key`) and used again
-    while `obj` holds the very same field values, so the several encodings one fix makes
-    (the output, its post-condition, its read-back) decode each kept message once."""
+    The answer is kept on `obj` for a module-level decoder (`_decoder_key`), so the several
+    encodings one fix makes (the output, its post-condition, its read-back) decode each
+    kept message once. Models are frozen, so an answer holds for the model it was found
+    for; a copy (`model_copy` copies the `__dict__` it is kept in) has another `id`, which
+    no model alive when it was copied has, and finds its own."""
     native = getattr(obj, "native", None)
     if native is None:
         return False
     key = _decoder_key(decoder) if isinstance(obj, _model_type()) else None
     memo: dict[str, Any] = obj.__dict__ if key is not None else {}
-    source = tuple(getattr(obj, name) for name in type(obj).model_fields) if memo else ()
     held = memo.get(_REUSE, {}).get(key)
-    if held is not None and _same_fields(held[0], source):
+    if held is not None and held[0] == id(obj):
         return bool(held[1])
     try:
         answer = strict_equal(decoder(native), obj)
     except HistnormError:
         answer = False
     if key is not None:  # a new dict: `model_copy` shares the old one with its copies
-        memo[_REUSE] = {**memo.get(_REUSE, {}), key: (source, answer)}
+        memo[_REUSE] = {**memo.get(_REUSE, {}), key: (id(obj), answer)}
     return answer
 
 
 def reads_as(obj: Any, decoder: Callable[[Any], Any]) -> bool:
     """Whether `obj` is known, without decoding anything, to be what `decoder` makes of
-    its native value: it was marked so (`decoded`, or a `reuse_native` answer) and still
-    holds the field values it was marked with."""
+    its native value: it was marked so (`decoded`, or a `reuse_native` answer)."""
     held = obj.__dict__.get(_REUSE, {}).get(decoder) if obj.native is not None else None
-    if held is None or not held[1]:
-        return False
-    return _same_fields(held[0], tuple(getattr(obj, name) for name in type(obj).model_fields))
-
-
-def _same_fields(held: tuple[Any, ...], now: tuple[Any, ...]) -> bool:
-    return all(a is b for a, b in zip(held, now, strict=True))
+    return held is not None and held[1] and held[0] == id(obj)
 
 
 def decoded(obj: Message, decoder: Callable[[Any], Any]) -> Message:
     """`obj`, which the module-level `decoder` has just made of `obj.native`, remembered as
-    such: `reuse_native(obj, decoder)` answers from that while `obj` keeps its field
-    values, without decoding it again (a fix decodes a transcript once, and encodes the
-    messages it leaves alone as they were read)."""
+    such: `reuse_native(obj, decoder)` answers from that without decoding it again (a fix
+    decodes a transcript once, and encodes the messages it leaves alone as they were
+    read)."""
     key = _decoder_key(decoder)
     if key is not None and obj.native is not None:
-        source = tuple(getattr(obj, name) for name in type(obj).model_fields)
-        obj.__dict__[_REUSE] = {key: (source, True)}
+        obj.__dict__[_REUSE] = {key: (id(obj), True)}
     return obj
 
 
