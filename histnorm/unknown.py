@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
+from histnorm.analysis.outline import UNKNOWN
 from histnorm.call_keys import unread_call_keys
 from histnorm.diagnostic import Severity
 from histnorm.errors import join_pointer
@@ -69,7 +70,7 @@ def findings(transcript: Transcript) -> tuple[Unknown, ...]:
 
 
 def _findings(transcript: Transcript) -> tuple[Unknown, ...]:
-    from histnorm.formats import CODECS
+    from histnorm.formats import CODECS, outline_of
 
     codec = CODECS.get(transcript.format or "")
     if codec is None:
@@ -80,8 +81,14 @@ def _findings(transcript: Transcript) -> tuple[Unknown, ...]:
     unknown: list[tuple[int, int]] = []
     total = 0
     read = codec.read_call_keys
+    steps = outline_of(transcript).messages  # UNKNOWN: the two checks below find keys
     for mi, message in enumerate(transcript.messages):
-        keys = unread_call_keys(message.native, read) if read is not None else []
+        if not steps[mi].flags & UNKNOWN:
+            keys: list[str] = []
+            unread: list[str] = []
+        else:
+            keys = unread_call_keys(message.native, read) if read is not None else []
+            unread = [] if keys else codec.unread_content(message.native)
         for key in keys:
             found.append(
                 Unknown(
@@ -94,7 +101,6 @@ def _findings(transcript: Transcript) -> tuple[Unknown, ...]:
                     Severity.ERROR,
                 )
             )
-        unread = [] if keys else codec.unread_content(message.native)
         if unread:
             found.append(_unread_content(transcript, mi, unread))
         if (
