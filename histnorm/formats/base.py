@@ -226,26 +226,26 @@ class MessageListCodec(Codec):
 
     def decode(self, data: JsonValue) -> Transcript:
         """Decode a bare message list or an object holding one under `envelope_key`."""
-        messages, base = split_envelope(data, self.envelope_key, self.message_noun)
-        decoded = tuple(self.read_message(m, join_pointer(base, i)) for i, m in enumerate(messages))
-        native = data if isinstance(data, dict) else None
-        return model.Transcript(messages=decoded, format=self.name, native=native)
+        return self._decode(data, {})
 
     def decode_written(self, data: JsonValue, transcript: Transcript) -> Transcript:
         """`Codec.decode_written`: a native message of `data` that is the very value a
         message of `transcript` was read from, still as read (`reads_as`), is that message,
         not decoded again."""
         decoder = self.message_decoder
-        known = {id(m.native): m for m in transcript.messages if reads_as(m, decoder)}
-        if not known:
-            return self.decode(data)
+        return self._decode(
+            data, {id(m.native): m for m in transcript.messages if reads_as(m, decoder)}
+        )
+
+    def _decode(self, data: JsonValue, known: Mapping[int, Message]) -> Transcript:
+        """`decode`, taking the message `known` holds by the `id` of a native message."""
         messages, base = split_envelope(data, self.envelope_key, self.message_noun)
-        again = tuple(
+        decoded = tuple(
             known.get(id(m)) or self.read_message(m, join_pointer(base, i))
             for i, m in enumerate(messages)
         )
         native = data if isinstance(data, dict) else None
-        return model.Transcript(messages=again, format=self.name, native=native)
+        return model.Transcript(messages=decoded, format=self.name, native=native)
 
     def message_pointer(self, transcript: Transcript, message_index: int) -> str:
         """`/N` for a bare list, `/<envelope_key>/N` inside an object."""
