@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from histnorm.diagnostic import Diagnostic
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats import get_codec
+from histnorm.lazy import model
 
 if TYPE_CHECKING:
     from histnorm.model import Transcript
@@ -283,32 +284,42 @@ def owned(
     return found | _naming(encoded, _removed_ids(transcript, whole, parts, after))
 
 
+def _tool_parts(transcript: Transcript) -> Iterator[tuple[int, int, Any]]:
+    """Every call and result of `transcript` (the parts with a `call_id`), with where it is."""
+    kinds = (model.ToolCallPart, model.ToolResultPart)
+    for mi, message in enumerate(transcript.messages):
+        for pi, part in enumerate(message.parts):
+            if isinstance(part, kinds):
+                yield mi, pi, part
+
+
 def _signature(part: Any) -> tuple[object, ...]:
-    return (part.kind, getattr(part, "name", None), repr(getattr(part, "arguments", None)))
+    return (part.kind, part.name, repr(part.arguments if part.kind == "tool_call" else None))
 
 
 def _removed_ids(
     transcript: Transcript, whole: set[int], parts: dict[int, set[int]], after: Transcript | None
 ) -> set[str]:
     """The ids of the owned calls and results that `after` holds no more, under any id
-    (a renamed call is rewritten, not removed)."""
+    (a renamed call is rewritten, not removed: a call or result of `after` of the same
+    kind, name and arguments is the one it was)."""
     if after is None:
         return set()
-    left_ids = {getattr(p, "call_id", None) for m in after.messages for p in m.parts}
+    left = [part for _, _, part in _tool_parts(after)]
+    left_ids = {part.call_id for part in left}
     gone = [
         (call_id, part)
-        for mi, message in enumerate(transcript.messages)
-        if mi in whole or mi in parts
-        for pi, part in enumerate(message.parts)
-        if (mi in whole or pi in parts[mi])
-        and isinstance(call_id := getattr(part, "call_id", None), str)
+        for mi, pi, part in _tool_parts(transcript)
+        if (mi in whole or pi in parts.get(mi, ()))
+        and isinstance(call_id := part.call_id, str)
         and call_id
         and call_id not in left_ids
     ]
     if not gone:
         return set()
-    left = {_signature(p) for m in after.messages for p in m.parts}
-    return {call_id for call_id, part in gone if _signature(part) not in left}
+    named = {(part.kind, part.name) for _, part in gone}
+    kept = {_signature(p) for p in left if (p.kind, p.name) in named}
+    return {call_id for call_id, part in gone if _signature(part) not in kept}
 
 
 def _naming(encoded: Any, ids: set[str]) -> set[Atom]:

@@ -93,11 +93,22 @@ def _selection(settings: Settings) -> tuple[tuple[Rule, ...], frozenset[str]]:
 _SELECTED: dict[tuple[object, ...], tuple[tuple[Rule, ...], frozenset[str]]] = {}
 
 
-def _severity(rule: Rule, settings: Settings, transcript: Transcript) -> Severity | None:
-    for name, severity in settings.severity.items():
-        if resolve(name) is rule:
-            return severity
-    return profile_for(settings.profile, transcript.format).severity.get(rule.code)
+class _Look:
+    """What every rule's check of one transcript under one settings shares, worked out
+    once: the context the checks read (its outline, and what it caches: the profile, the
+    tail, the native JSON), which message indices are in scope, the severity overrides and
+    the codes whose fixes may be offered."""
+
+    __slots__ = ("context", "fixable", "in_scope", "severity")
+
+    def __init__(self, transcript: Transcript, settings: Settings) -> None:
+        self.context = Context(outline_of(transcript), settings, transcript)
+        self.in_scope = _scope(transcript, settings)
+        self.fixable = _selection(settings)[1]
+        chosen: dict[str, Severity] = {}
+        for name, severity in settings.severity.items():  # the first name of a rule wins
+            chosen.setdefault(resolve(name).code, severity)
+        self.severity = {**profile_for(settings.profile, transcript.format).severity, **chosen}
 
 
 def _scope(transcript: Transcript, settings: Settings) -> Callable[[int | None], bool]:
@@ -128,14 +139,18 @@ def _locate(transcript: Transcript, diagnostic: Diagnostic) -> Diagnostic:
     return diagnostic.at(pointer=pointer)
 
 
-def check_rule(rule: Rule, transcript: Transcript, settings: Settings) -> list[Diagnostic]:
+def check_rule(
+    rule: Rule, transcript: Transcript, settings: Settings, look: _Look | None = None
+) -> list[Diagnostic]:
     """The in-scope diagnostics of one rule, with severity overrides applied and no fix
-    offered for a rule that is not fixable."""
-    severity = _severity(rule, settings, transcript)
-    in_scope = _scope(transcript, settings)
-    fixable = rule.code in _selection(settings)[1]
+    offered for a rule that is not fixable; `look` is what the checks of `transcript`
+    under `settings` share, when the caller holds it."""
+    look = look if look is not None else _Look(transcript, settings)
+    severity = look.severity.get(rule.code)
+    in_scope = look.in_scope
+    fixable = rule.code in look.fixable
     found = []
-    for diagnostic in rule.run(Context(outline_of(transcript), settings, transcript)):
+    for diagnostic in rule.run(look.context):
         if not in_scope(diagnostic.location.message_index):
             continue
         if severity is not None:
@@ -235,22 +250,26 @@ class _Found:
     changed nothing are not run again by the lint that ends it, nor the rules `lint` ran
     by the trial fix that follows it, until a fix changes the transcript."""
 
-    __slots__ = ("by_rule", "transcript")
+    __slots__ = ("by_rule", "look", "transcript")
 
     def __init__(self) -> None:
         self.transcript: Transcript | None = None
         self.by_rule: dict[str, list[Diagnostic]] = {}
+        self.look: _Look | None = None
 
     def of(
         self, rule: Rule, transcript: Transcript, settings: Settings, unknown: Sequence[Block]
     ) -> list[Diagnostic]:
         """`guarded(rule, transcript, ...)`, computed once for this transcript."""
         if transcript is not self.transcript:
-            self.transcript, self.by_rule = transcript, {}
+            self.transcript, self.by_rule, self.look = transcript, {}, None
         found = self.by_rule.get(rule.code)
         if found is None:
+            look = self.look
+            if look is None or look.context.settings is not settings:
+                look = self.look = _Look(transcript, settings)
             found = guarded(
-                rule, transcript, settings, check_rule(rule, transcript, settings), unknown
+                rule, transcript, settings, check_rule(rule, transcript, settings, look), unknown
             )
             self.by_rule[rule.code] = found
         return found

@@ -130,36 +130,40 @@ def _refuse(item: Any) -> Any:
     raise TypeError
 
 
-def _clean_as_passed(value: Any, format: str | None, settings: Settings) -> str | None:
-    """The format of `value` when its format's reader proves it clean as passed: no copy,
-    no model, one serialisation (which the size and media checks reuse). Only a list or
-    dict that serialises with no object histnorm would read through `model_dump()` (SDK
-    and pydantic objects, subclasses, dataclasses: those go to `plain`) is tried; the
-    reader reads exact JSON types only, so anything else where it reads is not proven."""
+def _read_as_passed(value: Any, format: str | None, settings: Settings) -> tuple[str | None, bool]:
+    """The format `value` was read in as passed (None: it was not), and whether its
+    format's reader proves it clean: no copy, no model, one serialisation (which the size
+    and media checks reuse). Only a list or dict that serialises with no object histnorm
+    would read through `model_dump()` (SDK and pydantic objects, subclasses, dataclasses:
+    those go to `plain`) is tried; the reader reads exact JSON types only, so anything else
+    where it reads is not proven."""
     if type(value) is not list and type(value) is not dict:
-        return None
+        return None, False
     try:
         raw = orjson.dumps(value, default=_refuse, option=_JSON_ONLY)
     except (TypeError, RecursionError):  # orjson's JSONEncodeError is a TypeError
-        return None
+        return None, False
     try:
         found = format if format is not None else detect_format(value)
-        return found if engine.proven_clean(value, found, settings, raw) else None
+        return found, engine.proven_clean(value, found, settings, raw)
     except HistnormError:
-        return None
+        return None, False
 
 
 def _repair_value(value: Any, format: str | None, settings: Settings) -> Repair[Any]:
-    clean = _clean_as_passed(value, format, settings)
-    if clean is not None:
-        return Repair(value, _EMPTY, (), clean)
+    passed, clean = _read_as_passed(value, format, settings)
+    if clean:
+        return Repair(value, _EMPTY, (), passed)
     from histnorm.plain import plain, restore, stand_ins
 
     data, originals = plain(value)
     try:
-        found = format if format is not None else detect_format(data)
-        if engine.proven_clean(data, found, settings):
-            return Repair(value, _EMPTY, (), found)
+        if passed is not None and data is value:  # JSON data as passed: read just above
+            found = passed
+        else:
+            found = format if format is not None else detect_format(data)
+            if engine.proven_clean(data, found, settings):
+                return Repair(value, _EMPTY, (), found)
         codec = get_codec(found)
         read = codec.decode(data)
         result = engine.fix(read, settings)
@@ -171,7 +175,7 @@ def _repair_value(value: Any, format: str | None, settings: Settings) -> Repair[
         return Repair(value, _EMPTY, (engine.unreadable(error),))
     if not result.changed:
         return Repair(value, _EMPTY, result.remaining, found)
-    encoded = codec.encode(result.transcript)
+    encoded = codec.written(result.transcript)  # the fix's last check wrote it already
     kinds = stand_ins(encoded, value, read, result.transcript, codec, originals)
     new = restore(encoded, originals, kinds)
     if isinstance(value, tuple) and isinstance(new, list):

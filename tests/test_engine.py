@@ -87,6 +87,18 @@ def test_severity_override():
     assert {d.code: d.severity for d in found}["HN002"] is Severity.WARNING
 
 
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ({"HN002": "warning", "orphan-tool-result": "info"}, Severity.WARNING),
+        ({"orphan-tool-result": "info", "HN002": "warning"}, Severity.INFO),
+    ],
+)
+def test_a_rule_named_twice_takes_the_first_severity_given(given, expected):
+    found = histnorm.lint(BROKEN, severity=given)
+    assert {d.code: d.severity for d in found}["HN002"] is expected
+
+
 def test_fix_repairs_everything_in_fix_order():
     result = histnorm.fix(BROKEN, profile=NEUTRAL)
     assert dict(result.applied) == {"HN008": 1, "HN002": 1, "HN004": 1}
@@ -227,10 +239,10 @@ def test_no_rule_runs_twice_on_one_transcript(call, monkeypatch):
     kept = []  # every transcript looked at stays alive, so no two share an id
     real = engine.check_rule
 
-    def spy(rule, seen, chosen):
+    def spy(rule, seen, chosen, *look):
         asked.append((rule.code, id(seen)))
         kept.append(seen)
-        return real(rule, seen, chosen)
+        return real(rule, seen, chosen, *look)
 
     monkeypatch.setattr(engine, "check_rule", spy)
     run = engine.lint if call == "lint" else engine.fix

@@ -24,10 +24,11 @@ if TYPE_CHECKING:
 
 
 def encode_transcript(transcript: Transcript) -> Any:
-    """The native value of `transcript` in its own format."""
+    """The native value of `transcript` in its own format (`Codec.written`: the checks of
+    the fix that made it have written it already; callers read it and never change it)."""
     if transcript.format is None:
         raise HistnormError("the transcript has no format to write it in")
-    return get_codec(transcript.format).encode(transcript)
+    return get_codec(transcript.format).written(transcript)
 
 
 def write_line(
