@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from histnorm.analysis.outline import UNKNOWN
+from histnorm.analysis.outline import UNKNOWN, UNKNOWN_OTHER
 from histnorm.call_keys import unread_call_keys
 from histnorm.diagnostic import Severity
 from histnorm.errors import join_pointer
@@ -126,6 +126,8 @@ def _findings(transcript: Transcript) -> tuple[Unknown, ...]:
                 )
             )
         total += len(message.parts)
+        if UNKNOWN_OTHER not in steps[mi].parts:  # the outline of every unknown part
+            continue
         for pi, part in enumerate(message.parts):
             if isinstance(part, model.UnknownPart) and part.type not in codec.verbatim_types:
                 unknown.append((mi, pi))

@@ -69,10 +69,11 @@ class Context:
             raise NeedsModel
         return self._transcript
 
-    @property
+    @cached_property
     def pairing(self) -> Pairing:
         """How the transcript pairs, or on the fast path its outline (the same: `pair()`
-        reads both, and the representation test holds them equal)."""
+        reads both, and the representation test holds them equal); asked once for every
+        check that reads this context."""
         return pair_transcript(self._transcript or self.outline)
 
     @cached_property
