@@ -186,3 +186,37 @@ def test_a_step_kept_on_a_message_is_its_step(fmt: str) -> None:
         assert codec.outline_of(edited) == fresh, where
         shared += len({id(m) for m in transcript.messages} & {id(m) for m in edited.messages})
     assert shared
+
+
+def test_a_sharegpt_turn_written_as_read_is_written_so_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ShareGPT's writer marks a message it wrote as its own native turn, and answers from
+    the mark when it writes that message again: every encoding of a fixed or shortened
+    transcript equals the encoding of a deep copy (whose messages hold no mark), and a
+    message left alone that was written as read is not encoded again (under the same tags
+    and style)."""
+    from histnorm.formats import sharegpt
+
+    codec = CODECS["sharegpt"]
+    again = 0
+    real = sharegpt.encode_turns
+    encoded: list[int] = []
+    monkeypatch.setattr(
+        sharegpt, "encode_turns", lambda m, *rest: encoded.append(id(m)) or real(m, *rest)
+    )
+    for where, transcript, edited in _edited("sharegpt"):
+        codec.encode(transcript)
+        encoded.clear()
+        written = codec.encode(edited)
+        assert written == codec.encode(edited.model_copy(deep=True)), where
+        kept = {id(m) for m in transcript.messages} & {id(m) for m in edited.messages}
+        left_alone = {
+            id(m)
+            for m in edited.messages
+            if id(m) in kept and m.__dict__.get(sharegpt._AS_READ, (None,))[0] == id(m)
+        }
+        if sharegpt._tags_and_style(edited) == sharegpt._tags_and_style(transcript):
+            assert not left_alone & set(encoded), where
+        again += len(left_alone)
+    assert again

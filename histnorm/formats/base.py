@@ -284,11 +284,13 @@ def reuse_native(obj: Any, decoder: Callable[[Any], Any]) -> bool:
     native = getattr(obj, "native", None)
     if native is None:
         return False
-    key = _decoder_key(decoder) if isinstance(obj, _model_type()) else None
-    memo: dict[str, Any] = obj.__dict__ if key is not None else {}
-    held = memo.get(_REUSE, {}).get(key)
-    if held is not None and held[0] == id(obj):
-        return bool(held[1])
+    model_memo: dict[str, Any] | None = obj.__dict__ if isinstance(obj, _model_type()) else None
+    if model_memo is not None:  # an answer is kept only under a decoder that is its key
+        held = model_memo.get(_REUSE, {}).get(decoder)
+        if held is not None and held[0] == id(obj):
+            return bool(held[1])
+    key = _decoder_key(decoder) if model_memo is not None else None
+    memo: dict[str, Any] = model_memo if key is not None and model_memo is not None else {}
     try:
         answer = strict_equal(decoder(native), obj)
     except HistnormError:

@@ -339,7 +339,7 @@ class ClaudeCodeCodec(Codec):
         other messages are held back (`held_messages`: a re-linked line that shadowed an
         earlier one may now be its copy, which fixes reach)."""
         try:
-            written = self.decode(self.encode(fixed))
+            written = self.decode(self.written(fixed))
         except HistnormError:
             return None  # not writable: writing it reports why
         same = len(written.messages) == len(fixed.messages) and all(

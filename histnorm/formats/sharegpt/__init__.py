@@ -223,6 +223,26 @@ def encode_turns(
     return turns
 
 
+_AS_READ = "_histnorm_sharegpt_as_read"
+"""Where `_turns` keeps, in a message's `__dict__` (pydantic ignores it), that the message
+is written as its own native turn under the tags and style it names, with the message's
+`id` (models are frozen; a copy has another `id`)."""
+
+
+def _turns(message: Message, tags: dict[str, str], style: Style) -> list[Any]:
+    """`encode_turns(message, tags, style)`, answered from the message's mark when it was
+    written as its native turn before (the encodings one fix makes write each message it
+    leaves alone once)."""
+    mark = (id(message), tuple(tags.items()), style)
+    memo = message.__dict__
+    if memo.get(_AS_READ) == mark:
+        return [message.native]
+    turns = encode_turns(message, tags, style)
+    if len(turns) == 1 and turns[0] is message.native:
+        memo[_AS_READ] = mark
+    return turns
+
+
 def alternation(document: JsonValue) -> str | None:
     """Why LLaMA-Factory's converter would skip the record, or None: after an optional
     leading system turn, human or observation turns at even positions, gpt or
@@ -291,13 +311,13 @@ class ShareGPTCodec(Codec):
         tags, style = _tags_and_style(transcript)
         turns: list[Any] = []
         for message in transcript.messages:
-            turns.extend(encode_turns(message, tags, style))
+            turns.extend(_turns(message, tags, style))
         return join_envelope(transcript, KEY, turns)
 
     def check_fixed(self, original: Transcript, fixed: Transcript) -> str | None:
         """Refuse a repair that leaves a record LLaMA-Factory's loader would skip (it
         read the original): roles out of turn or an odd number of turns."""
-        before, after = self.encode(original), self.encode(fixed)
+        before, after = self.written(original), self.written(fixed)
         problem = alternation(before)
         if problem is None:
             problem = alternation(after)

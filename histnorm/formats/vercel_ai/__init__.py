@@ -159,7 +159,7 @@ class VercelAICodec(MessageListCodec):
         """What the encoding of `fixed` reads as, when results moved into their calls."""
         if not plan(fixed).moved:
             return None
-        return self.decode(self.encode(fixed))
+        return self.decode(self.written(fixed))
 
     def part_pointer(self, transcript: Transcript, message_index: int, part_index: int) -> str:
         """`.../parts/K`: K counts native parts (a tool part holds several model parts)."""
