@@ -175,7 +175,9 @@ def _repair_value(value: Any, format: str | None, settings: Settings) -> Repair[
         return Repair(value, _EMPTY, (engine.unreadable(error),))
     if not result.changed:
         return Repair(value, _EMPTY, result.remaining, found)
-    encoded = codec.written(result.transcript)  # the fix's last check wrote it already
+    # The fix's last check wrote it already; `restore` may change its containers, which
+    # nothing reads again (the fixed transcript is dropped on return).
+    encoded = codec.written(result.transcript)
     kinds = stand_ins(encoded, value, read, result.transcript, codec, originals)
     new = restore(encoded, originals, kinds)
     if isinstance(value, tuple) and isinstance(new, list):
