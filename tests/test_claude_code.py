@@ -511,7 +511,7 @@ def edit_file(data: bytes, change: Any) -> tuple[list[bytes], list[bytes], list[
     assert record.transcript is not None
     edited = change(record.transcript)
     out = write(document, [edited])
-    values = [value for _, value in document.lines]
+    values = [value for *_, value in document.lines]
     return data.splitlines(), out.splitlines(), values, CODEC.encode(edited)
 
 

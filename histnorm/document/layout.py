@@ -54,7 +54,9 @@ class Document:
     raw: bytes
     style: jsonio.Style = jsonio.COMPACT
     bom: bool = False
-    lines: tuple[tuple[bytes, Any], ...] = field(default=())
+    lines: tuple[tuple[int, int, Any], ...] = field(default=())
+    """Message-per-line JSONL: each message line's start and end (its text, without its
+    ending) in the body after any BOM, and its parsed value."""
     tail: bytes = b""
     """The broken lines at the end of a session and all after them, written back as read."""
     tail_line: int = 0
@@ -63,15 +65,22 @@ class Document:
 
 def split_lines(data: bytes) -> Iterator[tuple[int, bytes, bytes]]:
     """Yield (1-based line number, line without its ending, ending) for each line."""
-    start, number = 0, 0
-    while start < len(data):
+    for number, start, end, stop in line_spans(data):
+        yield number, data[start:end], data[end:stop]
+
+
+def line_spans(data: bytes) -> Iterator[tuple[int, int, int, int]]:
+    """Yield (1-based line number, start, end of its text, end of its ending) for each
+    line of `data`, as `split_lines` splits it, without copying any."""
+    start, number, size = 0, 0, len(data)
+    while start < size:
         number += 1
         end = data.find(b"\n", start)
         if end < 0:
-            yield number, data[start:], b""
+            yield number, start, size, size
             return
-        content_end = end - 1 if end > start and data[end - 1 : end] == b"\r" else end
-        yield number, data[start:content_end], data[content_end : end + 1]
+        content_end = end - 1 if end > start and data[end - 1] == 13 else end  # b"\r"
+        yield number, start, content_end, end + 1
         start = end + 1
 
 

@@ -7,7 +7,7 @@ changed. Functions take bytes; opening files is the caller's job.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import histnorm.jsonio as jsonio
@@ -18,6 +18,7 @@ from histnorm.document.layout import (
     Layout,
     Record,
     is_transcript_array,
+    line_spans,
     looks_like_message,
     split_lines,
 )
@@ -169,14 +170,14 @@ def read_jsonl(
     (`mode="message"`) one message per line."""
     bom = data.startswith(BOM)
     body = data[len(BOM) :] if bom else data
-    rows = [(n, line, end) for n, line, end in split_lines(body)]
     if mode == "auto":
-        first = next((line for _, line, _ in rows if line.strip()), b"")
+        first = next((line for _, line, _ in split_lines(body) if line.strip()), b"")
         try:
             mode = "message" if looks_like_message(jsonio.loads(first)) else "transcript"
         except HistnormError:
             mode = "transcript"
     if mode == "transcript":
+        rows = split_lines(body)
         parsed = [(n, line, parse_line(line, n)) for n, line, _ in rows if line.strip()]
         good = [v for _, _, v in parsed if not isinstance(v, Record)]
         file_format = _formats(good, format, detect)
@@ -187,19 +188,18 @@ def read_jsonl(
         return Document(Layout.JSONL, records, data, jsonio.COMPACT, bom)
     if mode != "message":
         raise HistnormError(f"unknown JSONL mode {mode!r}; expected auto, transcript or message")
-    return _read_message_lines(data, rows, format, bom)
+    return _read_message_lines(data, body, format, bom)
 
 
-def _read_message_lines(
-    data: bytes, rows: list[tuple[int, bytes, bytes]], format: str | None, bom: bool
-) -> Document:
+def _read_message_lines(data: bytes, body: bytes, format: str | None, bom: bool) -> Document:
+    """The one transcript of message-per-line JSONL, its lines held as offsets into
+    `body` (a copy of each would hold the file twice)."""
     values: list[Any] = []
-    lines: list[tuple[bytes, Any]] = []
+    lines: list[tuple[int, int, Any]] = []
     numbers: list[int] = []
     broken: list[tuple[HistnormError, int]] = []
-    offset = 0
-    for number, line, end in rows:
-        start, offset = offset, offset + len(line) + len(end)
+    for number, start, end, _ in line_spans(body):
+        line = body[start:end]
         if not line.strip():
             continue
         try:
@@ -208,9 +208,9 @@ def _read_message_lines(
             broken.append((exc.at(line=number), start))
             continue
         values.append(value)
-        lines.append((line, value))
+        lines.append((start, end, value))
         numbers.append(number)
-    values = ReadLines(values, tuple(len(line) for line, _ in lines))  # HN018 measures these
+    values = ReadLines(values, tuple(end - start for start, end, _ in lines))  # HN018
     try:
         transcript = decode_value(values, format) if values else None
     except HistnormError as exc:
@@ -245,8 +245,11 @@ def single_value(data: bytes, jsonl: bool, mode: str = "auto") -> Any | None:
         if not jsonl:
             value = jsonio.loads_typed(body)
             return None if is_transcript_array(value) else value
-        lines = [line for line in body.split(b"\n") if line and not line.isspace()]
-        values = [jsonio.loads_typed(line) for line in lines]
+        values: list[Any] = []
+        sizes: list[int] = []  # HN018 measures these
+        for line in _message_lines(body):
+            values.append(jsonio.loads_typed(line))
+            sizes.append(len(line.removesuffix(b"\r")))
     except HistnormError:
         return None
     message = mode == "message" or (
@@ -254,7 +257,19 @@ def single_value(data: bytes, jsonl: bool, mode: str = "auto") -> Any | None:
     )
     if not message:
         return None
-    return ReadLines(values, tuple(len(line.removesuffix(b"\r")) for line in lines))  # HN018
+    return ReadLines(values, tuple(sizes))
+
+
+def _message_lines(body: bytes) -> Iterator[bytes]:
+    """The lines of `body` that are not blank, split at `\\n` alone, one at a time."""
+    start, size = 0, len(body)
+    while start < size:
+        end = body.find(b"\n", start)
+        stop = size if end < 0 else end
+        line = body[start:stop]
+        if line and not line.isspace():
+            yield line
+        start = stop + 1
 
 
 def _pointer_index(pointer: str | None) -> int | None:

@@ -26,7 +26,7 @@ READERS = {"claude-code": "Claude Code", "codex": "Codex"}
 def around_torn_lines(
     data: bytes,
     transcript: Transcript,
-    lines: list[tuple[bytes, Any]],
+    lines: list[tuple[int, int, Any]],
     last: int,
     broken: list[tuple[HistnormError, int]],
     bom: bool,

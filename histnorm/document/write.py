@@ -235,73 +235,100 @@ def _write_message_lines(document: Document, transcript: Transcript) -> bytes:
     before it), keeping the spellings, blank lines and ending of the line they replace (a
     new line keeps the spellings it shares with the line before it)."""
     body = document.raw[len(BOM) :] if document.bom else document.raw
+    view = memoryview(body)
     rows, after = _message_rows(document, body)
     ending = _ending(document)
-    old_values = [value for _, value in document.lines]
+    old_values = [value for *_, value in document.lines]
     encoded = list(encode_transcript(transcript))
     originals = {id(value): i for i, value in enumerate(old_values)}
     paired = pairs(old_values, encoded)
     used = {originals[id(v)] for v in encoded if id(v) in originals} | set(paired.values())
-    rows, after = _keep_blanks(rows, used, after)
-    out = bytearray()
-    near = rows[0][1] if rows else b""
+    carried, after = _keep_blanks(body, rows, used, after)
+    out: list[bytes | memoryview] = []  # joined once: a buffer and its copy would be two
+    near = rows[0] if rows else (0, 0, 0, 0)  # the line a new line is written as
     for j, value in enumerate(encoded):
         index = originals.get(id(value))
-        if out and not out.endswith(b"\n"):
-            out += ending  # the last line as read had no ending, but is no longer last
+        if out and not _ends_line(out):
+            out.append(ending)  # the last line as read had no ending, but is no longer last
         if index is not None:
-            out += b"".join(rows[index])
-            near = rows[index][1]
+            blank, _, _, stop = near = rows[index]
+            out += (carried.get(index, b""), view[blank:stop])
         elif j in paired:
-            blanks, line, end = rows[paired[j]]
+            blank, start, end, stop = near = rows[paired[j]]
+            line = body[start:end]
             moves = moved(old_values[paired[j]], value)
             text = jsonio.dumps(value, jsonio.detect_style(line))
-            out += blanks + keep_spellings(text, line, moves) + (end or ending)
-            near = line
+            out += (carried.get(paired[j], b""), view[blank:start])
+            out += (keep_spellings(text, line, moves), body[end:stop] or ending)
         else:  # a new line (a split result, a synthesized one), written as the line before
             # it; the values it shares with it at the same place (a session's envelope)
             # keep that spelling
-            out += keep_spellings(jsonio.dumps(value, jsonio.detect_style(near)), near) + ending
-    out += after
+            line = body[near[1] : near[2]]
+            out += (keep_spellings(jsonio.dumps(value, jsonio.detect_style(line)), line), ending)
+    out.append(after)
     if document.tail:  # a torn last line: its bytes, and what followed them, as read
-        return bytes(out + document.tail)
-    if not body.endswith(b"\n") and out.endswith(ending):
-        del out[len(out) - len(ending) :]
-    return bytes(out)
+        out.append(document.tail)
+    elif not body.endswith(b"\n") and _last_bytes(out, len(ending)) == ending:
+        _drop_ending(out, ending)
+    return b"".join(out)
+
+
+def _last_bytes(out: list[bytes | memoryview], size: int) -> bytes:
+    """The last `size` bytes (or fewer) of the text `out` joins to."""
+    found = b""
+    for chunk in reversed(out):
+        found = bytes(chunk[max(len(chunk) - (size - len(found)), 0) :]) + found
+        if len(found) >= size:
+            break
+    return found
+
+
+def _ends_line(out: list[bytes | memoryview]) -> bool:
+    """Whether the text `out` joins to ends a line."""
+    return _last_bytes(out, 1) == b"\n"
+
+
+def _drop_ending(out: list[bytes | memoryview], ending: bytes) -> None:
+    """Take `ending`, which the text `out` joins to ends with, off its end."""
+    left = len(ending)
+    while left:
+        last = out.pop()
+        if len(last) > left:
+            out.append(last[: len(last) - left])
+        left = max(left - len(last), 0)
+
+
+Row = tuple[int, int, int, int]
+"""A message line in the body: where the blank or broken lines before it start, where it
+starts, where its text ends, and where its ending ends."""
 
 
 def _keep_blanks(
-    rows: list[tuple[bytes, ...]], used: set[int], after: bytes
-) -> tuple[list[tuple[bytes, ...]], bytes]:
-    """The rows with the blank lines before each removed message line moved to the next
-    line written (or to the lines after the last): a removed line takes only itself."""
-    kept = list(rows)
+    body: bytes, rows: list[Row], used: set[int], after: bytes
+) -> tuple[dict[int, bytes], bytes]:
+    """The blank lines before each removed message line, carried to the next line written
+    (by its index) or to the lines after the last: a removed line takes only itself."""
+    carried_to: dict[int, bytes] = {}
     carried = b""
-    for index, (blanks, *rest) in enumerate(rows):
+    for index, (blank, start, _, _) in enumerate(rows):
         if index in used:
             if carried:
-                kept[index] = (carried + blanks, *rest)
+                carried_to[index] = carried
                 carried = b""
         else:
-            carried += blanks
-    return kept, carried + after
+            carried += body[blank:start]
+    return carried_to, carried + after
 
 
-def _message_rows(document: Document, body: bytes) -> tuple[list[tuple[bytes, ...]], bytes]:
-    """(blank or broken lines before it, its bytes, its ending) for each message line;
-    and the lines after the last one (up to a torn tail)."""
-    rows: list[tuple[bytes, ...]] = []
-    waiting = bytearray()
-    lines = iter(document.lines)
-    expected = next(lines, None)
-    stop = document.tail_line if document.tail else 0
-    for number, line, end in split_lines(body):
-        if stop and number >= stop:
-            break
-        if expected is not None and line == expected[0]:
-            rows.append((bytes(waiting), line, end))
-            waiting.clear()
-            expected = next(lines, None)
+def _message_rows(document: Document, body: bytes) -> tuple[list[Row], bytes]:
+    """Each message line's `Row`, and the lines after the last one (up to a torn tail)."""
+    rows: list[Row] = []
+    previous = 0
+    for start, end, _ in document.lines:
+        if body.startswith(b"\r\n", end):
+            stop = end + 2
         else:
-            waiting += line + end
-    return rows, bytes(waiting)
+            stop = end + 1 if body.startswith(b"\n", end) else end
+        rows.append((previous, start, end, stop))
+        previous = stop
+    return rows, body[previous : len(body) - len(document.tail)]
