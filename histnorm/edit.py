@@ -192,8 +192,13 @@ def result_key(part: ToolResultPart) -> str:
     replaced = part.metadata.get(REPLACED_KEY)
     if isinstance(replaced, str):
         return replaced
+    content = part.content
+    if isinstance(content, str) and not content.isascii():
+        from histnorm.jsonio import string_json
+
+        return string_json(content)  # orjson would keep a UTF-8 copy in the content
     try:
-        return orjson.dumps(part.content, option=orjson.OPT_SORT_KEYS, default=str).decode()
+        return orjson.dumps(content, option=orjson.OPT_SORT_KEYS, default=str).decode()
     except TypeError:  # an integer beyond 64 bits, a lone surrogate: orjson writes neither
         import json
 

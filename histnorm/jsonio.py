@@ -12,6 +12,7 @@ import json
 import math
 import re
 from dataclasses import dataclass
+from json.encoder import encode_basestring, encode_basestring_ascii
 from typing import Any
 
 import orjson
@@ -209,6 +210,16 @@ def dumps(value: Any, style: Style = COMPACT) -> bytes:
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def string_json(text: str) -> str:
+    """`text` as the JSON string `orjson.dumps` writes (a lone surrogate, which orjson
+    refuses, as a `\\u` escape), made without orjson: orjson keeps a UTF-8 copy inside
+    every non-ASCII string it writes, for as long as that string lives, which for the
+    strings of a transcript held whole is as long as its text again."""
+    if _SURROGATE.search(text) is None:
+        return encode_basestring(text)
+    return encode_basestring_ascii(text)
 
 
 def _utf8(text: str) -> bytes:

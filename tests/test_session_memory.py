@@ -9,30 +9,42 @@ are measured in `benchmarks/sessions.py` (`make bench`)."""
 from __future__ import annotations
 
 import gc
+import json
+import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies_json import JSON_VALUES
 
-from histnorm.document import fix_document, lint_document
+from histnorm.document import fix_document, lint_document, read_document
+from histnorm.engine import fix, lint
 from histnorm.formats.claude_code.sizes import line_sizes
+from histnorm.jsonio import string_json
 from histnorm.last_answer import LastAnswer, ReadLines
+from histnorm.rules.oversized_content import _json_size, _plain_size
+from histnorm.settings import Settings
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
 
-def _session(fmt: str, damaged: bool) -> bytes:
+def _session(fmt: str, damaged: bool, answer: str = "ok") -> bytes:
     """The `simple.jsonl` fixture of `fmt`; `damaged`: with a result no call answers
-    appended (HN002, which `fix` removes), so both paths build models."""
+    (its content `answer`) appended (HN002, which `fix` removes), so both paths build
+    models."""
     data = (FIXTURES / "formats" / fmt / "simple.jsonl").read_bytes()
     if not damaged:
         return data
     last = orjson.loads(data.splitlines()[-1])
     if fmt == "codex":
-        item = {"type": "function_call_output", "call_id": "call_gone", "output": "ok"}
+        item = {"type": "function_call_output", "call_id": "call_gone", "output": answer}
         extra = {"timestamp": last["timestamp"], "type": "response_item", "payload": item}
     else:
-        block = {"type": "tool_result", "tool_use_id": "toolu_gone", "content": "ok"}
+        block = {"type": "tool_result", "tool_use_id": "toolu_gone", "content": answer}
         extra = {
             **last,
             "parentUuid": last["uuid"],
@@ -78,3 +90,71 @@ def test_read_lines_are_measured_by_the_file_and_others_by_their_encoding() -> N
     line = {"type": "user", "message": {"role": "user", "content": "hi"}}
     assert line_sizes(ReadLines([line], (99,))) == (99,)
     assert line_sizes([line]) == (len(orjson.dumps(line)),)
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def _non_ascii(value: Any) -> Any:
+    """`value` with each text in it (a string holding a space: no id or time) in other
+    scripts."""
+    if isinstance(value, str):
+        return value.replace(" ", " Größe ✅ ") if " " in value else value
+    if isinstance(value, dict):
+        return {key: _non_ascii(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_non_ascii(item) for item in value]
+    return value
+
+
+@pytest.mark.parametrize("fmt", ["claude-code", "codex"])
+@pytest.mark.parametrize("check", [lint, fix])
+def test_checking_a_session_leaves_its_strings_as_small_as_they_were_read(
+    fmt: str, check: Any
+) -> None:
+    """orjson keeps a UTF-8 copy inside each non-ASCII string it writes, for the life of
+    the string: a check that wrote a session's strings to measure or compare them would
+    hold its text twice until the file is done. The request-size limit (HN113, under
+    `anthropic`) and the count of kept results (`fix`) measure them without it."""
+    lines = [orjson.loads(line) for line in _session(fmt, damaged=True).splitlines()]
+    data = b"".join(orjson.dumps(_non_ascii(line)) + b"\n" for line in lines)
+    transcript = read_document(data, path_hint="session.jsonl").records[0].transcript
+    assert transcript is not None
+    texts = [s for s in _strings(list(transcript.native)) if not s.isascii()]
+    sizes = [sys.getsizeof(s) for s in texts]
+    assert texts, "the session holds non-ASCII text"
+    result = check(transcript, Settings(profile="anthropic"))
+    if check is fix:
+        assert result.changed and "HN002" in result.applied
+    else:
+        assert "HN002" in [d.code for d in result]
+    assert [sys.getsizeof(s) for s in texts] == sizes
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.text())
+def test_a_string_is_written_as_orjson_writes_it_without_orjson(text: str) -> None:
+    """`string_json` keys results (`edit.result_key`) as orjson did, so a key kept in a
+    message's metadata still matches; a lone surrogate, which orjson refuses, is escaped
+    as the standard library escapes it."""
+    try:
+        expected = orjson.dumps(text).decode()
+    except TypeError:
+        expected = json.dumps(text)
+    assert string_json(text) == expected
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(JSON_VALUES)
+def test_the_request_size_bound_never_undercounts(value: Any) -> None:
+    """HN113 sums every message's JSON only when twice the standard library's count of
+    it could be over the limit: that count may never be under half of orjson's."""
+    assert _json_size(value) <= 2 * _plain_size([value])

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from histnorm.diagnostic import Diagnostic
-from histnorm.document.layout import BOM, Document, Layout
+from histnorm.document.layout import BOM, Document, Layout, line_spans
 from histnorm.document.torn import torn_lines
 from histnorm.linemap import lines_for
+
+_INK = re.compile(rb"[^ \t\n\r\x0b\x0c]")
+"""A byte `bytes.strip` keeps: a line holding one is not blank."""
 
 
 def place(
@@ -42,8 +46,11 @@ def _message_lines(document: Document, text: bytes, placed: list[Diagnostic]) ->
     """In message-per-line JSONL, a pointer `/N/...` into the message list is the line of the
     N-th message, and `/...` within it."""
     torn = {note.line for note in torn_lines(document, text)}
-    starts = [n for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-    starts = [n for n in starts if n not in torn]
+    starts = [
+        number
+        for number, start, end, _ in line_spans(text)
+        if _INK.search(text, start, end) is not None and number not in torn
+    ]
     for i, diagnostic in enumerate(placed):
         pointer = diagnostic.location.pointer or ""
         head, _, rest = pointer[1:].partition("/")
