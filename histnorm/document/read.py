@@ -198,12 +198,13 @@ def _read_message_lines(data: bytes, body: bytes, format: str | None, bom: bool)
     lines: list[tuple[int, int, Any]] = []
     numbers: list[int] = []
     broken: list[tuple[HistnormError, int]] = []
+    pool: dict[str, str] = {}
     for number, start, end, _ in line_spans(body):
         line = body[start:end]
         if not line.strip():
             continue
         try:
-            value = jsonio.loads(line)
+            value = _pooled(jsonio.loads(line), pool)
         except HistnormError as exc:
             broken.append((exc.at(line=number), start))
             continue
@@ -228,6 +229,22 @@ def _read_message_lines(data: bytes, body: bytes, format: str | None, bom: bool)
     if transcript is None or transcript.format not in READERS:
         return _unreadable_lines(data, broken[0][0], bom)
     return around_torn_lines(data, transcript, lines, numbers[-1], broken, bom)
+
+
+POOLED = 128
+"""The longest string `_pooled` shares."""
+
+
+def _pooled(value: Any, pool: dict[str, str]) -> Any:
+    """`value`, a message line just parsed, with each short string of it and of the objects
+    it holds one string object for every line that spells it: a session repeats its id,
+    folder, version and roles on each line, and a parsed line holds a copy of each."""
+    for holder in (value, *value.values()) if isinstance(value, dict) else ():
+        if isinstance(holder, dict):
+            for key, item in holder.items():
+                if type(item) is str and len(item) <= POOLED:
+                    holder[key] = pool.setdefault(item, item)
+    return value
 
 
 def _unreadable_lines(data: bytes, error: HistnormError, bom: bool) -> Document:
