@@ -173,6 +173,23 @@ def test_a_fixed_transcript_is_read_back_as_decoding_reads_it(fmt: str) -> None:
     assert kept, "no message left alone was taken as it is"
 
 
+def test_a_claude_code_line_written_as_read_is_not_decoded_again() -> None:
+    """Claude Code's conservation check and read-back read a fixed session's lines with
+    the session as read at hand (`Codec.decode_written`): that equals decoding them, and
+    the parts of a line the fix left alone are the very parts it was read as."""
+    codec = CODECS["claude-code"]
+    kept = 0
+    for where, transcript, edited in _edited("claude-code"):
+        check_written(codec, edited, where)
+        try:
+            again = codec.decode_written(codec.encode(edited), edited)
+        except histnorm.HistnormError:
+            continue
+        read = {id(p) for m in transcript.messages for p in m.parts}
+        kept += sum(id(p) in read for m in again.messages for p in m.parts)
+    assert kept, "no part of a line left alone was taken as it is"
+
+
 @pytest.mark.parametrize("fmt", sorted({f for f, _, _ in SAMPLES}))
 def test_a_step_kept_on_a_message_is_its_step(fmt: str) -> None:
     """The outline of an edited transcript takes the steps of the messages the edit left

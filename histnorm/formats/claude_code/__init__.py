@@ -132,11 +132,18 @@ _OTHER_TYPES = {
 }
 
 
-def line_parts(lines: list[Any], session: Session) -> dict[int, list[Part]]:
-    """The parts of every message line of `session`, by line index."""
+def line_parts(
+    lines: list[Any], session: Session, known: Mapping[int, list[Part]] | None = None
+) -> dict[int, list[Part]]:
+    """The parts of every message line of `session`, by line index; `known` holds the
+    parts of lines already read, by the `id` of the line (a line's parts depend on nothing
+    but its own content and uuid)."""
     parts: dict[int, list[Part]] = {}
     for index in session.message_lines():
         line = lines[index]
+        if known is not None and (held := known.get(id(line))) is not None:
+            parts[index] = held
+            continue
         at = join_pointer("", index, "message")
         body = expect_object(line.get("message"), at, f"the message of a {line['type']} line")
         parts[index] = decode_content(
@@ -286,9 +293,20 @@ class ClaudeCodeCodec(Codec):
 
     def decode(self, data: JsonValue) -> Transcript:
         """Decode the list of a session file's lines."""
+        return self._decode(data, None)
+
+    def decode_written(self, data: JsonValue, transcript: Transcript) -> Transcript:
+        """`Codec.decode_written`: the parts of a line that is the very line `transcript`
+        was read from are those it was read as, not decoded again."""
+        if not isinstance(transcript.native, list):
+            return self.decode(data)
+        lines, _, parts = _as_read(transcript)
+        return self._decode(data, {id(lines[index]): held for index, held in parts.items()})
+
+    def _decode(self, data: JsonValue, known: Mapping[int, list[Part]] | None) -> Transcript:
         lines = check_lines(data)
         session = analyse(lines)
-        parts = line_parts(lines, session)
+        parts = line_parts(lines, session, known)
         read = (lines, session, parts)
         messages = []
         for group in session.groups:
@@ -339,7 +357,7 @@ class ClaudeCodeCodec(Codec):
         other messages are held back (`held_messages`: a re-linked line that shadowed an
         earlier one may now be its copy, which fixes reach)."""
         try:
-            written = self.decode(self.written(fixed))
+            written = self.decode_written(self.written(fixed), fixed)
         except HistnormError:
             return None  # not writable: writing it reports why
         same = len(written.messages) == len(fixed.messages) and all(
