@@ -107,7 +107,8 @@ def test_a_copy_with_other_messages_gets_its_own_outline_and_pairing() -> None:
 
 MARKING = sorted(
     {"agent-framework", "anthropic", "bedrock-converse", "chat-template", "meai"}
-    | {"openai-chat", "pydantic-ai", "semantic-kernel", "vercel-ai"}
+    | {"codex", "openai-chat", "openai-responses", "pydantic-ai", "semantic-kernel"}
+    | {"vercel-ai"}
 )
 
 

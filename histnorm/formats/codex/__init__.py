@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.outline import Outline
 from histnorm.formats._fixed_types import _type_change
-from histnorm.formats.base import Codec, emptied, first_index
+from histnorm.formats.base import Codec, emptied, first_index, reads_as
 from histnorm.formats.codex.lines import (
     check_lines,
     decode_lines,
@@ -53,9 +53,9 @@ from histnorm.formats.codex.lines import (
 )
 from histnorm.formats.codex.write import encode_lines, placed_lines
 from histnorm.formats.openai_responses import OpenAIResponsesCodec
-from histnorm.last_answer import LastAnswer
+from histnorm.formats.openai_responses.items import decode_item
 from histnorm.lazy import model
-from histnorm.model_terms import JsonValue
+from histnorm.model_terms import JsonValue, native_memo
 
 if TYPE_CHECKING:
     from histnorm.model import Transcript
@@ -64,14 +64,18 @@ _RESPONSES = OpenAIResponsesCodec()
 CODEX_VERBATIM = frozenset({"ghost_snapshot"})
 """Item types only Codex writes and keeps out of the model's input."""
 
-_INDEX: LastAnswer[dict[int, int]] = LastAnswer()
-"""The payload index of the native lines `_line_of` indexed last."""
-
 
 def _line_of(transcript: Transcript, native: Any) -> int | None:
-    lines = transcript.native
-    index = _INDEX.get(lines, lambda: payload_index(lines))
-    return index.get(id(native)) if native is not None else None
+    """The index of the line whose payload is the very object `native` (None if none is);
+    the index of the lines is kept with them (`native_memo`) for every transcript that
+    holds them."""
+    if native is None:
+        return None
+    memo = native_memo(transcript)
+    index = memo.get("codex-payloads")
+    if index is None:
+        index = memo["codex-payloads"] = payload_index(transcript.native)
+    return index.get(id(native))
 
 
 class CodexCodec(Codec):
@@ -94,6 +98,13 @@ class CodexCodec(Codec):
         """Decode the list of a rollout file's lines."""
         lines = check_lines(data)
         return model.Transcript(messages=decode_lines(lines), format=self.name, native=data)
+
+    def decode_written(self, data: JsonValue, transcript: Transcript) -> Transcript:
+        """`Codec.decode_written`: a payload that is the very item a message of
+        `transcript` was read from, still as read (`reads_as`), is that message."""
+        lines = check_lines(data)
+        known = {id(m.native): m for m in transcript.messages if reads_as(m, decode_item)}
+        return model.Transcript(messages=decode_lines(lines, known), format=self.name, native=data)
 
     def read_outline(self, data: JsonValue) -> Outline | None:
         """The outline read without building models, or None (`Codec.read_outline`)."""

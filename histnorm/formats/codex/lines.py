@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.outline import Outline
 from histnorm.errors import HistnormError, join_pointer
-from histnorm.formats.base import expect_object, type_name
+from histnorm.formats.base import decoded, expect_object, type_name
 from histnorm.formats.openai_responses.items import decode_item
 from histnorm.formats.openai_responses.outline import read_outline as read_items_outline
 from histnorm.model_terms import JsonValue
@@ -86,13 +86,21 @@ def item_lines(lines: Sequence[Any]) -> list[int]:
     return [index for index, line in enumerate(lines) if is_item_line(line)]
 
 
-def decode_lines(lines: Sequence[Any]) -> tuple[Message, ...]:
-    """One message per `response_item` line: its payload read as a Responses item."""
+def decode_lines(
+    lines: Sequence[Any], known: Mapping[int, Message] | None = None
+) -> tuple[Message, ...]:
+    """One message per `response_item` line: its payload read as a Responses item (and
+    marked so, `decoded`), or the message `known` holds by the payload's `id`."""
     messages = []
     for index in item_lines(lines):
+        line = lines[index]
+        held = known.get(id(line.get("payload"))) if known else None
+        if held is not None:
+            messages.append(held)
+            continue
         at = join_pointer("", index, "payload")
-        payload = expect_object(lines[index].get("payload"), at, "the payload of a response_item")
-        messages.append(decode_item(payload, at))
+        payload = expect_object(line.get("payload"), at, "the payload of a response_item")
+        messages.append(decoded(decode_item(payload, at), decode_item))
     return tuple(messages)
 
 

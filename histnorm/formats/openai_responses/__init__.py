@@ -40,10 +40,12 @@ from histnorm.formats.base import (
     Codec,
     first_index,
     join_envelope,
+    reads_as,
     rebuild,
     reuse_native,
     split_envelope,
 )
+from histnorm.formats.base import decoded as mark
 from histnorm.formats.openai_responses.items import (
     CALLS,
     CONTENT_SLOTS,
@@ -214,12 +216,26 @@ class OpenAIResponsesCodec(Codec):
 
     def decode(self, data: JsonValue) -> Transcript:
         """Decode a bare item list, or an object holding `input` (items or a string)."""
+        return self._decode(data, {})
+
+    def decode_written(self, data: JsonValue, transcript: Transcript) -> Transcript:
+        """`Codec.decode_written`: an item that is the very item a message of `transcript`
+        was read from, still as read (`reads_as`), is that message."""
+        known = {id(m.native): m for m in transcript.messages if reads_as(m, decode_item)}
+        return self._decode(data, known)
+
+    def _decode(self, data: JsonValue, known: Mapping[int, Message]) -> Transcript:
+        """`decode`, taking the message `known` holds by the `id` of an item (each item it
+        decodes is marked as what `decode_item` makes of it, `decoded`)."""
         native = data if isinstance(data, dict) else None
         if isinstance(data, dict) and isinstance(data.get(ENVELOPE_KEY), str):
             decoded: tuple[Message, ...] = (decode_string_input(data[ENVELOPE_KEY]),)
         else:
             items, base = split_envelope(data, ENVELOPE_KEY, "input items")
-            decoded = tuple(decode_item(it, join_pointer(base, i)) for i, it in enumerate(items))
+            decoded = tuple(
+                known.get(id(it)) or mark(decode_item(it, join_pointer(base, i)), decode_item)
+                for i, it in enumerate(items)
+            )
         state = server_state(data)
         return model.Transcript(
             messages=decoded, format=self.name, native=native, server_state=state
