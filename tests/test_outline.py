@@ -174,21 +174,38 @@ def test_a_fixed_transcript_is_read_back_as_decoding_reads_it(fmt: str) -> None:
     assert kept, "no message left alone was taken as it is"
 
 
-def test_a_claude_code_line_written_as_read_is_not_decoded_again() -> None:
+def test_a_claude_code_line_written_as_read_is_not_decoded_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Claude Code's conservation check and read-back read a fixed session's lines with
-    the session as read at hand (`Codec.decode_written`): that equals decoding them, and
-    the parts of a line the fix left alone are the very parts it was read as."""
+    the session as read at hand (`Codec.decode_written`): that equals decoding them, the
+    parts of a line the fix left alone are the very parts it was read as, and the tree of
+    the lines is the one the writer read them as to check them, not worked out again."""
+    import histnorm.formats.claude_code as claude_code
+
     codec = CODECS["claude-code"]
-    kept = 0
+    kept = reused = 0
+    analysed: list[object] = []
+    real = claude_code.analyse
     for where, transcript, edited in _edited("claude-code"):
         check_written(codec, edited, where)
         try:
-            again = codec.decode_written(codec.encode(edited), edited)
+            encoded = codec.encode(edited)
         except histnorm.HistnormError:
             continue
+        monkeypatch.setattr(
+            claude_code, "analyse", lambda lines: analysed.append(lines) or real(lines)
+        )
+        again = codec.decode_written(encoded, edited)
+        monkeypatch.setattr(claude_code, "analyse", real)
+        if claude_code._WRITTEN_SESSION in edited.__dict__:  # the writer read them back
+            assert not analysed, f"{where}: the written lines were analysed again"
+            reused += 1
+        analysed.clear()
         read = {id(p) for m in transcript.messages for p in m.parts}
         kept += sum(id(p) in read for m in again.messages for p in m.parts)
     assert kept, "no part of a line left alone was taken as it is"
+    assert reused, "no written session was read as the writer read it"
 
 
 @pytest.mark.parametrize("fmt", sorted({f for f, _, _ in SAMPLES}))

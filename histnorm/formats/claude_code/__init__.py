@@ -165,6 +165,10 @@ def _as_read(transcript: Transcript) -> tuple[list[Any], Session, dict[int, list
     return found
 
 
+_WRITTEN_SESSION = "_histnorm_claude_code_written"
+"""Where `encode` keeps, in a transcript's `__dict__`, the session its output reads as
+(the writer reads it to check it): `decode_written` of that very output reuses it."""
+
 _TOOL_ID_KEYS = ("toolUseID", "parentToolUseID", "sourceToolUseID")
 """Keys by which a line that is no message cites a tool call."""
 
@@ -301,11 +305,19 @@ class ClaudeCodeCodec(Codec):
         if not isinstance(transcript.native, list):
             return self.decode(data)
         lines, _, parts = _as_read(transcript)
-        return self._decode(data, {id(lines[index]): held for index, held in parts.items()})
+        known = {id(lines[index]): held for index, held in parts.items()}
+        return self._decode(data, known, transcript.__dict__.get(_WRITTEN_SESSION))
 
-    def _decode(self, data: JsonValue, known: Mapping[int, list[Part]] | None) -> Transcript:
+    def _decode(
+        self,
+        data: JsonValue,
+        known: Mapping[int, list[Part]] | None,
+        written: Session | None = None,
+    ) -> Transcript:
+        """`decode`, with the parts `known` holds (`line_parts`) and `written`, the session
+        the writer read `data` as when it wrote it, if it is one."""
         lines = check_lines(data)
-        session = analyse(lines)
+        session = written if written is not None and written.lines is lines else analyse(lines)
         parts = line_parts(lines, session, known)
         read = (lines, session, parts)
         messages = []
@@ -337,7 +349,10 @@ class ClaudeCodeCodec(Codec):
             lines, session, parts = _as_read(transcript)
         else:
             lines, session, parts = [], Session([], (), (), {}), {}
-        return encode_session(transcript.messages, lines, session, parts)
+        out, read = encode_session(transcript.messages, lines, session, parts)
+        if read is not None:  # the session `decode_written` reads `out` as
+            transcript.__dict__[_WRITTEN_SESSION] = read
+        return out
 
     def rename_references(self, transcript: Transcript, renames: Mapping[str, str]) -> Transcript:
         """Lines that are no message (`system` hook lines, `progress`, ...) and cite a

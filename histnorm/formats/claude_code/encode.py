@@ -138,9 +138,13 @@ class _Writer(_Splicer):
             )
 
     def _reads_back(self, out: list[Any], objs: list[Any]) -> bool:
-        """Whether reading `out` gives the planned message lines, in order."""
-        got = [id(out[i]) for i in analyse(out).message_lines()]
-        return got == [id(objs[i]) for i in self.order]
+        """Whether reading `out` gives the planned message lines, in order (if so, `read`
+        is the session it reads as)."""
+        session = analyse(out)
+        if [id(out[i]) for i in session.message_lines()] != [id(objs[i]) for i in self.order]:
+            return False
+        self.read = session
+        return True
 
     # --- which message owns which line ----------------------------------------------
 
@@ -261,6 +265,10 @@ def encode_session(
     lines: Sequence[Any],
     session: Session,
     parts_of: dict[int, list[Part]],
-) -> list[Any]:
-    """The session lines for `messages`; unchanged lines are the very objects of `lines`."""
-    return _Writer(name_hosted_results(messages), lines, session, parts_of).run()
+) -> tuple[list[Any], Session | None]:
+    """The session lines for `messages` (unchanged lines are the very objects of `lines`),
+    and the session they read as when the writer read them (else None)."""
+    writer = _Writer(name_hosted_results(messages), lines, session, parts_of)
+    out = writer.run()
+    read = writer.read
+    return out, read if read is not None and read.lines is out else None

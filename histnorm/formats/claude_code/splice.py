@@ -42,6 +42,8 @@ class _Splicer:
     """The message lines of the result (M'), in conversation order."""
     _session_id: str | None = None
     """The sessionId new lines get when the line they answer has none."""
+    read: Session | None = None
+    """The session the last output that read back as planned reads as."""
 
     # --- the new branch and its links ---------------------------------------------------
 
