@@ -154,6 +154,7 @@ class _Writer(_Splicer):
         by_first = {id(self.lines[g[0]]): gi for gi, g in enumerate(groups)}
         by_value: dict[bytes, int] | None = None
         owners: list[int | None] = []
+        taken: set[int] = set()  # a group owned twice is owned by its first message only
         for message in self.transcript:
             gi = by_first.get(id(message.native)) if message.native is not None else None
             if gi is None and isinstance(message.native, dict):
@@ -162,7 +163,9 @@ class _Writer(_Splicer):
                     for index, g in enumerate(groups):
                         by_value.setdefault(jsonio.dumps(self.lines[g[0]]), index)
                 gi = by_value.get(jsonio.dumps(message.native))
-            owners.append(None if gi in owners else gi)
+            owners.append(None if gi is None or gi in taken else gi)
+            if gi is not None:
+                taken.add(gi)
         return owners
 
     def _target(self, part: Part) -> int | None:
