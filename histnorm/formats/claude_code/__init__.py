@@ -194,16 +194,15 @@ def _content(message: Message) -> tuple[str, list[Any]]:
     return message.role, [part.model_dump(exclude=_NOT_WRITTEN) for part in message.parts]
 
 
-def _line_of_uuid(lines: Any, uuid: str) -> int | None:
-    """The index of the last line of `lines` holding `uuid` (None if none does)."""
-    if not isinstance(lines, list):
-        return None
-    return _LINES.get(lines, lambda: _line_index(lines))[1].get(uuid)
-
-
-def _line_of(lines: list[Any], line: Any) -> int | None:
-    """The index of the very object `line` among `lines` (None if it is not one of them)."""
-    return _LINES.get(lines, lambda: _line_index(lines))[0].get(id(line))
+def _indexes(transcript: Transcript) -> tuple[dict[int, int], dict[str, int]]:
+    """Each native line's index by its identity, and the last line's index by each uuid,
+    kept with the lines (`native_memo`) for every transcript that holds them: asked once
+    per message, a scan each time would be quadratic in the session's length."""
+    memo = native_memo(transcript)
+    found = memo.get("claude-code-indexes")
+    if found is None:
+        found = memo["claude-code-indexes"] = _line_index(transcript.native)
+    return found
 
 
 def _line_index(lines: list[Any]) -> tuple[dict[int, int], dict[str, int]]:
@@ -214,11 +213,6 @@ def _line_index(lines: list[Any]) -> tuple[dict[int, int], dict[str, int]]:
         if uuid is not None:
             by_uuid[uuid] = i
     return {id(line): i for i, line in reversed(list(enumerate(lines)))}, by_uuid
-
-
-_LINES: LastAnswer[tuple[dict[int, int], dict[str, int]]] = LastAnswer()
-"""The line indexes of the native lines `message_pointer` and `part_pointer` read last:
-asked once per message, a scan each time would be quadratic in the session's length."""
 
 
 _CHAIN: LastAnswer[int] = LastAnswer()
@@ -386,14 +380,14 @@ class ClaudeCodeCodec(Codec):
     def message_pointer(self, transcript: Transcript, message_index: int) -> str:
         """`/<line index>` of the message's first line ("" for a message not read from it)."""
         message = transcript.messages[message_index]
-        lines = transcript.native
-        if isinstance(lines, list):
-            found = _line_of(lines, message.native)
+        if isinstance(transcript.native, list):
+            by_line, by_uuid = _indexes(transcript)
+            found = by_line.get(id(message.native))
             if found is not None:
                 return join_pointer("", found)
             for part in message.parts:
                 parsed = parse_slot(part.slot)
-                index = None if parsed is None else _line_of_uuid(lines, parsed[0])
+                index = None if parsed is None else by_uuid.get(parsed[0])
                 if index is not None:
                     return join_pointer("", index)
         return ""
@@ -402,7 +396,9 @@ class ClaudeCodeCodec(Codec):
         """`/<line index>/message/content/<block index>` (no block index for string content)."""
         part = transcript.messages[message_index].parts[part_index]
         parsed = parse_slot(part.slot)
-        index = None if parsed is None else _line_of_uuid(transcript.native, parsed[0])
+        index = None
+        if parsed is not None and isinstance(transcript.native, list):
+            index = _indexes(transcript)[1].get(parsed[0])
         if parsed is None or index is None:
             return self.message_pointer(transcript, message_index)
         at = join_pointer("", index, "message", "content")
