@@ -9,6 +9,7 @@ besides is in one place here:
   them.
 - `locations` and `replaced`: every path into a JSON value, and a copy of a value with
   the value at one path replaced.
+- `strings`: every string in a JSON value (its keys aside).
 - `damaged`: a strategy of valid documents turned into one of documents with one value,
   anywhere (the whole document included), replaced by an arbitrary JSON value, the input
   of the codec contract's damaged-input tests.
@@ -18,6 +19,7 @@ The values are JSON-safe: `orjson.loads(orjson.dumps(x))` gives back `x` exactly
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from hypothesis import strategies as st
@@ -94,3 +96,15 @@ def damaged(
         return replaced(doc, path, draw(values))
 
     return damaged_documents()
+
+
+def strings(value: Any) -> Iterator[str]:
+    """Every string in the JSON value `value`, keys aside, in document order."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings(item)

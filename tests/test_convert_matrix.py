@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 
 import pytest
+from strategies_json import strings
 
 import histnorm
 from histnorm.convert.carry import NO_MEDIA
@@ -211,26 +212,14 @@ def _coded(value: str) -> str:
     return base64.b64encode(value.encode("utf-8")).decode("ascii")
 
 
-def _strings(value: object):
-    """Every string in `value` (its shape names too: Vercel AI names a tool in `type`)."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
-
-
 def _written(native: object) -> str:
     """The strings of `native`, and the text a base64 `data:text/...` URL in it holds."""
     found = []
-    for value in _strings(native):
+    for value in strings(native):  # shape names too: Vercel AI names a tool in `type`
         found.append(value)
         if value[:1] in ("{", "["):  # JSON text (a ShareGPT turn): its strings unescaped
             with contextlib.suppress(ValueError):
-                found.extend(_strings(json.loads(value)))
+                found.extend(strings(json.loads(value)))
         head, _, data = value.partition(";base64,")
         if head.startswith("data:text/"):
             found.append(base64.b64decode(data).decode("utf-8"))

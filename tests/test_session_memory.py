@@ -11,7 +11,6 @@ from __future__ import annotations
 import gc
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies_json import JSON_VALUES
+from strategies_json import JSON_VALUES, strings
 
 from histnorm.document import fix_document, lint_document, read_document
 from histnorm.engine import fix, lint
@@ -92,17 +91,6 @@ def test_read_lines_are_measured_by_the_file_and_others_by_their_encoding() -> N
     assert line_sizes([line]) == (len(orjson.dumps(line)),)
 
 
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
-
-
 def _non_ascii(value: Any) -> Any:
     """`value` with each text in it (a string holding a space: no id or time) in other
     scripts."""
@@ -128,7 +116,7 @@ def test_checking_a_session_leaves_its_strings_as_small_as_they_were_read(
     data = b"".join(orjson.dumps(_non_ascii(line)) + b"\n" for line in lines)
     transcript = read_document(data, path_hint="session.jsonl").records[0].transcript
     assert transcript is not None
-    texts = [s for s in _strings(list(transcript.native)) if not s.isascii()]
+    texts = [s for s in strings(list(transcript.native)) if not s.isascii()]
     sizes = [sys.getsizeof(s) for s in texts]
     assert texts, "the session holds non-ASCII text"
     result = check(transcript, Settings(profile="anthropic"))
