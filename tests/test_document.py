@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from histnorm.document import Layout, read_json, read_jsonl, split_lines, write
@@ -208,3 +210,22 @@ def test_deep_values_compare_without_recursion_errors():
     assert strict_equal(deep, deep)
     assert not strict_equal([1], [True])
     assert not strict_equal({"a": 1.0}, {"a": 1})
+
+
+def test_a_lone_carriage_return_in_a_message_line_does_not_move_the_lines_after_it() -> None:
+    """Only `\\n` ends a line, as the reader and the torn-line notes count them: a `\\r`
+    between the tokens of a message line is whitespace inside that line, and the blank
+    line after it is line 2."""
+    from histnorm.document import lint_document
+
+    call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    lines = [
+        b'{"role":"user",\r"content":"hi"}',
+        b"",
+        b'{"role":"assistant","content":null,"tool_calls":[' + json.dumps(call).encode() + b"]}",
+        b'{"role":"user","content":"next"}',
+    ]
+    result = lint_document(b"\n".join(lines) + b"\n", path_hint="history.jsonl")
+    assert [(d.code, d.location.line, d.location.pointer) for d in result.diagnostics] == [
+        ("HN001", 3, "/tool_calls/0")
+    ]
