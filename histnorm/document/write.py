@@ -248,7 +248,7 @@ def _write_message_lines(document: Document, transcript: Transcript) -> bytes:
     near = rows[0] if rows else (0, 0, 0, 0)  # the line a new line is written as
     for j, value in enumerate(encoded):
         index = originals.get(id(value))
-        if out and not _ends_line(out):
+        if _last_bytes(out, 1) not in (b"", b"\n"):
             out.append(ending)  # the last line as read had no ending, but is no longer last
         if index is not None:
             blank, _, _, stop = near = rows[index]
@@ -281,11 +281,6 @@ def _last_bytes(out: list[bytes | memoryview], size: int) -> bytes:
         if len(found) >= size:
             break
     return found
-
-
-def _ends_line(out: list[bytes | memoryview]) -> bool:
-    """Whether the text `out` joins to ends a line."""
-    return _last_bytes(out, 1) == b"\n"
 
 
 def _drop_ending(out: list[bytes | memoryview], ending: bytes) -> None:
