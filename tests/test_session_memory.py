@@ -31,19 +31,18 @@ from histnorm.settings import Settings
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
 
-def _session(fmt: str, damaged: bool, answer: str = "ok") -> bytes:
-    """The `simple.jsonl` fixture of `fmt`; `damaged`: with a result no call answers
-    (its content `answer`) appended (HN002, which `fix` removes), so both paths build
-    models."""
-    data = (FIXTURES / "formats" / fmt / "simple.jsonl").read_bytes()
+def _session(fmt: str, damaged: bool, name: str = "simple") -> bytes:
+    """The fixture `name`.jsonl of `fmt`; `damaged`: with a result no call answers
+    appended (HN002, which `fix` removes), so both paths build models."""
+    data = (FIXTURES / "formats" / fmt / f"{name}.jsonl").read_bytes()
     if not damaged:
         return data
     last = orjson.loads(data.splitlines()[-1])
     if fmt == "codex":
-        item = {"type": "function_call_output", "call_id": "call_gone", "output": answer}
+        item = {"type": "function_call_output", "call_id": "call_gone", "output": "ok"}
         extra = {"timestamp": last["timestamp"], "type": "response_item", "payload": item}
     else:
-        block = {"type": "tool_result", "tool_use_id": "toolu_gone", "content": answer}
+        block = {"type": "tool_result", "tool_use_id": "toolu_gone", "content": "ok"}
         extra = {
             **last,
             "parentUuid": last["uuid"],
@@ -103,16 +102,19 @@ def _non_ascii(value: Any) -> Any:
     return value
 
 
-@pytest.mark.parametrize("fmt", ["claude-code", "codex"])
+@pytest.mark.parametrize(
+    ("fmt", "name"), [("claude-code", "parallel-tools"), ("codex", "shell-tools")]
+)
 @pytest.mark.parametrize("check", [lint, fix])
 def test_checking_a_session_leaves_its_strings_as_small_as_they_were_read(
-    fmt: str, check: Any
+    fmt: str, name: str, check: Any
 ) -> None:
     """orjson keeps a UTF-8 copy inside each non-ASCII string it writes, for the life of
     the string: a check that wrote a session's strings to measure or compare them would
     hold its text twice until the file is done. The request-size limit (HN113, under
-    `anthropic`) and the count of kept results (`fix`) measure them without it."""
-    lines = [orjson.loads(line) for line in _session(fmt, damaged=True).splitlines()]
+    `anthropic`) and the count of kept results (`fix`, which keys each answered result by
+    its content) measure them without it."""
+    lines = [orjson.loads(line) for line in _session(fmt, True, name).splitlines()]
     data = b"".join(orjson.dumps(_non_ascii(line)) + b"\n" for line in lines)
     transcript = read_document(data, path_hint="session.jsonl").records[0].transcript
     assert transcript is not None
