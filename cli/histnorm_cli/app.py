@@ -1,13 +1,18 @@
-"""The `histnorm` command line: lint, fix, rules, rule, convert, schema."""
+"""The `histnorm` command line: lint, fix, rules, rule, convert, schema.
 
-from __future__ import annotations
+No `from __future__ import annotations` here: typer reads every parameter's annotation at
+start-up, and a string annotation costs it a compile and an eval each (166 of them).
+"""
 
+import sys
 from collections.abc import Iterable
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
+from typer.main import get_command_name
+from typer.models import CommandInfo
 
 from histnorm import __version__
 from histnorm.choices import DETECT_MODES, FORMAT_NAMES, JSONL_MODES, PROFILE_NAMES, TailMode
@@ -18,13 +23,14 @@ from histnorm_cli.exitcodes import ExitCode
 if TYPE_CHECKING:
     from histnorm_cli.run import Request
 
-app = typer.Typer(
-    help="Find and repair what makes a stored LLM chat history unreplayable.",
-    no_args_is_help=True,
-    add_completion=False,
-    rich_markup_mode=None,
-    pretty_exceptions_enable=False,
-)
+_SETTINGS: dict[str, Any] = {
+    "help": "Find and repair what makes a stored LLM chat history unreplayable.",
+    "no_args_is_help": True,
+    "add_completion": False,
+    "rich_markup_mode": None,
+    "pretty_exceptions_enable": False,
+}
+app = typer.Typer(**_SETTINGS)
 
 
 def _print_version(value: bool) -> None:
@@ -256,7 +262,7 @@ def _names(items: list[str] | None) -> tuple[str, ...]:
     return tuple(n.strip() for item in items or () for n in item.split(",") if n.strip())
 
 
-def _request(mode: Literal["lint", "fix"], paths: list[str] | None, **options: Any) -> Request:
+def _request(mode: Literal["lint", "fix"], paths: list[str] | None, **options: Any) -> "Request":
     from histnorm_cli.run import Request
 
     overrides: dict[str, Any] = {
@@ -480,9 +486,29 @@ def schema(
         raise typer.Exit(ExitCode.FAILED)
 
 
-def main() -> None:
-    """Console-script entry point."""
-    app(prog_name="histnorm")
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry point.
+
+    typer builds a click command from every option of every command it holds, and every
+    run pays for that: when the first argument names a command, only that one is built.
+    """
+    args = sys.argv[1:] if argv is None else argv
+    named = [info for info in app.registered_commands if args and _name(info) == args[0]]
+    if not named:
+        app(args=args, prog_name="histnorm")
+        return
+    one = typer.Typer(**_SETTINGS)
+    one.registered_callback = app.registered_callback
+    one.registered_commands = named
+    one(args=args, prog_name="histnorm")
+
+
+def _name(info: CommandInfo) -> str:
+    """The name a command is invoked by (typer's own rule for a function's name)."""
+    if info.name:
+        return info.name
+    assert info.callback is not None
+    return get_command_name(info.callback.__name__)
 
 
 if __name__ == "__main__":

@@ -48,6 +48,8 @@ def convert_command(
     out with a CV001 warning; errors in the output exit 1, as in `lint`.
 
     PATH: a JSON or JSONL file, or - for stdin."""
+    from histnorm_cli import collect_from_here
     from histnorm_cli.convert_run import convert
 
+    collect_from_here()
     convert(path, to, source, output, jsonl_mode, profile)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal, TextIO
 from histnorm.diagnostic import Severity
 from histnorm.document import DETECT_MODES, JSONL_MODES
 from histnorm.formats import CODECS
+from histnorm_cli import collect_from_here
 from histnorm_cli.config_keys import ConfigError, NoConfig
 from histnorm_cli.configs import Jobs, Resolver, discovery_for
 from histnorm_cli.discovery import expand
@@ -201,6 +202,7 @@ def run_request(request: Request) -> int:
 
 
 def _run_request(request: Request, sink: TextIO | None) -> int:
+    collect_from_here()
     try:
         _check_choices(request)
         resolver = Resolver(request.config, dict(request.overrides))
