@@ -135,3 +135,39 @@ def test_collecting_from_here_leaves_a_process_that_never_held_off_the_collector
     collect_from_here()
     assert gc.isenabled()
     assert gc.get_freeze_count() == before
+
+
+_LOADED = (
+    "import atexit, json, sys\n"
+    "from histnorm_cli import main\n"
+    "atexit.register(lambda: print(json.dumps(sorted(sys.modules)), file=sys.stderr))\n"
+    "sys.argv = ['histnorm', 'lint', sys.argv[1]]\n"
+    "main()\n"
+)
+WRITING = ("hashlib", "tempfile", "secrets", "random", "concurrent.futures")
+"""What only a fix (new ids, temporary files, backups) or a parallel run uses."""
+
+
+def test_a_lint_loads_nothing_only_writing_uses(tmp_path: Path) -> None:
+    """A clean transcript (a damaged one builds models for the trial fix, and pydantic
+    loads some of these itself)."""
+    history = tmp_path / "history.json"
+    calls = [{"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]
+    history.write_text(
+        json.dumps(
+            [
+                {"role": "user", "content": "Hi."},
+                {"role": "assistant", "content": None, "tool_calls": calls},
+                {"role": "tool", "tool_call_id": "call_1", "content": "done"},
+                {"role": "assistant", "content": "Done."},
+            ]
+        )
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "cli")])}
+    done = subprocess.run(
+        [sys.executable, "-c", _LOADED, str(history)], capture_output=True, text=True, env=env
+    )
+    assert done.returncode == 0, done.stdout
+    loaded = set(json.loads(done.stderr.splitlines()[-1]))
+    assert "histnorm.engine" in loaded
+    assert not loaded & set(WRITING), sorted(loaded & set(WRITING))

@@ -14,7 +14,6 @@ from __future__ import annotations
 import errno
 import os
 import re
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
@@ -77,6 +76,8 @@ class AtomicWriter:
                     str(path),
                 )
         folder = self.target.parent
+        import tempfile  # only a fix writes: a lint does not load it
+
         try:
             handle, name = tempfile.mkstemp(
                 dir=folder, prefix=stale.prefix(self.target), suffix=SUFFIX

@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import errno
 import os
-import secrets
 import shutil
 import stat
-import tempfile
 from pathlib import Path
 from typing import BinaryIO
 
@@ -97,6 +95,8 @@ def backup_as_bak(target: Path) -> None:
     """Keep `target` as `TARGET.bak`, replacing whatever has that name (a symlink is
     replaced, never written through): the file itself is linked there when the file
     system allows, else a copy with its identity is."""
+    import secrets  # only a fix keeping a backup names one: a lint does not load it
+
     bak = target.with_name(target.name + ".bak")
     for _ in range(100):
         name = target.with_name(f".{bak.name}.{secrets.token_hex(4)}{SUFFIX}")
@@ -118,6 +118,8 @@ def backup_as_bak(target: Path) -> None:
 
 
 def _copy(target: Path) -> Path:
+    import tempfile
+
     handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.bak.", suffix=SUFFIX)
     try:
         with os.fdopen(handle, "wb") as out, open_regular(str(target)) as source:

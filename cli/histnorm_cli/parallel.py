@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -107,6 +106,8 @@ def run_part(part: Part, emit: Emit | None = None) -> Outcome:
                 return
             target = _target(part)
             target = target.resolve() if target.is_symlink() else target
+            import tempfile  # only a parallel fix writes parts
+
             handle, name = tempfile.mkstemp(
                 dir=target.parent, prefix=stale.prefix(target, part.index), suffix=SUFFIX
             )

@@ -13,7 +13,6 @@ import os
 import shutil
 import signal
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -198,7 +197,8 @@ class Pool:
     """Worker processes and their spool folder; stopped and removed however the run ends."""
 
     def __init__(self, count: int) -> None:
-        from concurrent.futures import ProcessPoolExecutor  # only a parallel run needs it
+        import tempfile
+        from concurrent.futures import ProcessPoolExecutor  # only a parallel run needs them
 
         self.folder = tempfile.mkdtemp(prefix="histnorm-")
         self.executor = ProcessPoolExecutor(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
@@ -150,6 +149,8 @@ def new_call_id(old: str | None, position: Position, limits: Profile | None = No
     """A deterministic replacement id, derived from the old id and its position: `call_`
     and 24 hex digits, or, when `limits` rejects that, the first of 24 or 9 letters and
     digits that `limits` accepts (Mistral: exactly 9)."""
+    import hashlib  # only fixes make ids: a lint does not load it
+
     text = f"{old}\x00{position[0]}\x00{position[1]}"
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
     first = "call_" + digest.hex()[:24]

@@ -238,7 +238,7 @@ _BAD: Any = [
     {"role": "tool", "tool_call_id": "call_0", "name": "get_weather", "content": "4 C"},
     {"role": "tool", "tool_call_id": "call_0", "name": "get_time", "content": "17:42"},
 ]
-_NEW = new_call_id("call_0", (1, 1))
+_NEW = "call_ffde10cdbfa53a77548999c5"  # new_call_id("call_0", (1, 1)), as the fix writes it
 _GOOD: Any = [
     _BAD[0],
     {
