@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from enum import StrEnum
 from typing import Any
+
+from histnorm._record import record
 
 
 def printable(text: str) -> str:
@@ -34,7 +36,7 @@ class Applicability(StrEnum):
     UNSAFE = "unsafe"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Location:
     """Where a diagnostic points.
 
@@ -51,7 +53,7 @@ class Location:
     path: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class FixInfo:
     """The fix a rule offers for one diagnostic."""
 
@@ -65,7 +67,7 @@ class FixInfo:
     diagnostic is located at."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Diagnostic:
     """One finding of one rule."""
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 import histnorm.conversations as conversations
+from histnorm._record import record
 from histnorm.analysis.context import Context, NeedsModel
 from histnorm.analysis.outline import SEVERAL, Outline
 from histnorm.conserve import lost, written_as_before
@@ -42,7 +43,7 @@ class FixDidNotConverge(RuntimeError):
     """Internal error: fixes kept changing the transcript (a bug in a rule; please report)."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FixResult:
     """The fixed transcript, how many fixes each rule applied, and what is left."""
 

@@ -12,8 +12,9 @@ import contextlib
 import errno
 import os
 import stat
-from dataclasses import dataclass
 from typing import BinaryIO
+
+from histnorm._record import record
 
 CHANGED = "changed while being fixed; left as it was"
 
@@ -25,7 +26,7 @@ class FileChanged(OSError):
         super().__init__(errno.EAGAIN, CHANGED, path)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Source:
     """The file an input was read from, as it was when reading began."""
 

@@ -16,9 +16,10 @@ whatever rules are selected: ignoring HN013 hides its report, never the protecti
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, TypeAlias
 
+from histnorm._record import record
 from histnorm.diagnostic import Diagnostic
 from histnorm.lazy import model
 from histnorm.unknown import findings
@@ -30,7 +31,7 @@ TrialFix: TypeAlias = "Callable[[Diagnostic], Transcript | None]"
 """What applying one diagnostic's fix alone gives (None: the fix cannot be tried)."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Block:
     """The turn around one piece of unknown content: messages `start` to `end`."""
 

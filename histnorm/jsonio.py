@@ -11,12 +11,12 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass
 from json.encoder import encode_basestring, encode_basestring_ascii
 from typing import Any
 
 import orjson
 
+from histnorm._record import record
 from histnorm.errors import HistnormError
 
 
@@ -99,7 +99,7 @@ def _syntax_error(msg: str, line: int, column: int) -> HistnormError:
     return HistnormError(f"not valid JSON: {msg}", pointer=None, line=line, column=column)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Style:
     """How a JSON document was laid out, so a rewrite looks like the original."""
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import MISSING, dataclass, field, fields, replace
+from dataclasses import MISSING, field, fields, replace
 from functools import cache
 from types import MappingProxyType
 from typing import Literal
 
 import histnorm.profile_evidence as cited
+from histnorm._record import record
 from histnorm.diagnostic import Severity
 from histnorm.errors import HistnormError
 
@@ -51,7 +52,7 @@ other than its call's is reported as information); rejects one that is not its c
 name is an error too)."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Profile:
     """The constraints one target API enforces on a replayed history.
 

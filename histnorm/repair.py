@@ -12,7 +12,7 @@ The input is never changed.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Generic, TypeVar, overload
@@ -21,6 +21,7 @@ import orjson
 
 import histnorm.engine as engine
 from histnorm._document_repair import empty_history, repair_document
+from histnorm._record import record
 from histnorm.diagnostic import Diagnostic
 from histnorm.errors import HistnormError, NotATranscript
 from histnorm.formats import detect_format, get_codec
@@ -31,7 +32,7 @@ T = TypeVar("T")
 _EMPTY: Mapping[str, int] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Repair(Generic[T]):
     """What `repair` gives back: the repaired `value`, in the type and format it came in."""
 

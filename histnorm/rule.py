@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from histnorm._record import record
 from histnorm.analysis.context import Context
 from histnorm.analysis.outline import ALWAYS
 from histnorm.diagnostic import Applicability, Diagnostic, FixInfo, Location, Severity
@@ -30,7 +31,7 @@ DOC_SECTIONS = (
 """The sections every rule docstring has, in this order."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Example:
     """A native transcript that shows a rule; `good` is what `fix(bad)` gives.
 
@@ -48,7 +49,7 @@ def _no_check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic
     return ()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Rule:
     """One rule: identity, defaults, a pure check, an optional pure fix, docs and examples.
 

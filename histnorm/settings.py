@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from enum import Enum, StrEnum
 from typing import Any, ClassVar, NamedTuple, TypeVar
 
+from histnorm._record import record
 from histnorm.choices import Scope as Scope
 from histnorm.choices import TailMode as TailMode
 from histnorm.diagnostic import Severity
@@ -76,7 +77,7 @@ class _Fields:
         return _field_infos()
 
 
-@dataclasses.dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 class Settings:
     """Everything that changes what `lint` reports and what `fix` does.
 

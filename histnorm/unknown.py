@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
+from histnorm._record import record
 from histnorm.analysis.outline import UNKNOWN, UNKNOWN_OTHER
 from histnorm.call_keys import unread_call_keys
 from histnorm.diagnostic import Severity
@@ -31,7 +31,7 @@ _PAIRING = frozenset({"tool_call", "tool_result", "approval_request", "approval_
 """The `kind` of the parts that call tools, answer them, or ask or answer for approval."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Unknown:
     """One piece of content histnorm does not model, where it matters."""
 

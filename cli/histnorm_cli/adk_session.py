@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any
 
 import histnorm
+from histnorm._record import record
 from histnorm.diagnostic import Diagnostic
 from histnorm.engine import fix_allowed, fix_refused, unreadable
 from histnorm.errors import HistnormError
@@ -75,7 +76,7 @@ _DISPOSABLE = frozenset(
 """Event fields that say nothing once the event's content is gone."""
 
 
-@dataclass
+@record
 class Plan:
     """The row changes of one session's fix: (event id, new `event_data` text), event ids."""
 
@@ -86,7 +87,7 @@ class Plan:
         return bool(self.update or self.delete)
 
 
-@dataclass
+@record
 class Checked:
     """One session after the rules ran: the diagnostics of each branch it is read from
     (`""` when it is read once; none when it holds no message), and its fix."""

@@ -14,10 +14,11 @@ The run's own configuration also sets what holds for the whole run: `output-form
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from histnorm._record import record
 from histnorm.settings import Settings
 from histnorm_cli.config_keys import NO_CONFIG, ConfigError, NoConfig, build_settings, ignored_for
 from histnorm_cli.discovery import Discovery, Patterns
@@ -65,7 +66,7 @@ def _shown(path: Path) -> Path:
     return path if relative.startswith("..") else Path(relative)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Resolved:
     """A configuration, with the settings it and the flags give."""
 

@@ -16,10 +16,11 @@ from __future__ import annotations
 import errno
 import os
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from fnmatch import fnmatch
 from pathlib import Path
 
+from histnorm._record import record
 from histnorm_cli.files import DEFAULT_INCLUDE, STDIN, TEMPORARY
 from histnorm_cli.gitignore import GitIgnore
 from histnorm_cli.identity import regular_error
@@ -65,7 +66,7 @@ def _relative(path: str, base: str) -> tuple[str, bool]:
     return "/".join(parts), inside
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Patterns:
     """The include globs and exclude patterns that hold in a folder, and the folder
     anchored patterns are relative to."""
@@ -83,7 +84,7 @@ class Patterns:
         return False
 
 
-@dataclass
+@record
 class Discovery:
     """How to find files: the patterns and switches of the command line and config."""
 
@@ -165,7 +166,7 @@ def _ignored(rules: list[GitIgnore], rel: str, is_dir: bool) -> bool:
     return False
 
 
-@dataclass
+@record
 class _Folder:
     """A folder being scanned, with its path relative to each root patterns use."""
 

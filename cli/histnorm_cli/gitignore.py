@@ -20,10 +20,11 @@ A folder that matches is not entered at all, so nothing below it can be re-inclu
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from histnorm._record import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Pattern:
     """One compiled pattern."""
 
@@ -107,7 +108,7 @@ def compile_pattern(line: str) -> Pattern | None:
     return Pattern(line.strip(), regex, negated, folders_only, anchored)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GitIgnore:
     """The patterns of one `.gitignore` file (or exclude list), relative to `base`."""
 

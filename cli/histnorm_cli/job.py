@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
+from histnorm._record import record
 from histnorm.diagnostic import Diagnostic
 from histnorm.document import DocumentResult, LineResult, Skip
 from histnorm.settings import Settings
@@ -18,7 +19,7 @@ READ_BUFFER = 1 << 20
 """Read JSONL in large blocks: a line often spans many of the default 8 KB ones."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Job:
     """What to do with each file."""
 
@@ -57,7 +58,7 @@ Sink = Callable[[bytes, bool], object]
 """Takes each line of the new content, and whether it is the line as read."""
 
 
-@dataclass
+@record
 class Outcome:
     """What happened to one file."""
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import BinaryIO
 
+from histnorm._record import record
 from histnorm.document import is_jsonl
 from histnorm_cli import stale
 from histnorm_cli.diffs import render_hunks
@@ -30,7 +31,7 @@ MIN_PART = 4 * MB
 """A range smaller than this is not worth a worker of its own."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Part:
     """Bytes `start` to `end` of `path`, the `index`-th of `count` parts."""
 

@@ -8,10 +8,11 @@ import os
 import signal
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TextIO
 
+from histnorm._record import record
 from histnorm.diagnostic import Severity
 from histnorm.document import DETECT_MODES, JSONL_MODES
 from histnorm.formats import CODECS
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
     from histnorm_cli.config import FileConfig
 
 
-@dataclass
+@record
 class Request:
     """Everything the command line said."""
 

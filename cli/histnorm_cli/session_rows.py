@@ -15,11 +15,12 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from decimal import Decimal
 from typing import Any, Protocol
 
 import histnorm
+from histnorm._record import record
 from histnorm.diagnostic import Diagnostic
 from histnorm.engine import fix_refused, unreadable
 from histnorm.errors import HistnormError
@@ -35,7 +36,7 @@ Row = tuple[int, str]
 """A stored row: its id, and its text."""
 
 
-@dataclass
+@record
 class Plan:
     """The row changes of one session's fix, in the order to run them."""
 
@@ -47,7 +48,7 @@ class Plan:
         return bool(self.update or self.delete or self.append)
 
 
-@dataclass
+@record
 class Checked:
     """One session after the rules ran."""
 

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
+from histnorm._record import record
 from histnorm.document import LineResult
 
 if TYPE_CHECKING:
     from histnorm_cli.reporters import Summary
 
 
-@dataclass
+@record
 class Tally:
     """The records of one dataset (a JSONL file read record by record), by what became
     of them. Each record that is not blank counts once: `clean` (no diagnostic, kept as

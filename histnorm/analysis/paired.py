@@ -4,15 +4,16 @@ reader may pair as it reads (`histnorm.analysis.outline.Outline.pairing`)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal, NamedTuple
+
+from histnorm._record import record
 
 Position = tuple[int, int]
 """(message index, part index), or (update index, content index)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Repeat:
     """A request re-emitted under an id that is still pending."""
 

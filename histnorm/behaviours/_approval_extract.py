@@ -6,8 +6,8 @@ Private helpers for `histnorm.behaviours.approvals`; nothing here is public API.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from histnorm._record import record
 from histnorm.errors import HistnormError
 from histnorm.model import (
     ApprovalRequestPart,
@@ -84,7 +84,7 @@ def rejection_text(reason: str | None) -> str:
     return f"{REJECTED_TEXT} {reason}"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Decision:
     """One approval response still to act on, with its request's message (if any)."""
 
@@ -100,7 +100,7 @@ class Decision:
         return self.response.tool_call
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Extraction:
     """The outcome of steps 1 and 2."""
 

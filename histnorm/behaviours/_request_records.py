@@ -10,9 +10,9 @@ duplicates; `_pending` lists the requests left pending. Used by
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
+from histnorm._record import record
 from histnorm.model import ApprovalRequestPart, Part, ToolCallPart
 from histnorm.pairing import Pairing, Position, Repeat
 
@@ -20,7 +20,7 @@ RequestKind: TypeAlias = Literal["approval_request", "function_call"]
 """What a request ID names: an approval request's `RequestId` or a call's `CallId`."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Conflict:
     """A later request under a pending ID that is not the same request (RB-2, RB-4, RB-7).
 
@@ -38,7 +38,7 @@ class Conflict:
     first_position: Position
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Duplicate:
     """A benign re-emission of a pending request; it is ignored (first wins) silently."""
 
@@ -48,7 +48,7 @@ class Duplicate:
     first_position: Position
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Submission:
     """One request the collector submits: its kind, ID, first copy and where that copy is."""
 
@@ -58,7 +58,7 @@ class Submission:
     update_position: Position
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MergeResult:
     """What `merge_repeated_requests` found.
 

@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from itertools import pairwise
 from typing import Any, TypeAlias
 
+from histnorm._record import record
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import expect_object, optional_str, type_name
 from histnorm.formats.meai import decode_content, decode_message, find_key, get_key
@@ -42,7 +43,7 @@ Usage: TypeAlias = dict[str, JsonValue]
 """Summed `UsageDetails`, keyed as the first usage item spelled each property."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class _Update:
     role: str | None
     id: str | None
@@ -51,7 +52,7 @@ class _Update:
     parts: tuple[Part, ...]
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class _Draft:
     role: str = "assistant"
     id: str | None = None

@@ -9,8 +9,8 @@ detection is `histnorm.pairing.pair`'s.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass
 
+from histnorm._record import record
 from histnorm.behaviours.requests import Update, update_items
 from histnorm.model import (
     SYNTHESIZED_KEY,
@@ -26,7 +26,7 @@ TRANSFERRED = "Transferred."
 """The text of the synthetic result the handoff executor adds for the chosen candidate."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class HandoffCandidate:
     """A distinct handoff request: its first call, its position and its update's response ID."""
 

@@ -17,9 +17,10 @@ there are no clocks and no random IDs.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal, TypeAlias, overload
 
+from histnorm._record import record
 from histnorm.behaviours.approval_state import reconcile_approval_state
 from histnorm.behaviours.coalesce import (
     Item,
@@ -77,7 +78,7 @@ Reason: TypeAlias = Literal[
 """Why something was removed; `reemitted_call` is E9 (first wins), `repeated_call` R-A3."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Removal:
     """A removed content (`content_index` set) or message (`kind == "message"`).
 
@@ -90,7 +91,7 @@ class Removal:
     reason: Reason
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PersistPlan:
     """What to store for a cancelled streaming run (§2.2)."""
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import operator
-from dataclasses import dataclass
 from typing import Any
 
 import histnorm.jsonio as jsonio
+from histnorm._record import record
 from histnorm.analysis.outline import MODELLED_ROLES
 from histnorm.convert.carry import (
     AUTHOR_NAMES,
@@ -58,7 +58,7 @@ OBJECT_ARGUMENTS = frozenset({"anthropic", "claude-code", "gemini", "bedrock-con
 WHAT = {"usage": "token usage", "reasoning": "a reasoning part"}
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Conversion:
     """A converted transcript and what of the source it does not carry."""
 

@@ -16,9 +16,9 @@ import base64
 import contextlib
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
+from histnorm._record import record
 from histnorm.formats.bedrock_converse.blocks import inline_media
 from histnorm.formats.openai_chat.write import AUDIO_FORMATS
 from histnorm.media import parse_data_url
@@ -144,7 +144,7 @@ def left_behind(native: Any, carried: Iterable[Any]) -> Iterator[str]:
         yield from _left(native, _Held(scalars, "\x00".join(texts)), "")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Held:
     scalars: set[tuple[str, Any]]
     texts: str

@@ -11,9 +11,10 @@ in silence.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from histnorm._record import record
 from histnorm.convert.tools import (
     CHOICE_KEYS,
     Choice,
@@ -93,7 +94,7 @@ SYSTEM_KEYS = {
 GEMINI_CONFIG = ("generationConfig", "generation_config")
 
 
-@dataclass
+@record
 class Request:
     """The envelope of a transcript, in neutral terms."""
 

@@ -7,10 +7,10 @@ Anthropic server tools, Gemini's Google Search, ...) is returned as not translat
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import histnorm.jsonio as jsonio
+from histnorm._record import record
 from histnorm.errors import HistnormError
 
 PYTHON_JSON = jsonio.Style(item_separator=", ", key_separator=": ")
@@ -20,7 +20,7 @@ EMPTY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
 """The parameters of a tool that takes none, where the target requires a schema."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Tool:
     """A client function tool."""
 

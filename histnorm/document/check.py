@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Literal
 
 import histnorm.engine as engine
+from histnorm._record import record
 from histnorm.diagnostic import Diagnostic
 from histnorm.document.layout import Record
 from histnorm.document.write import lost_by_rewrite
@@ -29,7 +30,7 @@ def proven_clean(
     return engine.proven_clean(value, format, settings, raw)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Checked:
     """One record after the rules ran: the transcript to write, what is left, what was
     applied."""

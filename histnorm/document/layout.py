@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
 import histnorm.jsonio as jsonio
+from histnorm._record import record
 from histnorm.errors import HistnormError
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ class Layout(StrEnum):
     """One message per line; the whole file is one transcript (session-log style)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Record:
     """One transcript of a document, or the error that kept it from being read."""
 
@@ -45,7 +46,7 @@ class Record:
     """Lint only: a broken line sits between whole ones, so no fix may rewrite the file."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Document:
     """The records of one file and what is needed to write it back."""
 

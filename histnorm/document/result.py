@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 
+from histnorm._record import record
 from histnorm.diagnostic import Diagnostic, printable
 from histnorm.document.layout import Layout
 
@@ -16,7 +17,7 @@ def _no_fixes() -> Mapping[str, int]:
     return _NONE
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Skip:
     """A record (or a whole file) skipped: valid JSON that holds no transcript."""
 
@@ -30,7 +31,7 @@ class Skip:
             object.__setattr__(self, "message", printable(self.message))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DocumentResult:
     """What `lint_document` or `fix_document` found in one document, and its new bytes."""
 
@@ -66,7 +67,7 @@ class DocumentResult:
         return data if self.output is None else self.output
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class LineResult:
     """One line of transcript-per-line JSONL, checked (see `histnorm.document.lines`)."""
 

@@ -4,9 +4,9 @@ from each format's native items, and the placeholders their fixes put in their p
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from histnorm._record import record
 from histnorm.analysis.context import Context
 from histnorm.analysis.outline import Other, Result
 from histnorm.diagnostic import Diagnostic
@@ -27,7 +27,7 @@ them holds none (one scan, at C speed)."""
 _MEDIA = Other("media")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Image:
     """One image: the part it is (or the tool result holding it, with `item`, its index in
     the result's content), its declared media type and its base64 data when inline."""

@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from importlib import import_module
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TextIO
 
+from histnorm._record import record
 from histnorm.diagnostic import Diagnostic, Severity, printable
 from histnorm.document import Skip
 
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
     from histnorm_cli.tally import Tally
 
 
-@dataclass
+@record
 class Summary:
     """Totals for the end of a run."""
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from histnorm._record import record
 from histnorm.diagnostic import Diagnostic
 from histnorm.document import Layout, Skip
 from histnorm.model import Transcript
@@ -39,7 +40,7 @@ CAP = 30_000_000
 without their conversation (the page says so)."""
 
 
-@dataclass
+@record
 class _File:
     path: str
     findings: list[dict[str, Any]] = field(default_factory=list)

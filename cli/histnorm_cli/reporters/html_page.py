@@ -6,11 +6,12 @@ from __future__ import annotations
 import base64
 import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from importlib import resources
 from typing import Any
 
 import histnorm
+from histnorm._record import record
 from histnorm_cli.reporters.html_charts import bar_chart, share_bar
 from histnorm_cli.reporters.html_conversation import anchor_of, finding
 from histnorm_cli.reporters.html_text import esc
@@ -19,7 +20,7 @@ PAGE = 50
 """Transcripts per page; the others wait in templates, drawn when their page is shown."""
 
 
-@dataclass
+@record
 class View:
     """One transcript with findings (or changed by a fix), ready to be drawn."""
 
@@ -48,7 +49,7 @@ class View:
         return next((s for s in ("error", "warning", "info") if s in seen), "fixed")
 
 
-@dataclass
+@record
 class Totals:
     """The corpus summary."""
 

@@ -8,9 +8,9 @@ have findings, not the whole file), so that the page can show their messages.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
+from histnorm._record import record
 from histnorm.document import Layout, layout_for, read_document, split_lines
 from histnorm.document.read import read_json
 from histnorm.model import Transcript
@@ -20,7 +20,7 @@ Key = tuple[str, int]
 ("index", i) (0 for a file holding one)."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Reading:
     """How the run read a file (from its job): what `read_document` needs."""
 
@@ -72,9 +72,9 @@ def transcripts(
         )
     except Exception:  # display only, as above
         return layout, found
-    for index, record in enumerate(document.records):
-        if ("index", index) in wanted and record.transcript is not None:
-            found[("index", index)] = record.transcript
+    for index, entry in enumerate(document.records):
+        if ("index", index) in wanted and entry.transcript is not None:
+            found[("index", index)] = entry.transcript
     return layout, found
 
 

@@ -10,10 +10,11 @@ new lines into the file are in `histnorm.formats.claude_code.splice`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 import histnorm.jsonio as jsonio
+from histnorm._record import record
 from histnorm.errors import HistnormError
 from histnorm.formats.anthropic.blocks import name_hosted_results
 from histnorm.formats.base import rebuild, strict_equal
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
     from histnorm.model import Message, Part
 
 
-@dataclass
+@record
 class _Segment:
     """The parts one line of a message holds: an original line, or a new one (`line` None)."""
 

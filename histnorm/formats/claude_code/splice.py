@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import uuid as uuidlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
+from histnorm._record import record
 from histnorm.formats.base import rebuild
 from histnorm.formats.claude_code.block_encode import new_line
 from histnorm.formats.claude_code.blocks import parse_slot
@@ -28,7 +29,7 @@ NAMESPACE = uuidlib.uuid5(uuidlib.NAMESPACE_URL, "https://histnorm.dev/formats/c
 """Namespace of the uuid5 values given to new lines."""
 
 
-@dataclass
+@record
 class _Splicer:
     """The state of a session writer, and its work on the new branch and its links."""
 

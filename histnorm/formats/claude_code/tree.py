@@ -14,16 +14,16 @@ null everywhere, as tools that export sessions write them) is one chain in file 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from histnorm._record import record
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import type_name
 
 MESSAGE_TYPES = ("user", "assistant")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Session:
     """The structure of one session file (indices are positions in `lines`)."""
 

@@ -8,13 +8,14 @@ spelling; a new part is spelled in the document's dominant style.
 from __future__ import annotations
 
 import base64
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote_to_bytes
 
 import orjson
 
 import histnorm.jsonio as jsonio
+from histnorm._record import record
 from histnorm.errors import HistnormError
 from histnorm.formats.base import MISSING, rebuild, reuse_native
 from histnorm.formats.gemini.parts import (
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
 _CLIENT = (ToolFamily.FUNCTION, ToolFamily.CUSTOM, ToolFamily.HANDOFF)
 
 
-@dataclass
+@record
 class Context:
     """What encoding needs from the rest of the transcript."""
 

@@ -7,9 +7,10 @@ calls apart from their provider-native copies.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
+from histnorm._record import record
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import (
     expect_object,
@@ -54,7 +55,7 @@ def kind_of(ltype: str) -> str:
     return ltype
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Shape:
     """One native item: its form, LangChain type, field object and that object's pointer."""
 
@@ -97,7 +98,7 @@ def role_of(shape: Shape) -> str:
     return ROLES.get(kind, shape.ltype)
 
 
-@dataclass
+@record
 class Layout:
     """The calls of an AI message and which native entries are copies of them."""
 

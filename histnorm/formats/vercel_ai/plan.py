@@ -11,9 +11,10 @@ result) is the same part, so it is absorbed into the approval's part. Positions 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
+from histnorm._record import record
 from histnorm.errors import HistnormError
 from histnorm.formats.vercel_ai.encode import groups, is_away
 from histnorm.formats.vercel_ai.parts import is_tool_type
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 Position = tuple[int, int]
 
 
-@dataclass
+@record
 class Plan:
     """The outcomes written into tool parts, and the groups not written where they are."""
 
