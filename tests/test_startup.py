@@ -171,3 +171,17 @@ def test_a_lint_loads_nothing_only_writing_uses(tmp_path: Path) -> None:
     loaded = set(json.loads(done.stderr.splitlines()[-1]))
     assert "histnorm.engine" in loaded
     assert not loaded & set(WRITING), sorted(loaded & set(WRITING))
+
+
+def test_the_default_excludes_are_compiled_only_for_a_folder_scan(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from histnorm_cli import discovery
+
+    history = tmp_path / "history.json"
+    history.write_text(json.dumps([{"role": "user", "content": "Hi."}]))
+    discovery._defaults.cache_clear()
+    assert _run(["lint", str(history)], capsys)[0] == 0
+    assert discovery._defaults.cache_info().currsize == 0
+    assert _run(["lint", str(tmp_path)], capsys)[0] == 0
+    assert discovery._defaults.cache_info().currsize == 1

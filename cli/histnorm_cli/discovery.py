@@ -18,6 +18,7 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import field
 from fnmatch import fnmatch
+from functools import cache
 from pathlib import Path
 
 from histnorm._record import record
@@ -49,7 +50,13 @@ DEFAULT_EXCLUDE_FILES = (
 )
 """Files never taken from a folder: tool configurations (JSON with comments, as
 `tsconfig.json`) and lock files, which are never transcripts."""
-_DEFAULTS = GitIgnore.of([f"{name}/" for name in DEFAULT_EXCLUDE] + [".*/", *DEFAULT_EXCLUDE_FILES])
+
+
+@cache
+def _defaults() -> GitIgnore:
+    """The default excludes, compiled when a run first scans a folder or excludes a named
+    path (a run that does neither compiles none of their patterns)."""
+    return GitIgnore.of([f"{name}/" for name in DEFAULT_EXCLUDE] + [".*/", *DEFAULT_EXCLUDE_FILES])
 
 
 def _join(folder: str, name: str) -> str:
@@ -120,7 +127,7 @@ class Discovery:
         for end in range(1, len(parts) + 1):
             prefix = "/".join(parts[:end])
             is_dir = end < len(parts) or os.path.isdir(path)
-            if _DEFAULTS.match(prefix, is_dir) or patterns.excludes(prefix, inside, is_dir):
+            if _defaults().match(prefix, is_dir) or patterns.excludes(prefix, inside, is_dir):
                 return True
         return False
 
@@ -218,7 +225,7 @@ def scan(folder: Path, discovery: Discovery) -> list[Path]:
             own_rel, user_rel = _join(here.own, entry.name), _join(here.user, entry.name)
             top_rel = _join(here.top, entry.name)
             if (
-                _DEFAULTS.match(own_rel, is_dir)
+                _defaults().match(own_rel, is_dir)
                 or here.patterns.excludes(user_rel, here.inside, is_dir)
                 or (discovery.respect_gitignore and _ignored(rules, top_rel, is_dir))
             ):
