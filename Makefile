@@ -49,11 +49,12 @@ demo: $(RUNTIME)
 # The suite starts histnorm in subprocesses too: each one loads compiled bytecode from
 # build/pycache, even where PYTHONDONTWRITEBYTECODE is set (every process would compile
 # every module from source), and the source tree stays free of __pycache__ folders.
-# Every check runs, also after one fails; the target fails if any did.
+# The tests run in one worker process per CPU (pytest-xdist). Every check runs, also after
+# one fails; the target fails if any did.
 test: $(STAMP) $(CREWAI_STAMP)
 	@status=0; \
 	PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/build/pycache \
-		$(BIN)/python -m pytest -q || status=1; \
+		$(BIN)/python -m pytest -q -n auto || status=1; \
 	$(BIN)/ruff check histnorm cli tests || status=1; \
 	$(BIN)/ruff format --check histnorm cli tests || status=1; \
 	$(BIN)/mypy || status=1; \

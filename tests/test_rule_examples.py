@@ -37,7 +37,7 @@ def test_good_example_is_clean_for_its_rule(rule, example):
     assert not fix(transcript, example.settings).applied
 
 
-@pytest.mark.parametrize("rule", [r for r in ALL_RULES if r.code != "HN000"], ids=str)
+@pytest.mark.parametrize("rule", [r for r in ALL_RULES if r.code != "HN000"], ids=lambda r: r.code)
 def test_every_rule_has_examples_and_fixable_rules_show_their_fix(rule):
     assert rule.examples, f"{rule.code} has no examples"
     if rule.fix is not None:
