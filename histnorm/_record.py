@@ -4,11 +4,13 @@ for each one.
 On Python 3.11 `dataclass` writes the source of `__init__`, `__repr__`, `__eq__`,
 `__hash__` and a frozen class's `__setattr__` and `__delattr__`, and compiles each: about
 4 M instructions a frozen class, a fifth of what `histnorm lint` of a small file executes
-in all. `record` takes the same arguments and gives the same class (a dataclass:
-`fields`, `replace`, `asdict` and pickling work as before), with those methods read from
-the fields instead: they behave as `dataclass` writes them (`tests/test_record.py` holds
-every record to a twin built by `dataclass`), and an instance takes about 2 µs longer to
-make, which no histnorm class is made often enough to notice.
+in all. `record` takes `dataclass`'s `frozen`, `slots` and `kw_only` and gives the same
+class (a dataclass: `fields`, `replace`, `asdict` and pickling work as before, and so do
+`field`'s `default`, `default_factory`, `init`, `repr`, `compare`, `hash` and `kw_only`),
+with those methods read from the fields instead. They behave as `dataclass` writes them
+(`tests/test_record.py` holds every record to a twin built by `dataclass`), and an
+instance takes about 2 µs longer to make, which no histnorm class is made often enough
+to notice.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ class _Plan:
     """What the shared methods read from a record class's fields. A default or a factory
     is `MISSING` when the field has none."""
 
-    __slots__ = ("compared", "fields", "late", "name", "params", "positional", "shown")
+    __slots__ = ("compared", "fields", "hashed", "late", "name", "params", "positional", "shown")
 
     def __init__(self, cls: type) -> None:
         fields = dataclasses.fields(cls)
@@ -45,6 +47,7 @@ class _Plan:
         )
         self.shown = tuple(f.name for f in fields if f.repr)
         self.compared = tuple(f.name for f in fields if f.compare)
+        self.hashed = tuple(f.name for f in fields if (f.compare if f.hash is None else f.hash))
         self.fields = tuple(f.name for f in fields)
 
 
@@ -98,7 +101,7 @@ def _eq(self: Any, other: object) -> Any:
 
 
 def _hash(self: Any) -> int:
-    return hash(_compared(self))
+    return hash(tuple(getattr(self, name) for name in self.__record__.hashed))
 
 
 def _frozen_setattr(self: Any, name: str, value: Any) -> None:

@@ -146,6 +146,26 @@ def test_a_record_compares_hashes_copies_and_freezes_as_its_twin(
     )
 
 
+def _hashable(decorate: Callable[[type], type]) -> type:
+    @decorate
+    class Key:
+        name: str
+        weight: int = field(default=0, hash=False)  # compared, not hashed
+        note: str = field(default="", compare=False)
+        extra: str = field(default="", compare=False, hash=True)  # hashed, not compared
+
+    return Key
+
+
+@pytest.mark.parametrize("slots", [False, True])
+def test_a_frozen_record_hashes_the_fields_its_twin_hashes(slots: bool) -> None:
+    mine = _hashable(record(frozen=True, slots=slots))
+    twin = _hashable(dataclasses.dataclass(frozen=True, slots=slots))
+    for args in [("a",), ("a", 1), ("a", 2, "x"), ("a", 2, "x", "y"), ("b", 0, "", "y")]:
+        assert hash(mine(*args)) == hash(twin(*args))
+        assert (mine(*args) == mine("a")) == (twin(*args) == twin("a"))
+
+
 def test_a_record_keeps_the_methods_its_class_writes() -> None:
     @record(frozen=True)
     class Own:
