@@ -21,7 +21,7 @@ from pathlib import Path
 
 import orjson
 
-from benchmarks.library_calls import clean_history
+from benchmarks.library_calls import clean_history, damaged_history
 
 _COLLECTED = re.compile(rb"Collected : (\d+)")
 
@@ -50,26 +50,26 @@ def cached_bytecode(cache: Path) -> dict[str, str]:
     return env
 
 
-def commands(small: Path) -> dict[str, list[str]]:
+def commands(files: list[Path]) -> dict[str, list[str]]:
     """What is measured, by name; the first is the floor."""
     cli = [sys.executable, "-c", "from histnorm_cli import main; main()"]
-    return {
+    measured = {
         "floor: python -c 'import orjson'": [sys.executable, "-c", "import orjson"],
         "import histnorm": [sys.executable, "-c", "import histnorm"],
         "histnorm --version": [*cli, "--version"],
-        f"histnorm lint {small.name} ({small.stat().st_size / 1024:.0f} KB)": [
-            *cli,
-            "lint",
-            "--quiet",
-            str(small),
-        ],
     }
+    for small in files:
+        name = f"histnorm lint {small.name} ({small.stat().st_size / 1024:.0f} KB)"
+        measured[name] = [*cli, "lint", "--quiet", str(small)]
+    return measured
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument(
-        "--file", type=Path, help="the file `lint` reads (default: the 40-message history)"
+        "--file",
+        type=Path,
+        help="the file `lint` reads (default: the 40-message history, clean and damaged)",
     )
     parser.add_argument("--json", type=Path, help="also write the counts here")
     options = parser.parse_args(argv)
@@ -77,16 +77,18 @@ def main(argv: list[str] | None = None) -> int:
         print("valgrind is not installed: no instruction counts", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory(prefix="histnorm-startup-") as folder:
-        small = options.file
-        if small is None:
-            small = Path(folder) / "history.json"
-            small.write_bytes(
-                orjson.dumps({"messages": clean_history()}, option=orjson.OPT_INDENT_2)
-            )
+        files = [] if options.file is None else [options.file]
+        if options.file is None:
+            # A damaged history is linted with a trial fix, which builds the models.
+            for name, history in (("history", clean_history()), ("damaged", damaged_history())):
+                files.append(Path(folder) / f"{name}.json")
+                files[-1].write_bytes(
+                    orjson.dumps({"messages": history}, option=orjson.OPT_INDENT_2)
+                )
         env = cached_bytecode(Path(folder) / "pyc")
-        for argv in commands(small).values():
+        for argv in commands(files).values():
             subprocess.run(argv, env=env, capture_output=True, check=False)  # compile once
-        counts = {name: instructions(argv, env) for name, argv in commands(small).items()}
+        counts = {name: instructions(argv, env) for name, argv in commands(files).items()}
     floor = next(iter(counts.values()))
     print("| command | instructions | x floor |\n|---|---|---|")
     for name, count in counts.items():
