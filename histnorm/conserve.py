@@ -52,8 +52,22 @@ def _walk(value: Any, pointer: str = "") -> Iterator[tuple[Atom, str]]:
 
 
 def atoms(value: Any) -> set[Atom]:
-    """The keys, strings, numbers and booleans of the JSON `value`."""
-    return {atom for atom, _ in _walk(value)}
+    """The keys, strings, numbers and booleans of the JSON `value` (those `_walk` yields,
+    without working out where each one is)."""
+    found: set[Atom] = set()
+    stack = [value]
+    while stack:
+        here = stack.pop()
+        if isinstance(here, dict):
+            found.update(("k", str(key)) for key in here)
+            stack.extend(here.values())
+        elif isinstance(here, list | tuple):
+            stack.extend(here)
+        elif isinstance(here, str):
+            found.add(("s", here))
+        elif here is not None:
+            found.add((type(here).__name__, repr(here)))
+    return found
 
 
 def _message_atoms(transcript: Transcript, index: int) -> set[Atom]:
@@ -242,11 +256,13 @@ def owned(
     fixes: Iterable[Diagnostic],
     encoded: Any = None,
     after: Transcript | None = None,
+    kept: set[int] | frozenset[int] = frozenset(),
 ) -> set[Atom] | None:
     """The atoms of what `fixes` own in `transcript`, which encodes to `encoded` (None: a
     fix with no position owns the whole transcript, so nothing is checked). A call or a
     result they remove (`after` holds it no more) takes with it every object of `encoded`
-    that names its id."""
+    that names its id, but for the objects in `kept` (by id: the document after the fix
+    holds them, and so everything in them)."""
     parts: dict[int, set[int]] = {}
     whole: set[int] = set()
     messages = transcript.messages
@@ -281,7 +297,7 @@ def owned(
         found |= _lines(transcript, mi, held)
         for pi in held:
             found |= _part_atoms(message.parts[pi]) | _encoded(written, mi, pi)
-    return found | _naming(encoded, _removed_ids(transcript, whole, parts, after))
+    return found | _naming(encoded, _removed_ids(transcript, whole, parts, after), kept)
 
 
 def _tool_parts(transcript: Transcript) -> Iterator[tuple[int, int, Any]]:
@@ -322,15 +338,18 @@ def _removed_ids(
     return {call_id for call_id, part in gone if _signature(part) not in kept}
 
 
-def _naming(encoded: Any, ids: set[str]) -> set[Atom]:
+def _naming(encoded: Any, ids: set[str], kept: set[int] | frozenset[int]) -> set[Atom]:
     """The atoms of every object of `encoded` that names one of `ids` as a value (the
-    copy of a call in a content block beside `tool_calls`): it goes with that call."""
+    copy of a call in a content block beside `tool_calls`): it goes with that call. The
+    objects in `kept` (by id) and what they hold are not walked: nothing in them is lost."""
     found: set[Atom] = set()
     if not ids:
         return found
     stack = [encoded]
     while stack:
         here = stack.pop()
+        if id(here) in kept:
+            continue
         if isinstance(here, dict):
             if any(isinstance(v, str) and v in ids for v in here.values()):
                 found |= atoms(here)
@@ -373,7 +392,7 @@ def lost(
     ]
     if not missing:
         return None
-    mine = owned(before, fixes, old, after)
+    mine = owned(before, fixes, old, after, containers)  # what `new` holds is not lost
     if mine is None:
         return None
     missing = [(atom, key) for atom, key in missing if atom not in mine]

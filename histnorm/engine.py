@@ -100,10 +100,11 @@ class _Look:
     tail, the native JSON), which message indices are in scope, the severity overrides and
     the codes whose fixes may be offered."""
 
-    __slots__ = ("context", "fixable", "in_scope", "severity")
+    __slots__ = ("context", "fixable", "in_scope", "kinds", "severity")
 
     def __init__(self, transcript: Transcript, settings: Settings) -> None:
         self.context = Context(outline_of(transcript), settings, transcript)
+        self.kinds = self.context.outline.tool_kinds()  # for `Rule.needs`
         self.in_scope = _scope(transcript, settings)
         self.fixable = _selection(settings)[1]
         chosen: dict[str, Severity] = {}
@@ -147,6 +148,8 @@ def check_rule(
     offered for a rule that is not fixable; `look` is what the checks of `transcript`
     under `settings` share, when the caller holds it."""
     look = look if look is not None else _Look(transcript, settings)
+    if rule.needs and not rule.needs & look.kinds:
+        return []  # it finds nothing without a part of these kinds (`Rule.needs`)
     severity = look.severity.get(rule.code)
     in_scope = look.in_scope
     fixable = rule.code in look.fixable
@@ -173,7 +176,7 @@ def guarded(
     `transcript` (its `blocks`) forbids held back (`histnorm.guard`), and, for a rule
     whose fixes are `tried`, those that would drop a value they do not own withdrawn."""
     fix = rule.fix
-    if fix is None:
+    if fix is None or not found:
         return found
     found = _held_back(transcript, found)
     if rule.tried and not _tried_together(rule, transcript, settings, found):
@@ -352,8 +355,11 @@ def outline_clean(
     if flags & SEVERAL:
         return False  # each conversation is linted on its own (`histnorm.conversations`)
     context = Context(outline, settings, native=native, raw=raw)
+    kinds = outline.tool_kinds()
     try:
         for rule in selected_rules(settings):
+            if rule.needs and not rule.needs & kinds:
+                continue  # it finds nothing without a part of these kinds
             if rule.check_outline is None:
                 if rule.wants & flags:
                     return False

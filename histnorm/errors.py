@@ -16,7 +16,10 @@ def escape_token(token: str | int) -> str:
 def join_pointer(base: str, *tokens: str | int) -> str:
     """Append reference tokens to the JSON Pointer `base`."""
     if len(tokens) == 1:
-        return f"{base}/{escape_token(tokens[0])}"
+        token = tokens[0]
+        if type(token) is int or (type(token) is str and "~" not in token and "/" not in token):
+            return f"{base}/{token}"  # nothing to escape (the common case, asked often)
+        return f"{base}/{escape_token(token)}"
     return base + "".join("/" + escape_token(token) for token in tokens)
 
 

@@ -13,7 +13,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from histnorm._record import record
-from histnorm.analysis.outline import UNKNOWN, UNKNOWN_OTHER
+from histnorm.analysis.outline import UNKNOWN, UNKNOWN_OTHER, UNKNOWN_PART, UNKNOWN_ROLE
 from histnorm.call_keys import unread_call_keys
 from histnorm.diagnostic import Severity
 from histnorm.errors import join_pointer
@@ -81,7 +81,10 @@ def _findings(transcript: Transcript) -> tuple[Unknown, ...]:
     unknown: list[tuple[int, int]] = []
     total = 0
     read = codec.read_call_keys
-    steps = outline_of(transcript).messages  # UNKNOWN: the two checks below find keys
+    outline = outline_of(transcript)
+    if not outline.all_flags(codec.known_roles) & (UNKNOWN | UNKNOWN_PART | UNKNOWN_ROLE):
+        return ()  # no message holds a key, a role or a part that a finding names
+    steps = outline.messages  # UNKNOWN: the two checks below find keys
     for mi, message in enumerate(transcript.messages):
         if not steps[mi].flags & UNKNOWN:
             keys: list[str] = []

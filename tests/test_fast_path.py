@@ -13,6 +13,8 @@ path.
 from __future__ import annotations
 
 import os
+import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +28,7 @@ from outline_helpers import FAST, ROOT, SAMPLES, check_outline, generated
 from test_fuzz_mutations import damaged
 
 import histnorm
-from histnorm.analysis.outline import ALWAYS
+from histnorm.analysis.outline import ALWAYS, CALLS, RESULTS
 from histnorm.document import check as document_check
 from histnorm.engine import outline_clean, proven_clean
 from histnorm.errors import HistnormError
@@ -35,6 +37,16 @@ from histnorm.model import MediaPart, Message, TextPart, Transcript
 from histnorm.profiles import PROFILES
 from histnorm.rules import ALL_RULES
 from histnorm.settings import Settings
+
+
+def check_needs(where: str, transcript: Transcript, outline: Any, chosen: Settings) -> None:
+    """The `Rule.needs` promise: a rule whose check the engine skips, because the
+    transcript holds no tool part of the kinds it names, finds nothing when it is run."""
+    kinds = outline.tool_kinds()
+    for rule in ALL_RULES:
+        if rule.needs and not rule.needs & kinds:
+            found = list(rule.check(transcript, chosen))
+            assert found == [], f"{where}: {rule.code} skipped (needs {rule.needs}), finds {found}"
 
 
 def check_promises(fmt: str, where: str, value: Any) -> bool:
@@ -50,6 +62,7 @@ def check_promises(fmt: str, where: str, value: Any) -> bool:
     for name in PROFILES:
         chosen = Settings(profile=name)
         clean = outline_clean(reference, chosen, value)
+        check_needs(where, transcript, reference, chosen)
         if clean:
             found = histnorm.lint(transcript, chosen)
             assert found == (), f"{where}: clean outline under {name}, yet lint reports {found}"
@@ -101,6 +114,68 @@ def test_most_clean_corpus_transcripts_are_proven_clean(fmt: str) -> None:
     values = generated(fmt, 0.0, 3, 60)
     plain = [v for v in values if proven_clean(v, fmt)]
     assert len(plain) >= 0.9 * len(values), f"{fmt}: only {len(plain)}/{len(values)} proven"
+
+
+_ASKED: list[Any] = [
+    {"role": "user", "content": "Weather?"},
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "w", "arguments": "{}"}}
+        ],
+    },
+]
+"""A user's question and the assistant's call of a tool to answer it."""
+
+
+def test_the_needs_promise_catches_a_rule_that_names_the_wrong_kinds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A call with no result and no result anywhere: HN001 reports it, so HN001 naming
+    `RESULTS` as what it needs would skip a real finding, which `check_needs` catches."""
+    value = [*_ASKED, {"role": "user", "content": "Never mind."}]
+    transcript = CODECS["openai-chat"].decode(value)
+    outline = outline_of(transcript)
+    assert outline.tool_kinds() == CALLS
+    check_needs("right", transcript, outline, Settings())
+    rules = [replace(r, needs=RESULTS) if r.code == "HN001" else r for r in ALL_RULES]
+    monkeypatch.setattr(sys.modules[__name__], "ALL_RULES", rules)
+    with pytest.raises(AssertionError, match="HN001 skipped"):
+        check_needs("wrong", transcript, outline, Settings())
+
+
+def test_a_rule_is_not_run_on_a_transcript_without_the_parts_it_needs() -> None:
+    """The engine skips a rule's check where `needs` says it finds nothing, on the fast
+    path and on the model, and runs it where the parts are."""
+    asked: list[str] = []
+    spied = [(r, r.check_outline) for r in ALL_RULES if r.code in ("HN001", "HN008")]
+    for rule, inner in spied:
+
+        def spy(context: Any, inner: Any = inner, code: str = rule.code) -> Any:
+            asked.append(code)
+            return inner(context)
+
+        object.__setattr__(rule, "check_outline", spy)  # rules are frozen records
+    try:
+        _lint_with_and_without_calls(asked)
+    finally:
+        for rule, inner in spied:
+            object.__setattr__(rule, "check_outline", inner)
+
+
+def _lint_with_and_without_calls(asked: list[str]) -> None:
+    plain = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+    assert proven_clean(plain, "openai-chat")
+    assert histnorm.lint(CODECS["openai-chat"].decode(plain)) == ()
+    assert asked == []
+    calls = [
+        *_ASKED,
+        {"role": "tool", "tool_call_id": "c1", "content": "4 C"},
+        {"role": "assistant", "content": "4 C."},
+    ]
+    assert proven_clean(calls, "openai-chat")
+    assert sorted(set(asked)) == ["HN001", "HN008"]
 
 
 def test_every_rule_checks_the_outline_or_names_its_flags() -> None:

@@ -52,6 +52,13 @@ stand for, so it never proves them clean."""
 ALWAYS = 1 << 30
 """Set in every outline's `all_flags`: a rule that wants it always needs the model."""
 
+CALLS = 1
+"""(`Outline.tool_kinds`) the transcript holds a tool call."""
+RESULTS = 2
+"""(`Outline.tool_kinds`) it holds a tool result."""
+APPROVALS = 4
+"""(`Outline.tool_kinds`) it holds an approval request or response."""
+
 MODELLED_ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
 """The roles every rule understands."""
 
@@ -159,6 +166,7 @@ class Outline:
     __slots__ = (
         "__dict__",
         "_calls",
+        "_kinds",
         "_seen",
         "_tool_parts",
         "flags",
@@ -186,6 +194,7 @@ class Outline:
         """Flags of the whole outline (`BROKEN_CHAIN`, `LONG_LINE`)."""
         self._tool_parts = tool_parts
         self._calls: tuple[tuple[tuple[int, int], Call], ...] | None = None
+        self._kinds: int | None = None
         self._seen = seen
         self.pairing = pairing
         """The pairing its reader found as it read, or None (`pair_transcript` pairs it)."""
@@ -210,6 +219,25 @@ class Outline:
             found = self._calls = tuple(
                 (at, part) for at, part in self.tool_parts() if type(part) is Call
             )
+        return found
+
+    def tool_kinds(self) -> int:
+        """`CALLS`, `RESULTS` and `APPROVALS`: which kinds of tool part the transcript
+        holds (from `tool_parts`), for `Rule.needs`."""
+        found = self._kinds
+        if found is None:
+            found = 0
+            gathered = self._tool_parts
+            parts = (
+                (part for _, part in gathered)
+                if gathered is not None
+                else (part for step in self.messages for part in step.parts)
+            )
+            for part in parts:
+                kind = type(part)
+                if kind is not Other:
+                    found |= CALLS if kind is Call else RESULTS if kind is Result else APPROVALS
+            self._kinds = found
         return found
 
     def _key(self) -> tuple[object, ...]:

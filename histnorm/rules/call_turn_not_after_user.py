@@ -36,7 +36,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from histnorm.analysis.context import Context
-from histnorm.analysis.outline import Call
+from histnorm.analysis.outline import CALLS, Call
 from histnorm.diagnostic import Diagnostic, Severity
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import describe
@@ -90,6 +90,7 @@ RULE = Rule(
     applicability=None,
     doc=__doc__ or "",
     check_outline=check,
+    needs=CALLS,
     examples=(
         Example(
             bad=_BAD,

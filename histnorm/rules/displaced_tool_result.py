@@ -48,6 +48,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from histnorm.analysis.context import Context
+from histnorm.analysis.outline import APPROVALS, RESULTS
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import AnyTranscript, is_result_only, rewrite, turn_end, turn_ends
 from histnorm.lazy import model
@@ -210,6 +211,7 @@ RULE = Rule(
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
     check_outline=check,
+    needs=RESULTS | APPROVALS,
     fix=fix,
     examples=(
         Example(

@@ -37,6 +37,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
+from histnorm.analysis.outline import CALLS
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import nth, profile, rename_calls, show_id
@@ -115,6 +116,7 @@ RULE = Rule(
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
     check_outline=check,
+    needs=CALLS,
     fix=fix,
     examples=(
         Example(

@@ -34,6 +34,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from histnorm.analysis.context import Context
+from histnorm.analysis.outline import RESULTS
 from histnorm.diagnostic import Diagnostic, Severity
 from histnorm.lazy import model
 from histnorm.model_terms import JsonValue
@@ -89,6 +90,7 @@ RULE = Rule(
     applicability=None,
     doc=__doc__ or "",
     check_outline=check,
+    needs=RESULTS,
     examples=(
         Example(
             bad=_anthropic({**_RESULT, "content": ""}),

@@ -45,6 +45,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
+from histnorm.analysis.outline import CALLS
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.pairing import Position
 from histnorm.profiles import call_id_problem
@@ -112,6 +113,7 @@ RULE = Rule(
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
     check_outline=check,
+    needs=CALLS,
     fix=fix,
     examples=(
         Example(

@@ -57,6 +57,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
+from histnorm.analysis.outline import CALLS
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.lazy import model
 from histnorm.rule import Example, Rule
@@ -184,6 +185,7 @@ RULE = Rule(
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
     check_outline=check,
+    needs=CALLS,
     fix=fix,
     examples=(
         Example(

@@ -49,6 +49,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
+from histnorm.analysis.outline import CALLS
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import rewrite
 from histnorm.lazy import model
@@ -166,6 +167,7 @@ RULE = Rule(
     applicability=Applicability.UNSAFE,
     doc=__doc__ or "",
     check_outline=check,
+    needs=CALLS,
     fix=fix,
     examples=(
         Example(

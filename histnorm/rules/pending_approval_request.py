@@ -39,6 +39,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from histnorm.analysis.context import Context
+from histnorm.analysis.outline import APPROVALS
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import rewrite, turn_end
 from histnorm.lazy import model
@@ -130,6 +131,7 @@ RULE = Rule(
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
     check_outline=check,
+    needs=APPROVALS,
     fix=fix,
     examples=(
         Example(

@@ -36,6 +36,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from histnorm.analysis.context import Context
+from histnorm.analysis.outline import APPROVALS, CALLS
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import describe, nth, outline_part_at, remove_reported, show_id
@@ -108,6 +109,7 @@ RULE = Rule(
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
     check_outline=check,
+    needs=CALLS | APPROVALS,
     fix=remove_reported,
     examples=(
         Example(

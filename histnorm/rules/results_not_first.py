@@ -36,7 +36,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
-from histnorm.analysis.outline import Call, OutlinePart, Result
+from histnorm.analysis.outline import RESULTS, Call, OutlinePart, Result
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import rewrite
 from histnorm.model_terms import ToolFamily
@@ -128,6 +128,7 @@ RULE = Rule(
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
     check_outline=check,
+    needs=RESULTS,
     fix=fix,
     examples=(
         Example(

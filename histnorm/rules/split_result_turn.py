@@ -37,6 +37,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
+from histnorm.analysis.outline import APPROVALS, RESULTS
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import AnyTranscript, rewrite, turn_end
 from histnorm.formats import CODECS
@@ -132,6 +133,7 @@ RULE = Rule(
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
     check_outline=check,
+    needs=RESULTS | APPROVALS,
     fix=fix,
     examples=(
         Example(

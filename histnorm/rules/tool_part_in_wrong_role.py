@@ -63,7 +63,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
-from histnorm.analysis.outline import Call, Outline, Result
+from histnorm.analysis.outline import CALLS, RESULTS, Call, Outline, Result
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.lazy import model
 from histnorm.model_terms import ToolFamily
@@ -226,6 +226,7 @@ RULE = Rule(
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
     check_outline=check,
+    needs=CALLS | RESULTS,
     fix=fix,
     examples=(
         Example(

@@ -48,7 +48,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
-from histnorm.analysis.outline import Call, Result
+from histnorm.analysis.outline import RESULTS, Call, Result
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import AnyTranscript, rewrite
 from histnorm.lazy import model
@@ -155,6 +155,7 @@ RULE = Rule(
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
     check_outline=check,
+    needs=RESULTS,
     fix=fix,
     other_severities=((Severity.INFO, "under profiles that ignore result names"),),
     examples=(

@@ -36,6 +36,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from histnorm.analysis.context import Context
+from histnorm.analysis.outline import RESULTS
 from histnorm.diagnostic import Diagnostic, Severity
 from histnorm.edit import is_result_only
 from histnorm.rule import Example, Rule
@@ -83,6 +84,7 @@ RULE = Rule(
     applicability=None,
     doc=__doc__ or "",
     check_outline=check,
+    needs=RESULTS,
     examples=(
         Example(
             bad=_BAD,
