@@ -33,8 +33,12 @@ def _call_only(message: AnyMessage) -> bool:
 def block_end(messages: Sequence[AnyMessage], index: int, items: bool = False) -> int:
     """The index of the last message of the turn that message `index` opens: the result
     messages that follow it and, for formats with one item per message (`items`), the
-    further call items of the same parallel batch before them."""
-    ends = _ends(messages)
+    further call items of the same parallel batch before them. (Asked about many indices
+    of one transcript, `turn_end` walks its messages once.)"""
+    return _block_end(_Ends(messages), index, items)
+
+
+def _block_end(ends: _Ends, index: int, items: bool) -> int:
     return ends.after_results(ends.after_calls(index) if items else index)
 
 
@@ -86,21 +90,22 @@ class _Ends:
         return end
 
 
-_ENDS: dict[int, tuple[Sequence[AnyMessage], _Ends]] = {}
-"""`_Ends` of the last few message sequences (by identity), so that a rule asking about
-every call of a transcript walks its messages once, not once per call."""
+_ENDS = "_histnorm_ends"
+"""Where `_ends` keeps a transcript's or an outline's `_Ends` in its `__dict__` (pydantic
+ignores it: not a field, not compared), with the messages it was found for."""
 
 
-def _ends(messages: Sequence[AnyMessage]) -> _Ends:
-    held = _ENDS.get(id(messages))
-    if held is not None and held[0] is messages:
-        return held[1]
-    ends = _Ends(messages)
-    if not isinstance(messages, tuple):  # may change: not kept
+def _ends(transcript: AnyTranscript) -> _Ends:
+    """The `_Ends` of the messages of `transcript`, kept on it, so that a rule or a fix
+    asking about every call walks them once, not once per call, and they go with it."""
+    messages = transcript.messages
+    memo = transcript.__dict__
+    held = memo.get(_ENDS)
+    if held is not None and held[0] is messages:  # a copy may hold other messages
+        ends: _Ends = held[1]
         return ends
-    if len(_ENDS) >= 8:
-        del _ENDS[next(iter(_ENDS))]
-    _ENDS[id(messages)] = (messages, ends)
+    ends = _Ends(messages)
+    memo[_ENDS] = (messages, ends)
     return ends
 
 
@@ -119,12 +124,12 @@ def item_style(transcript: AnyTranscript) -> bool:
 
 def turn_end(transcript: AnyTranscript, index: int) -> int:
     """`block_end` for a transcript, knowing its format."""
-    return block_end(transcript.messages, index, item_style(transcript))
+    return _block_end(_ends(transcript), index, item_style(transcript))
 
 
 def turn_ends(transcript: AnyTranscript) -> Callable[[int], int]:
     """`turn_end` of `transcript` for many indices, its messages walked once."""
-    ends = _ends(transcript.messages)
+    ends = _ends(transcript)
     if item_style(transcript):
         return lambda index: ends.after_results(ends.after_calls(index))
     return ends.after_results
@@ -132,7 +137,8 @@ def turn_ends(transcript: AnyTranscript) -> Callable[[int], int]:
 
 def turn_is_last(transcript: AnyTranscript, index: int) -> bool:
     """`open_at_end` for a transcript, knowing its format."""
-    return open_at_end(transcript.messages, index, item_style(transcript))
+    last = len(transcript.messages) - 1
+    return _block_end(_ends(transcript), index, item_style(transcript)) == last
 
 
 def rewrite(

@@ -8,8 +8,11 @@ bytes holding several transcripts agrees with the CLI instead of saying HN000.
 
 from __future__ import annotations
 
+import gc
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -17,6 +20,8 @@ from histnorm_cli.app import app
 from typer.testing import CliRunner
 
 import histnorm
+import histnorm.document.read as read_module
+from benchmarks import sessions
 from histnorm.document import Layout, fix_lines, lint_lines
 
 ORPHAN = [
@@ -203,3 +208,30 @@ def test_an_unknown_setting_is_a_type_error_that_names_it(call) -> None:  # type
     data = b'[{"role":"user","content":"hi"}]'
     with pytest.raises(TypeError, match=r"unexpected keyword argument 'selekt'.*select"):
         call(data, selekt=["HN001"])
+
+
+@pytest.mark.parametrize("fmt", ["claude-code", "codex"])
+@pytest.mark.parametrize("mode", ["lint", "fix"])
+def test_a_checked_session_leaves_nothing_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str, mode: str
+) -> None:
+    """Once a long session's check returns, none of its messages is still held: a run over
+    a folder of sessions holds one at a time, not the last few (a module-level cache of
+    turn ends held eight transcripts)."""
+    path = tmp_path / "session.jsonl"
+    sessions.write_session(path, fmt, 0.2)  # 10% of its stretches damaged
+    held: list[weakref.ref[Any]] = []
+    decode = read_module.decode_value
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        transcript = decode(*args, **kwargs)
+        held.extend(weakref.ref(message) for message in transcript.messages)
+        return transcript
+
+    monkeypatch.setattr(read_module, "decode_value", spy)
+    check = histnorm.document.lint_document if mode == "lint" else histnorm.document.fix_document
+    result = check(path.read_bytes(), path_hint=path.name)
+    assert result.diagnostics or result.applied  # the damage took the model path
+    assert held
+    gc.collect()
+    assert [ref() for ref in held if ref() is not None] == []

@@ -435,23 +435,25 @@ def first_index(message: Message, part_index: int, slot: str | None) -> int:
     return _slot_ranks(message)[part_index]
 
 
-_RANKS: dict[int, tuple[Message, list[int]]] = {}
-"""Slot ranks of the last few long messages (by identity), so that locating every part of
-a message with many parts walks it once."""
+_RANKS = "_histnorm_ranks"
+"""Where `_slot_ranks` keeps a long message's slot ranks in its `__dict__` (pydantic
+ignores it), with the parts they were found for: locating every part of a message with
+many parts walks it once."""
 
 
 def _slot_ranks(message: Message) -> list[int]:
-    held = _RANKS.get(id(message))
-    if held is not None and held[0] is message:
-        return held[1]
+    parts = message.parts
+    memo = message.__dict__
+    held = memo.get(_RANKS)
+    if held is not None and held[0] is parts:  # a copy may hold other parts
+        found: list[int] = held[1]
+        return found
     seen: dict[str | None, int] = {}
     ranks = []
-    for part in message.parts:
+    for part in parts:
         ranks.append(seen.get(part.slot, 0))
         seen[part.slot] = ranks[-1] + 1
-    if len(_RANKS) >= 8:
-        del _RANKS[next(iter(_RANKS))]
-    _RANKS[id(message)] = (message, ranks)
+    memo[_RANKS] = (parts, ranks)
     return ranks
 
 
