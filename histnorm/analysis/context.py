@@ -20,8 +20,13 @@ if TYPE_CHECKING:
     from histnorm.profiles import Profile
 
 
+IMAGE_MARKER = b"image"
+"""Bytes the JSON of every image histnorm reads holds (`image_url`, `input_image`,
+`"type":"image"`, and the `image/...` media type of Gemini's `inlineData`): JSON without
+them holds none."""
 _ESCAPE = re.compile(rb"\\u")
-"""A `\\u` escape in JSON text (a compiled search: `b"\\u" in raw` scans bytes slower)."""
+"""A `\\u` escape in JSON text (a compiled search of a literal: `b"\\u" in raw` scans
+bytes slower)."""
 
 
 class NeedsModel(Exception):
@@ -66,6 +71,13 @@ class Context:
             return jsonio.dumps(self.native)
         except (TypeError, ValueError, RecursionError):
             return None
+
+    @cached_property
+    def names_image(self) -> bool:
+        """Whether `native_json` holds `IMAGE_MARKER` (False without it), looked for once
+        for every check that asks."""
+        text = self.native_json
+        return text is not None and IMAGE_MARKER in text
 
     @property
     def transcript(self) -> Transcript:

@@ -19,10 +19,6 @@ from histnorm.pairing import Position
 if TYPE_CHECKING:
     from histnorm.model import MediaPart, Part, Transcript
 
-IMAGE_MARKER = b"image"
-"""Bytes the JSON of every image histnorm reads holds (`image_url`, `input_image`,
-`"type":"image"`, and the `image/...` media type of Gemini's `inlineData`): JSON without
-them holds none (one scan, at C speed)."""
 
 _MEDIA = Other("media")
 
@@ -118,9 +114,8 @@ def may_hold_images(context: Context) -> Transcript | None:
     Asks for the model (`NeedsModel`) when neither can tell."""
     decoded = context.decoded
     if decoded is None:
-        raw = context.native_json
-        if raw is not None:
-            if IMAGE_MARKER not in raw:
+        if context.native_json is not None:
+            if not context.names_image:
                 return None
         elif not any(
             part == _MEDIA or type(part) is Result

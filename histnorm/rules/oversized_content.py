@@ -55,7 +55,7 @@ from histnorm.media import image_size_b64, show_bytes
 from histnorm.pairing import Position
 from histnorm.profiles import Profile
 from histnorm.rule import Example, Rule
-from histnorm.rules._media import IMAGE_MARKER, Image, images, placeholder, replace_images
+from histnorm.rules._media import Image, images, placeholder, replace_images
 from histnorm.settings import Settings
 
 if TYPE_CHECKING:
@@ -79,7 +79,7 @@ def _model(context: Context) -> Transcript | None:
         limits = _limits(context.profile)
         small = not limits or len(raw) <= min(limits)
         sides = context.profile.max_image_side is not None
-        if small and not (sides and IMAGE_MARKER in raw):
+        if small and not (sides and context.names_image):
             return None
     return context.transcript  # raises NeedsModel on the fast path
 
