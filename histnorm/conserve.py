@@ -321,16 +321,22 @@ def _removed_ids(
     kind, name and arguments is the one it was)."""
     if after is None:
         return set()
-    left = [part for _, _, part in _tool_parts(after)]
-    left_ids = {part.call_id for part in left}
-    gone = [
+    kinds = (model.ToolCallPart, model.ToolResultPart)
+    messages = transcript.messages
+    held = [  # the owned calls and results with an id, in order
         (call_id, part)
-        for mi, pi, part in _tool_parts(transcript)
-        if (mi in whole or pi in parts.get(mi, ()))
+        for mi in sorted({*whole, *parts})
+        for pi, part in enumerate(messages[mi].parts)
+        if (mi in whole or pi in parts[mi])
+        and isinstance(part, kinds)
         and isinstance(call_id := part.call_id, str)
         and call_id
-        and call_id not in left_ids
     ]
+    if not held:
+        return set()
+    left = [part for _, _, part in _tool_parts(after)]
+    left_ids = {part.call_id for part in left}
+    gone = [(call_id, part) for call_id, part in held if call_id not in left_ids]
     if not gone:
         return set()
     named = {(part.kind, part.name) for _, part in gone}

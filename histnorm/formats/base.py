@@ -407,6 +407,22 @@ def required_str(value: Any, pointer: str, what: str) -> str:
     raise HistnormError(f"expected {what} to be a string, got {type_name(value)}", pointer=pointer)
 
 
+def required_key(obj: dict[str, Any], key: str, pointer: str, what: str) -> str:
+    """`required_str` of `obj[key]`, its pointer worked out only when it raises."""
+    value = obj.get(key)
+    if isinstance(value, str):
+        return value
+    return required_str(value, join_pointer(pointer, key), what)
+
+
+def optional_key(obj: dict[str, Any], key: str, pointer: str, what: str) -> str | None:
+    """`optional_str` of `obj.get(key)`, its pointer worked out only when it raises."""
+    value = obj.get(key)
+    if value is None or isinstance(value, str):
+        return value
+    return optional_str(value, join_pointer(pointer, key), what)
+
+
 def messages_sniff(data: JsonValue, key: str) -> list[Any] | None:
     """The candidate message list of `data` for sniffing, or None."""
     if isinstance(data, list):

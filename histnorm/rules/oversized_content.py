@@ -113,7 +113,8 @@ def _part_value(part: Part) -> Any:
 def _strings(transcript: Transcript, limit: int) -> Iterator[Diagnostic]:
     for mi, message in enumerate(transcript.messages):
         for pi, part in enumerate(message.parts):
-            length = _longest(_part_value(part))
+            value = _part_value(part)
+            length = len(value) if type(value) is str else _longest(value)
             if length > limit:
                 fixable = isinstance(part, model.TextPart | model.ToolResultPart | model.MediaPart)
                 yield RULE.diagnostic(

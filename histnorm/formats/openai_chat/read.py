@@ -8,8 +8,9 @@ from histnorm.content_keys import unread_content
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import (
     expect_object,
+    optional_key,
     optional_str,
-    required_str,
+    required_key,
     type_name,
 )
 from histnorm.lazy import model
@@ -87,7 +88,7 @@ def decode_content_item(item: Any) -> Part:
 def decode_tool_call(item: Any, pointer: str) -> ToolCallPart:
     """Decode one entry of `tool_calls`."""
     call = expect_object(item, pointer, "a tool call")
-    call_id = required_str(call.get("id"), join_pointer(pointer, "id"), "the tool call id")
+    call_id = required_key(call, "id", pointer, "the tool call id")
     kind = call.get("type", "function" if "function" in call else None)
     optional_str(kind, join_pointer(pointer, "type"), "the tool call type")
     body_key = "custom" if kind == "custom" else "function"
@@ -116,7 +117,7 @@ def decode_tool_call(item: Any, pointer: str) -> ToolCallPart:
 def decode_function_call(item: Any, pointer: str) -> ToolCallPart:
     """Decode a legacy `function_call` (no id; paired by position)."""
     call = expect_object(item, pointer, "a function call")
-    name = optional_str(call.get("name"), join_pointer(pointer, "name"), "the function name")
+    name = optional_key(call, "name", pointer, "the function name")
     return model.ToolCallPart(
         call_id=None,
         name=name,
@@ -131,19 +132,17 @@ def decode_function_call(item: Any, pointer: str) -> ToolCallPart:
 def decode_message(obj: Any, pointer: str = "") -> Message:
     """Decode one Chat Completions message."""
     msg = expect_object(obj, pointer, "a message")
-    role = required_str(msg.get("role"), join_pointer(pointer, "role"), "the message role")
+    role = required_key(msg, "role", pointer, "the message role")
     parts: list[Part] = []
     content = msg.get("content")
     author = None
     if role.casefold() in ("tool", "function"):
         if role.casefold() == "tool":
-            call_id = required_str(
-                msg.get("tool_call_id"), join_pointer(pointer, "tool_call_id"), "tool_call_id"
-            )
-            name = optional_str(msg.get("name"), join_pointer(pointer, "name"), "the tool name")
+            call_id = required_key(msg, "tool_call_id", pointer, "tool_call_id")
+            name = optional_key(msg, "name", pointer, "the tool name")
         else:
             call_id = None
-            name = optional_str(msg.get("name"), join_pointer(pointer, "name"), "the function name")
+            name = optional_key(msg, "name", pointer, "the function name")
         parts.append(
             model.ToolResultPart(
                 call_id=call_id,
@@ -156,7 +155,7 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
             )
         )
     else:
-        author = optional_str(msg.get("name"), join_pointer(pointer, "name"), "the author name")
+        author = optional_key(msg, "name", pointer, "the author name")
         if isinstance(content, str):
             parts.append(model.TextPart(text=content, native=content, slot="content"))
         elif isinstance(content, list):
@@ -167,7 +166,7 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
                 f"got {type_name(content)}",
                 pointer=join_pointer(pointer, "content"),
             )
-        refusal = optional_str(msg.get("refusal"), join_pointer(pointer, "refusal"), "refusal")
+        refusal = optional_key(msg, "refusal", pointer, "refusal")
         if refusal is not None:
             parts.append(model.RefusalPart(text=refusal, native=refusal, slot="refusal"))
         calls = msg.get("tool_calls")
