@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import cache
 from typing import TYPE_CHECKING, TypeAlias
 
 from histnorm.analysis.outline import Outline, Step
@@ -116,9 +117,16 @@ def open_at_end(messages: Sequence[AnyMessage], index: int, items: bool = False)
 
 def item_style(transcript: AnyTranscript) -> bool:
     """Whether the transcript's format stores each call and result as its own message."""
+    return _items_are_messages(transcript.format)
+
+
+@cache
+def _items_are_messages(format: str | None) -> bool:
+    """`Codec.items_are_messages` of a format (None: no format), asked once per format:
+    the rules ask for every call of every transcript."""
     from histnorm.formats import CODECS
 
-    codec = CODECS.get(transcript.format or "")
+    codec = CODECS.get(format or "")
     return bool(codec is not None and codec.items_are_messages)
 
 

@@ -66,12 +66,12 @@ def displaced(transcript: AnyTranscript) -> list[tuple[Position, Position]]:
 
     A result in the message right after its call's block is in place, even when that
     message also holds other content (Anthropic results live in user messages)."""
-    found = []
+    pairs = pair_transcript(transcript).result_calls.items()
+    apart = [(result, call) for result, call in pairs if result[0] - 1 > call[0]]
+    if not apart:  # every result is in the message right after its call's
+        return []
     end = turn_ends(transcript)
-    for result, call in sorted(pair_transcript(transcript).result_calls.items()):
-        if result[0] - 1 > call[0] and result[0] - 1 > end(call[0]):
-            found.append((result, call))
-    return found
+    return sorted((result, call) for result, call in apart if result[0] - 1 > end(call[0]))
 
 
 def _run_end(transcript: AnyTranscript, index: int) -> int:

@@ -101,6 +101,7 @@ def safe_name(name: str, limits: Profile) -> str | None:
 def check(context: Context) -> Iterable[Diagnostic]:
     """Report calls whose name is empty, missing or rejected by the target."""
     limits = context.profile
+    problems: dict[str, str | None] = {}  # a name is checked once, however many calls
     for (mi, pi), part in context.outline.calls():
         if part.family not in CHECKED:
             continue
@@ -114,7 +115,10 @@ def check(context: Context) -> Iterable[Diagnostic]:
                 part_index=pi,
             )
             continue
-        why = name_problem(part.name, limits)
+        if part.name in problems:
+            why = problems[part.name]
+        else:
+            why = problems[part.name] = name_problem(part.name, limits)
         if why is not None:
             new = safe_name(part.name, limits)
             yield RULE.diagnostic(

@@ -77,12 +77,12 @@ def check(context: Context) -> Iterable[Diagnostic]:
         call = outline_part_at(outline, call_at)
         if not isinstance(result, Result) or not isinstance(call, Call) or call.name is None:
             continue
-        by_id = result.call_id is not None and result.call_id == call.call_id
-        # an empty call name is never written over the result's: it may be all that
-        # records which tool ran (HN111 reports the call)
-        title = f"name the result {call.name!r}" if call.name else None
-        applicability = Applicability.SAFE if by_id else Applicability.UNSAFE
         if result.name is not None and result.name != call.name:
+            by_id = result.call_id is not None and result.call_id == call.call_id
+            # an empty call name is never written over the result's: it may be all that
+            # records which tool ran (HN111 reports the call)
+            title = f"name the result {call.name!r}" if call.name else None
+            applicability = Applicability.SAFE if by_id else Applicability.UNSAFE
             yield RULE.diagnostic(
                 f"{describe(result)} is named {result.name!r}, but answers the call "
                 f"{call.name!r} in {nth(outline, call_at[0])}",
