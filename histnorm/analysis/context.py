@@ -12,12 +12,12 @@ import histnorm.jsonio as jsonio
 from histnorm.analysis.outline import Outline
 from histnorm.model_terms import JsonValue
 from histnorm.pairing import Pairing, pair_transcript
+from histnorm.profiles import Profile, profile_for
 from histnorm.settings import Settings, TailMode
 from histnorm.tail import REQUEST_NOTE, tail_of
 
 if TYPE_CHECKING:
     from histnorm.model import Transcript
-    from histnorm.profiles import Profile
 
 
 IMAGE_MARKER = b"image"
@@ -107,8 +107,6 @@ class Context:
     @cached_property
     def profile(self) -> Profile:
         """The replay target's constraints under the settings."""
-        from histnorm.profiles import profile_for
-
         return profile_for(self.settings.profile, self.outline.format)
 
 
