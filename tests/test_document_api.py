@@ -235,3 +235,32 @@ def test_a_checked_session_leaves_nothing_behind(
     assert held
     gc.collect()
     assert [ref() for ref in held if ref() is not None] == []
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "claude-code/parallel-tools.jsonl",
+        "claude-code/simple.jsonl",
+        "claude-code/tool-use.jsonl",
+        "codex/compacted.jsonl",
+        "codex/unknown-lines.jsonl",
+    ],
+)
+def test_a_clean_session_file_is_proven_clean_without_models(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """A clean session, read from its file's bytes, is proven clean by its outline as the
+    same lines parsed into a plain list are: no transcript is decoded (the document layer
+    holds a file's lines in a list subclass that keeps their sizes for HN018)."""
+    data = (FIXTURES / name).read_bytes()
+    lines = [orjson.loads(line) for line in data.splitlines() if line.strip()]
+    assert histnorm.engine.proven_clean(lines, name.split("/")[0])  # the session is clean
+
+    def decoded(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a proven-clean session was decoded")
+
+    monkeypatch.setattr(read_module, "decode_value", decoded)
+    for check in (histnorm.document.lint_document, histnorm.document.fix_document):
+        result = check(data, path_hint=name)
+        assert (result.diagnostics, result.output) == ((), None)

@@ -339,7 +339,7 @@ def read_steps(data: Any, read_step: Callable[[Any], Step | None], format: str) 
     """The outline of a message list or `{"messages": [...]}` record whose every message
     `read_step` reads (a fast reader's loop), or None when one of them it does not."""
     messages = data.get("messages") if type(data) is dict else data
-    if type(messages) is not list:
+    if not isinstance(messages, list):  # message-per-line JSONL: `ReadLines`, a list
         return None
     steps = []
     for message in messages:

@@ -66,7 +66,10 @@ def _proven_clean(
     if value is None:
         return False
     chosen = pick_format(value, format)
-    return chosen is not None and check.proven_clean(value, chosen, settings, data)
+    # the size and media checks may read a JSON document's own text; message-per-line
+    # JSONL is not the JSON text of its list of lines, which they serialise instead
+    raw = None if jsonl else data
+    return chosen is not None and check.proven_clean(value, chosen, settings, raw)
 
 
 def layout_for(data: bytes, path_hint: str | None, jsonl_mode: str = "auto") -> Layout:

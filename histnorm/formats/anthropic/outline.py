@@ -38,7 +38,7 @@ def read_outline(data: Any) -> Outline | None:
     codec and never become messages, so they do not enter the outline.
     """
     messages = data.get("messages") if type(data) is dict else data
-    if type(messages) is not list:
+    if not isinstance(messages, list):  # message-per-line JSONL: `ReadLines`, a list
         return None
     steps: list[Step] = []
     append = steps.append

@@ -82,7 +82,7 @@ def _reply(content: list[Any], parts: list[OutlinePart]) -> bool:
 def read_outline(data: Any) -> Outline | None:
     """The outline of a session's list of lines, or None unless it is a plain chain with
     (at most) parallel-tool forks, as the module docstring says."""
-    if type(data) is not list:
+    if not isinstance(data, list):  # a file's lines come as `ReadLines`, a list
         return None
     steps: list[Step] = []
     uuids: set[str] = set()

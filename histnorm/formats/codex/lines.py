@@ -114,7 +114,7 @@ def payload_index(lines: Any) -> dict[int, int]:
 def read_outline(data: Any) -> Outline | None:
     """The outline of a rollout's lines read without building models: that of its
     payloads as the `openai-responses` fast reader reads them, or None."""
-    if type(data) is not list:
+    if not isinstance(data, list):  # a file's lines come as `ReadLines`, a list
         return None
     payloads = []
     for line in data:

@@ -67,7 +67,7 @@ def _extras_plain(obj: dict[str, Any]) -> bool:
 def read_outline(data: Any) -> Outline | None:
     """The outline of a message list or `{"messages": [...]}` record, or None."""
     messages = data.get("messages") if type(data) is dict else data
-    if type(messages) is not list:
+    if not isinstance(messages, list):  # message-per-line JSONL: `ReadLines`, a list
         return None
     steps: list[Step] = []
     for msg in messages:

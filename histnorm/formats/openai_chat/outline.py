@@ -49,7 +49,7 @@ def _texts(content: Any) -> tuple[Other, ...] | None:
 def read_outline(data: Any) -> Outline | None:
     """The outline of a message list or `{"messages": [...]}` record, or None."""
     messages = data.get("messages") if type(data) is dict else data
-    if type(messages) is not list:
+    if not isinstance(messages, list):  # message-per-line JSONL: `ReadLines`, a list
         return None
     steps: list[Step] = []
     located: list[Located] = []

@@ -30,7 +30,7 @@ _TEXT = frozenset({"system-prompt", "user-prompt", "text"})
 def read_outline(data: Any) -> Outline | None:
     """The outline of a message list or an object holding `messages`, or None."""
     messages = data.get("messages") if type(data) is dict else data
-    if type(messages) is not list:
+    if not isinstance(messages, list):  # message-per-line JSONL: `ReadLines`, a list
         return None
     steps: list[Step] = []
     for message in messages:
