@@ -993,3 +993,33 @@ def test_a_result_whose_link_is_broken_is_kept_not_deleted(lead: list[Any]) -> N
     kept = [orjson.loads(x) for x in (done.output or data).splitlines()]
     assert [x["uuid"] for x in kept] == [x["uuid"] for x in doc]
     assert kept[-2]["message"]["content"] == [result("toolu_1", "a.txt")]
+
+
+def _line(uuid: str, parent: str | None, kind: str, content: Any, mid: str = "") -> dict[str, Any]:
+    message: dict[str, Any] = {"role": kind, "content": content}
+    if mid:
+        message = {"id": mid, "type": "message", **message}
+    return {"parentUuid": parent, "sessionId": "s1", "type": kind, "message": message, "uuid": uuid}
+
+
+def test_a_shadowed_earlier_line_keeps_its_parent_in_a_session_without_links() -> None:
+    """Two lines share a uuid; the later one (under no parent) shadows the earlier one
+    (under the user's line), so the session reads as one without links. Dropping the empty
+    reply below them writes the session out again; the earlier line is never edited, so
+    its parentUuid stays. Writing null into it made the two copies equal, and a second fix
+    then dropped the call the first one held back (fuzz seed 35, case 6840)."""
+    call = [{"type": "tool_use", "id": "toolu_1", "name": "Grep", "input": {"q": "x"}}]
+    lines = [
+        _line("u1", None, "user", "Find every call site"),
+        _line("a1", "u1", "assistant", call, "msg_1"),
+        _line("a1", None, "assistant", call, "msg_1"),
+        _line("a2", "a1", "assistant", [{"type": "text", "text": ""}], "msg_2"),
+    ]
+    data = b"".join(orjson.dumps(line) + b"\n" for line in lines)
+    options: dict[str, Any] = {"format": "claude-code", "tail": "close", "unsafe_fixes": True}
+    first = histnorm.document.fix_document(data, path_hint="s.jsonl", **options)
+    assert first.applied == {"HN004": 1}
+    assert first.output is not None
+    assert first.output.splitlines() == data.splitlines()[:3]  # only the reply's line went
+    second = histnorm.document.fix_document(first.output, path_hint="s.jsonl", **options)
+    assert (second.output, second.applied) == (None, {})

@@ -136,7 +136,13 @@ class _Splicer:
         others after). In a session without links (`Session.linked` False) no line gets
         one, unless `linear`."""
         if not self.session.linked and not linear:
-            return dict.fromkeys([*range(len(self.lines)), *sequence])
+            unlinked: dict[int, str | None] = dict.fromkeys([*range(len(self.lines)), *sequence])
+            live = self.session.by_uuid  # a line a later one shadows is never edited:
+            for index, line in enumerate(self.lines):  # it keeps the parent it names
+                uuid = uuid_of(line)
+                if uuid is not None and live.get(uuid, index) != index:
+                    unlinked[index] = parent_of(line)
+            return unlinked
         kept = [i for i in self.session.sequence if i not in dropped]
         before = {kept[k]: kept[k - 1] for k in range(1, len(kept))}
         first = self.session.sequence[:1]
