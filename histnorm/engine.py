@@ -100,17 +100,27 @@ class _Look:
     tail, the native JSON), which message indices are in scope, the severity overrides and
     the codes whose fixes may be offered."""
 
-    __slots__ = ("context", "fixable", "in_scope", "kinds", "severity")
+    __slots__ = ("_flags", "context", "fixable", "in_scope", "kinds", "severity")
 
     def __init__(self, transcript: Transcript, settings: Settings) -> None:
         self.context = Context(outline_of(transcript), settings, transcript)
         self.kinds = self.context.outline.tool_kinds()  # for `Rule.needs`
+        self._flags: int | None = None
         self.in_scope = _scope(transcript, settings)
         self.fixable = _selection(settings)[1]
         chosen: dict[str, Severity] = {}
         for name, severity in settings.severity.items():  # the first name of a rule wins
             chosen.setdefault(resolve(name).code, severity)
         self.severity = {**profile_for(settings.profile, transcript.format).severity, **chosen}
+
+    @property
+    def flags(self) -> int:
+        """The outline's flags (`Outline.all_flags`), for `Rule.wants`; worked out once."""
+        if self._flags is None:
+            outline = self.context.outline
+            codec = CODECS.get(outline.format or "")
+            self._flags = outline.all_flags(None if codec is None else codec.known_roles)
+        return self._flags
 
 
 def _scope(transcript: Transcript, settings: Settings) -> Callable[[int | None], bool]:
@@ -150,6 +160,8 @@ def check_rule(
     look = look if look is not None else _Look(transcript, settings)
     if rule.needs and not rule.needs & look.kinds:
         return []  # it finds nothing without a part of these kinds (`Rule.needs`)
+    if rule.check_outline is None and not rule.wants & look.flags:
+        return []  # a content rule finds nothing without one of the flags it wants
     severity = look.severity.get(rule.code)
     in_scope = look.in_scope
     fixable = rule.code in look.fixable
@@ -334,8 +346,17 @@ def proven_clean(
     reads it. False means only "not proven": decode the value and lint the transcript.
     `value` is not changed; `raw`, the JSON text it was parsed from when the caller has it,
     spares the size and media checks serialising it again (`Context.native_json`)."""
+    return checked_outline(value, format, settings, raw)[0]
+
+
+def checked_outline(
+    value: JsonValue, format: str, settings: Settings = DEFAULT_SETTINGS, raw: bytes | None = None
+) -> tuple[bool, Outline | None]:
+    """`proven_clean`, and the outline the codec's fast reader read from `value` (None
+    when it does not read it): a caller that decodes `value` after all hands it to the
+    transcript (`histnorm.formats.seed_outline`) rather than building it again."""
     outline = get_codec(format).read_outline(value)
-    return outline is not None and outline_clean(outline, settings, value, raw)
+    return outline is not None and outline_clean(outline, settings, value, raw), outline
 
 
 def outline_clean(

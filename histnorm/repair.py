@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import field
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Generic, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 import orjson
 
@@ -24,8 +24,11 @@ from histnorm._document_repair import empty_history, repair_document
 from histnorm._record import record
 from histnorm.diagnostic import Diagnostic
 from histnorm.errors import HistnormError, NotATranscript
-from histnorm.formats import detect_format, get_codec
+from histnorm.formats import detect_format, get_codec, seed_outline
 from histnorm.settings import DEFAULT_SETTINGS, Settings, check_options, with_options
+
+if TYPE_CHECKING:
+    from histnorm.analysis.outline import Outline
 
 T = TypeVar("T")
 
@@ -131,28 +134,30 @@ def _refuse(item: Any) -> Any:
     raise TypeError
 
 
-def _read_as_passed(value: Any, format: str | None, settings: Settings) -> tuple[str | None, bool]:
-    """The format `value` was read in as passed (None: it was not), and whether its
-    format's reader proves it clean: no copy, no model, one serialisation (which the size
-    and media checks reuse). Only a list or dict that serialises with no object histnorm
-    would read through `model_dump()` (SDK and pydantic objects, subclasses, dataclasses:
-    those go to `plain`) is tried; the reader reads exact JSON types only, so anything else
-    where it reads is not proven."""
+def _read_as_passed(
+    value: Any, format: str | None, settings: Settings
+) -> tuple[str | None, bool, Outline | None]:
+    """The format `value` was read in as passed (None: it was not), whether its format's
+    reader proves it clean: no copy, no model, one serialisation (which the size and media
+    checks reuse), and the outline that reader read (`engine.checked_outline`). Only a
+    list or dict that serialises with no object histnorm would read through `model_dump()`
+    (SDK and pydantic objects, subclasses, dataclasses: those go to `plain`) is tried; the
+    reader reads exact JSON types only, so anything else where it reads is not proven."""
     if type(value) is not list and type(value) is not dict:
-        return None, False
+        return None, False, None
     try:
         raw = orjson.dumps(value, default=_refuse, option=_JSON_ONLY)
     except (TypeError, RecursionError):  # orjson's JSONEncodeError is a TypeError
-        return None, False
+        return None, False, None
     try:
         found = format if format is not None else detect_format(value)
-        return found, engine.proven_clean(value, found, settings, raw)
+        return found, *engine.checked_outline(value, found, settings, raw)
     except HistnormError:
-        return None, False
+        return None, False, None
 
 
 def _repair_value(value: Any, format: str | None, settings: Settings) -> Repair[Any]:
-    passed, clean = _read_as_passed(value, format, settings)
+    passed, clean, outline = _read_as_passed(value, format, settings)
     if clean:
         return Repair(value, _EMPTY, (), passed)
     from histnorm.plain import plain, restore, stand_ins
@@ -163,10 +168,11 @@ def _repair_value(value: Any, format: str | None, settings: Settings) -> Repair[
             found = passed
         else:
             found = format if format is not None else detect_format(data)
-            if engine.proven_clean(data, found, settings):
+            clean, outline = engine.checked_outline(data, found, settings)
+            if clean:
                 return Repair(value, _EMPTY, (), found)
         codec = get_codec(found)
-        read = codec.decode(data)
+        read = seed_outline(codec.decode(data), outline)
         result = engine.fix(read, settings)
     except NotATranscript as error:
         if empty_history(data):

@@ -10,6 +10,7 @@ import pytest
 
 import histnorm
 from histnorm import engine
+from histnorm.analysis.outline import ALWAYS
 from histnorm.diagnostic import Severity
 from histnorm.rule import Rule
 from histnorm.rules import BY_CODE
@@ -192,7 +193,7 @@ def _cycling_rule(monkeypatch, steps):
         part = message.parts[0].evolve(text=text, native=None)
         return transcript.evolve(messages=(message.evolve(parts=(part,)),))
 
-    rule = replace(base, check=check, fix=flip)
+    rule = replace(base, check=check, fix=flip, wants=ALWAYS)  # it reports on any text
     monkeypatch.setattr(engine, "ALL_RULES", (rule,))
     monkeypatch.setattr(engine, "FIX_ORDER", (rule,))
     monkeypatch.setattr(engine, "resolve", lambda name: rule)

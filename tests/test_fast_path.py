@@ -28,7 +28,7 @@ from outline_helpers import FAST, ROOT, SAMPLES, check_outline, generated
 from test_fuzz_mutations import damaged
 
 import histnorm
-from histnorm.analysis.outline import ALWAYS, CALLS, RESULTS
+from histnorm.analysis.outline import ALWAYS, CALLS, PARTIAL, RESULTS
 from histnorm.document import check as document_check
 from histnorm.engine import outline_clean, proven_clean
 from histnorm.errors import HistnormError
@@ -49,6 +49,19 @@ def check_needs(where: str, transcript: Transcript, outline: Any, chosen: Settin
             assert found == [], f"{where}: {rule.code} skipped (needs {rule.needs}), finds {found}"
 
 
+def check_wants(where: str, transcript: Transcript, chosen: Settings) -> None:
+    """The `Rule.wants` promise, which the engine keeps on the model path too: a content
+    rule whose check is not run, because the outline shows none of the flags it wants,
+    finds nothing when it is run."""
+    outline = outline_of(transcript)
+    codec = CODECS.get(outline.format or "")
+    flags = outline.all_flags(None if codec is None else codec.known_roles)
+    for rule in ALL_RULES:
+        if rule.check_outline is None and not rule.wants & flags:
+            found = list(rule.check(transcript, chosen))
+            assert found == [], f"{where}: {rule.code} skipped (wants {rule.wants}), finds {found}"
+
+
 def check_promises(fmt: str, where: str, value: Any) -> bool:
     """The representation promise, and under every profile: a clean outline lints clean,
     and the fast path decides as the outline of the model does (with the value's JSON,
@@ -63,6 +76,7 @@ def check_promises(fmt: str, where: str, value: Any) -> bool:
         chosen = Settings(profile=name)
         clean = outline_clean(reference, chosen, value)
         check_needs(where, transcript, reference, chosen)
+        check_wants(where, transcript, chosen)
         if clean:
             found = histnorm.lint(transcript, chosen)
             assert found == (), f"{where}: clean outline under {name}, yet lint reports {found}"
@@ -83,7 +97,7 @@ def test_public_lint_is_the_same_without_the_fast_path(
 ) -> None:
     """`histnorm.lint` of a native value or its bytes gives the same without the fast path."""
     fast = (histnorm.lint(value, format=fmt), histnorm.lint(orjson.dumps(value), format=fmt))
-    monkeypatch.setattr(histnorm.engine, "proven_clean", lambda *args: False)
+    monkeypatch.setattr(histnorm.engine, "checked_outline", lambda *args: (False, None))
     slow = (histnorm.lint(value, format=fmt), histnorm.lint(orjson.dumps(value), format=fmt))
     assert fast == slow
 
@@ -178,6 +192,45 @@ def _lint_with_and_without_calls(asked: list[str]) -> None:
     assert sorted(set(asked)) == ["HN001", "HN008"]
 
 
+def test_the_wants_promise_catches_a_rule_that_names_the_wrong_flags(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An empty user message: HN005 reports it, so HN005 wanting `PARTIAL` rather than
+    `EMPTY` would skip a real finding on the model path, which `check_wants` catches."""
+    transcript = CODECS["openai-chat"].decode(
+        [{"role": "user", "content": []}, {"role": "assistant", "content": "Hello."}]
+    )
+    assert any(d.code == "HN005" for d in histnorm.lint(transcript))
+    check_wants("right", transcript, Settings())
+    rules = [replace(r, wants=PARTIAL) if r.code == "HN005" else r for r in ALL_RULES]
+    monkeypatch.setattr(sys.modules[__name__], "ALL_RULES", rules)
+    with pytest.raises(AssertionError, match="HN005 skipped"):
+        check_wants("wrong", transcript, Settings())
+
+
+def test_a_content_rule_is_not_run_on_a_model_without_the_flags_it_wants() -> None:
+    """On the model path (a transcript with something to report), the engine skips a
+    content rule whose flags the outline does not show, and runs it where they are."""
+    rule = next(r for r in ALL_RULES if r.code == "HN005")
+    inner = rule.check
+    asked: list[int] = []
+
+    def spy(transcript: Transcript, chosen: Settings) -> Any:
+        asked.append(len(transcript.messages))
+        return inner(transcript, chosen)
+
+    object.__setattr__(rule, "check", spy)  # rules are frozen records
+    try:
+        orphan = CODECS["openai-chat"].decode([*_ASKED, {"role": "user", "content": "Go on."}])
+        assert [d.code for d in histnorm.lint(orphan)] == ["HN001"]
+        assert asked == []
+        empty = CODECS["openai-chat"].decode([*_ASKED, {"role": "user", "content": []}])
+        assert "HN005" in {d.code for d in histnorm.lint(empty)}
+        assert asked
+    finally:
+        object.__setattr__(rule, "check", inner)
+
+
 def test_every_rule_checks_the_outline_or_names_its_flags() -> None:
     """A rule on the model declares the flags it needs, else lint always decodes for it."""
     for rule in ALL_RULES:
@@ -243,7 +296,7 @@ def test_runner_is_the_same_without_the_fast_path(
     outcomes = []
     for fast_path in (True, False):
         if not fast_path:
-            monkeypatch.setattr(document_check, "proven_clean", lambda *args: False)
+            monkeypatch.setattr(document_check, "checked_outline", lambda *args: (False, None))
         job = Job(mode="fix" if mode == "fix" else "lint", settings=Settings(), diff=True)
         outcomes.append([per_file.run_file(p, job) for p in paths])  # diff only: nothing is written
     fast, slow = outcomes

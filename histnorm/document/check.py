@@ -17,6 +17,7 @@ from histnorm.model_terms import JsonValue
 from histnorm.settings import Settings
 
 if TYPE_CHECKING:
+    from histnorm.analysis.outline import Outline
     from histnorm.model import Transcript
 
 Mode = Literal["lint", "fix"]
@@ -25,9 +26,16 @@ Mode = Literal["lint", "fix"]
 def proven_clean(
     value: JsonValue, format: str, settings: Settings, raw: bytes | None = None
 ) -> bool:
-    """Whether the parsed `value` is proven to need nothing (no models built): the one
-    place the document layer asks the engine's fast path."""
-    return engine.proven_clean(value, format, settings, raw)
+    """Whether the parsed `value` is proven to need nothing (no models built)."""
+    return checked_outline(value, format, settings, raw)[0]
+
+
+def checked_outline(
+    value: JsonValue, format: str, settings: Settings, raw: bytes | None = None
+) -> tuple[bool, Outline | None]:
+    """`proven_clean`, and the outline read on the way (`engine.checked_outline`): the
+    one place the document layer asks the engine's fast path."""
+    return engine.checked_outline(value, format, settings, raw)
 
 
 @record(frozen=True)

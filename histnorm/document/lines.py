@@ -19,7 +19,7 @@ from histnorm.document.result import LineResult, Skip
 from histnorm.document.write import write_line
 from histnorm.engine import unreadable
 from histnorm.errors import HistnormError, NotATranscript
-from histnorm.formats import claims, common_format
+from histnorm.formats import claims, common_format, seed_outline
 from histnorm.settings import Settings
 
 HEAD_BYTES = 8 << 20
@@ -133,11 +133,17 @@ class _State:
             and (self.detect == "per-line" or self.detected is None)
         ):
             self.detected = format  # per line: tried first on the next; else the file's
-        if format is not None and check.proven_clean(value, format, self.settings, content):
-            return None  # nothing to report or fix: no models built
+        outline = None
+        if format is not None:
+            clean, outline = check.checked_outline(value, format, self.settings, content)
+            if clean:
+                return None  # nothing to report or fix: no models built
         if jsonio.has_long_number(content):
             value = parse_line(content, number)
             if isinstance(value, Record):
                 return value
         file_format = self.detected if self.detect == "file" else None
-        return read_value(value, number, format, content, file_format)
+        record = read_value(value, number, format, content, file_format)
+        if record.transcript is not None:  # the outline is of the same text, numbers aside
+            seed_outline(record.transcript, outline)
+        return record

@@ -98,6 +98,15 @@ def outline_of(transcript: Transcript) -> Outline:
     return found
 
 
+def seed_outline(transcript: Transcript, outline: Outline | None) -> Transcript:
+    """`transcript`, holding `outline` as its own (`outline_of`) when that is the outline
+    its codec's fast reader read from the very value it was decoded from: the two are
+    equal (the representation test), so it is not built again. Returns `transcript`."""
+    if outline is not None and outline.format == transcript.format:
+        transcript.__dict__[_OUTLINE] = (memo_source(transcript), outline)
+    return transcript
+
+
 def get_codec(name: str) -> Codec:
     """The codec named `name`; raise `HistnormError` listing the known names otherwise."""
     try:
