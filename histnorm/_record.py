@@ -121,6 +121,19 @@ def _setstate(self: Any, state: list[Any]) -> None:
         _set(self, name, value)
 
 
+def copied(obj: Any, changes: dict[str, Any]) -> Any:
+    """A copy of the record `obj` with the fields in `changes` set to their values, made
+    as `dataclasses.replace` makes it but without running `__init__` or `__post_init__`:
+    for a caller whose copy needs no check the class makes (a field no check reads)."""
+    plan: _Plan = obj.__record__
+    new = object.__new__(type(obj))
+    for name in plan.fields:
+        _set(new, name, changes.pop(name) if name in changes else getattr(obj, name))
+    if changes:
+        raise TypeError(f"{plan.name} has no field {next(iter(changes))!r}")
+    return new
+
+
 def _finish(cls: type, frozen: bool, slots: bool) -> None:
     """Give `cls` the methods `dataclass(cls, frozen=frozen, slots=slots)` would write."""
     own = cls.__dict__

@@ -218,6 +218,11 @@ def _head(pointer: str) -> int | None:
 def _align(counts: list[int], again: Transcript) -> list[list[int]] | None:
     """For each message (given by its number of parts), the messages of `again` that hold
     its parts, in order; None when they do not add up."""
+    messages = again.messages
+    if len(messages) == len(counts) and all(
+        len(message.parts) == want for message, want in zip(messages, counts, strict=True)
+    ):
+        return [[k] for k in range(len(counts))]  # each message reads as itself
     groups: list[list[int]] = []
     k = 0
     for want in counts:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import field, replace
+from dataclasses import field
 from enum import StrEnum
 from typing import Any
 
-from histnorm._record import record
+from histnorm._record import copied, record
 
 
 def printable(text: str) -> str:
@@ -86,8 +86,10 @@ class Diagnostic:
             object.__setattr__(self, "message", printable(self.message))
 
     def at(self, **changes: Any) -> Diagnostic:
-        """A copy with its location fields changed."""
-        return replace(self, location=replace(self.location, **changes))
+        """A copy with its location fields changed (`replace` of both, made faster: the
+        check of a new message does not apply to a copy of a checked one)."""
+        copy: Diagnostic = copied(self, {"location": copied(self.location, changes)})
+        return copy
 
     def sort_key(self) -> tuple[Any, ...]:
         """Order by file, transcript, message, part, then code."""

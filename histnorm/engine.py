@@ -15,7 +15,7 @@ from histnorm.conserve import lost, written_as_before
 from histnorm.diagnostic import Applicability, Diagnostic, Location, Severity
 from histnorm.edit import dropped_answers, is_result_only
 from histnorm.errors import HistnormError
-from histnorm.formats import CODECS, get_codec, outline_of
+from histnorm.formats import CODECS, get_codec, model_context
 from histnorm.guard import Block, blocks, guard, keeps
 from histnorm.lazy import model
 from histnorm.model_terms import JsonValue
@@ -103,7 +103,7 @@ class _Look:
     __slots__ = ("_flags", "context", "fixable", "in_scope", "kinds", "severity")
 
     def __init__(self, transcript: Transcript, settings: Settings) -> None:
-        self.context = Context(outline_of(transcript), settings, transcript)
+        self.context = model_context(transcript, settings)
         self.kinds = self.context.outline.tool_kinds()  # for `Rule.needs`
         self._flags: int | None = None
         self.in_scope = _scope(transcript, settings)
@@ -354,7 +354,7 @@ def checked_outline(
 ) -> tuple[bool, Outline | None]:
     """`proven_clean`, and the outline the codec's fast reader read from `value` (None
     when it does not read it): a caller that decodes `value` after all hands it to the
-    transcript (`histnorm.formats.seed_outline`) rather than building it again."""
+    transcript (`histnorm.formats.seed_read`) rather than building it again."""
     outline = get_codec(format).read_outline(value)
     return outline is not None and outline_clean(outline, settings, value, raw), outline
 

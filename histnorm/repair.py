@@ -24,7 +24,7 @@ from histnorm._document_repair import empty_history, repair_document
 from histnorm._record import record
 from histnorm.diagnostic import Diagnostic
 from histnorm.errors import HistnormError, NotATranscript
-from histnorm.formats import detect_format, get_codec, seed_outline
+from histnorm.formats import detect_format, get_codec, seed_read
 from histnorm.settings import DEFAULT_SETTINGS, Settings, check_options, with_options
 
 if TYPE_CHECKING:
@@ -136,28 +136,29 @@ def _refuse(item: Any) -> Any:
 
 def _read_as_passed(
     value: Any, format: str | None, settings: Settings
-) -> tuple[str | None, bool, Outline | None]:
+) -> tuple[str | None, bool, Outline | None, bytes | None]:
     """The format `value` was read in as passed (None: it was not), whether its format's
     reader proves it clean: no copy, no model, one serialisation (which the size and media
-    checks reuse), and the outline that reader read (`engine.checked_outline`). Only a
-    list or dict that serialises with no object histnorm would read through `model_dump()`
-    (SDK and pydantic objects, subclasses, dataclasses: those go to `plain`) is tried; the
-    reader reads exact JSON types only, so anything else where it reads is not proven."""
+    checks reuse), the outline that reader read (`engine.checked_outline`) and that
+    serialisation (None: it has none). Only a list or dict that serialises with no object
+    histnorm would read through `model_dump()` (SDK and pydantic objects, subclasses,
+    dataclasses: those go to `plain`) is tried; the reader reads exact JSON types only, so
+    anything else where it reads is not proven."""
     if type(value) is not list and type(value) is not dict:
-        return None, False, None
+        return None, False, None, None
     try:
         raw = orjson.dumps(value, default=_refuse, option=_JSON_ONLY)
     except (TypeError, RecursionError):  # orjson's JSONEncodeError is a TypeError
-        return None, False, None
+        return None, False, None, None
     try:
         found = format if format is not None else detect_format(value)
-        return found, *engine.checked_outline(value, found, settings, raw)
+        return found, *engine.checked_outline(value, found, settings, raw), raw
     except HistnormError:
-        return None, False, None
+        return None, False, None, None
 
 
 def _repair_value(value: Any, format: str | None, settings: Settings) -> Repair[Any]:
-    passed, clean, outline = _read_as_passed(value, format, settings)
+    passed, clean, outline, raw = _read_as_passed(value, format, settings)
     if clean:
         return Repair(value, _EMPTY, (), passed)
     from histnorm.plain import plain, restore, stand_ins
@@ -171,8 +172,9 @@ def _repair_value(value: Any, format: str | None, settings: Settings) -> Repair[
             clean, outline = engine.checked_outline(data, found, settings)
             if clean:
                 return Repair(value, _EMPTY, (), found)
+            raw = None  # `data` is a copy of `value`, which `raw` is the JSON of
         codec = get_codec(found)
-        read = seed_outline(codec.decode(data), outline)
+        read = seed_read(codec.decode(data), outline, data, raw)
         result = engine.fix(read, settings)
     except NotATranscript as error:
         if empty_history(data):

@@ -90,9 +90,9 @@ class Rule:
         if outline_check is not None:
 
             def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
-                from histnorm.formats import outline_of
+                from histnorm.formats import model_context
 
-                return outline_check(Context(outline_of(transcript), settings, transcript))
+                return outline_check(model_context(transcript, settings))
 
             object.__setattr__(self, "check", check)
 

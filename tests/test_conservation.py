@@ -27,9 +27,9 @@ from hypothesis import strategies as st
 
 import histnorm
 import histnorm.engine as engine
-from histnorm.conserve import atoms, lost
+from histnorm.conserve import _align, atoms, lost
 from histnorm.diagnostic import Applicability, Diagnostic, FixInfo
-from histnorm.model import TextPart, Transcript
+from histnorm.model import Message, TextPart, Transcript
 from histnorm.profiles import PROFILES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -542,3 +542,29 @@ def test_the_hold_alone_keeps_the_text_of_a_shadowed_line(monkeypatch: pytest.Mo
     a line that shadows an earlier one (the check is not what saves them any more)."""
     monkeypatch.setattr(engine, "conserved", lambda *args: None)
     assert not any(_lost_texts(seed, case) for seed, case in LOSSY)
+
+
+def _messages(*counts: int) -> Transcript:
+    """A transcript whose messages hold `counts` text parts each."""
+    return Transcript(
+        messages=tuple(
+            Message(role="user", parts=tuple(TextPart(text=str(i)) for i in range(n)))
+            for n in counts
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    ("counts", "again", "groups"),
+    [
+        ([2, 0, 1], (2, 0, 1), [[0], [1], [2]]),  # each message reads as itself
+        ([3, 1], (1, 2, 1), [[0, 1], [2]]),  # a message read back as two
+        ([3, 0], (1, 2), None),  # the empty message is not read back
+        ([2], (2, 1), None),  # a message more
+        ([1, 1], (2,), None),  # two messages joined
+    ],
+)
+def test_messages_align_with_what_they_read_back_as(
+    counts: list[int], again: tuple[int, ...], groups: list[list[int]] | None
+) -> None:
+    assert _align(counts, _messages(*again)) == groups

@@ -28,14 +28,15 @@ from outline_helpers import FAST, ROOT, SAMPLES, check_outline, generated
 from test_fuzz_mutations import damaged
 
 import histnorm
+from histnorm.analysis.context import Context
 from histnorm.analysis.outline import ALWAYS, CALLS, PARTIAL, RESULTS
 from histnorm.document import check as document_check
-from histnorm.engine import outline_clean, proven_clean
+from histnorm.engine import check_rule, outline_clean, proven_clean
 from histnorm.errors import HistnormError
-from histnorm.formats import CODECS, outline_of
+from histnorm.formats import CODECS, outline_of, seed_read
 from histnorm.model import MediaPart, Message, TextPart, Transcript
 from histnorm.profiles import PROFILES
-from histnorm.rules import ALL_RULES
+from histnorm.rules import ALL_RULES, oversized_content
 from histnorm.settings import Settings
 
 
@@ -62,6 +63,23 @@ def check_wants(where: str, transcript: Transcript, chosen: Settings) -> None:
             assert found == [], f"{where}: {rule.code} skipped (wants {rule.wants}), finds {found}"
 
 
+def check_read_json(where: str, transcript: Transcript, value: Any, chosen: Settings) -> None:
+    """What a transcript decoded from a parsed value keeps of it (`seed_read`): every
+    structural rule reports the same with that value and its JSON as without them."""
+    outline = outline_of(transcript)
+    try:
+        raw: bytes | None = orjson.dumps(value)
+    except TypeError:  # a number orjson does not write
+        raw = None
+    alone = Context(outline, chosen, transcript)
+    for native, text in ((value, raw), (value, None)):
+        read = Context(outline, chosen, transcript, native, text)
+        for rule in ALL_RULES:
+            if rule.check_outline is not None:
+                got, want = list(rule.check_outline(read)), list(rule.check_outline(alone))
+                assert got == want, f"{where}: {rule.code} reads the JSON otherwise"
+
+
 def check_promises(fmt: str, where: str, value: Any) -> bool:
     """The representation promise, and under every profile: a clean outline lints clean,
     and the fast path decides as the outline of the model does (with the value's JSON,
@@ -77,6 +95,7 @@ def check_promises(fmt: str, where: str, value: Any) -> bool:
         clean = outline_clean(reference, chosen, value)
         check_needs(where, transcript, reference, chosen)
         check_wants(where, transcript, chosen)
+        check_read_json(where, transcript, value, chosen)
         if clean:
             found = histnorm.lint(transcript, chosen)
             assert found == (), f"{where}: clean outline under {name}, yet lint reports {found}"
@@ -229,6 +248,29 @@ def test_a_content_rule_is_not_run_on_a_model_without_the_flags_it_wants() -> No
         assert asked
     finally:
         object.__setattr__(rule, "check", inner)
+
+
+def test_a_model_read_from_json_is_measured_on_that_json(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """HN113 rules its string limit out on the JSON a decoded transcript was read from
+    (`seed_read`), as on the fast path, and walks the strings of one without it."""
+    walked: list[int] = []
+    strings = oversized_content._strings
+
+    def spy(transcript: Transcript, limit: int) -> Any:
+        walked.append(limit)
+        return strings(transcript, limit)
+
+    monkeypatch.setattr(oversized_content, "_strings", spy)
+    value = [*_ASKED, {"role": "user", "content": "Go on."}]  # HN001: not proven clean
+    chosen = Settings(profile="openai-chat")
+    rule = oversized_content.RULE
+    read = seed_read(CODECS["openai-chat"].decode(value), None, value, orjson.dumps(value))
+    assert check_rule(rule, read, chosen) == []
+    assert walked == []
+    assert check_rule(rule, CODECS["openai-chat"].decode(value), chosen) == []
+    assert walked == [10_485_760]
 
 
 def test_every_rule_checks_the_outline_or_names_its_flags() -> None:

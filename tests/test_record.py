@@ -255,3 +255,23 @@ def test_every_record_class_has_the_signature_and_hashing_of_its_twin(cls: type)
     explicit = "__hash__" in cls.__dict__ and cls.__dict__["__hash__"] not in (None,)
     if not explicit or cls.__dict__["__hash__"].__module__ == "histnorm._record":
         assert (cls.__hash__ is None) == (twin.__hash__ is None)
+
+
+def test_a_copy_with_changes_is_what_replace_makes() -> None:
+    """`copied` gives `dataclasses.replace`'s copy (without running `__post_init__`), and
+    refuses a name that is no field, as `replace` does."""
+    from histnorm._record import copied
+    from histnorm.diagnostic import Diagnostic, Location, Severity
+
+    found = Diagnostic("HN001", "orphan-tool-call", "é", Severity.ERROR, Location(3, 1), data=[1])
+    for changes in ({}, {"pointer": "/3"}, {"line": 7, "message_index": None}):
+        moved = found.at(**changes)
+        twin = dataclasses.replace(found, location=dataclasses.replace(found.location, **changes))
+        assert moved == twin
+        assert [getattr(moved, f.name) for f in dataclasses.fields(Diagnostic)] == [
+            getattr(twin, f.name) for f in dataclasses.fields(Diagnostic)
+        ]
+        assert moved.data is found.data
+    assert copied(found.location, {"line": 2}) == Location(3, 1, line=2)
+    with pytest.raises(TypeError, match="no field 'row'"):
+        found.at(row=2)

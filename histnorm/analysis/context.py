@@ -1,6 +1,7 @@
 """What a rule's check gets: the outline, its pairing, the settings and, when a check
-needs content the outline does not hold, the transcript (or, on the fast path, the
-parsed native value, for checks that can rule a size or a media type out on its JSON)."""
+needs content the outline does not hold, the transcript; and the parsed native value it
+was read from, when known (always on the fast path), for checks that can rule a size or a
+media type out on its JSON."""
 
 from __future__ import annotations
 
@@ -49,7 +50,9 @@ class Context:
         self.settings = settings
         self._transcript = transcript
         self.native = native
-        """The parsed native value on the fast path (`engine.proven_clean`), else None."""
+        """The parsed native value the outline, and the transcript if any, were read from
+        (on the fast path, `engine.proven_clean`; on a model, `formats.seed_read`), else
+        None."""
         self._raw = raw
 
     @property

@@ -19,7 +19,7 @@ from histnorm.document.result import LineResult, Skip
 from histnorm.document.write import write_line
 from histnorm.engine import unreadable
 from histnorm.errors import HistnormError, NotATranscript
-from histnorm.formats import claims, common_format, seed_outline
+from histnorm.formats import claims, common_format, seed_read
 from histnorm.settings import Settings
 
 HEAD_BYTES = 8 << 20
@@ -144,6 +144,6 @@ class _State:
                 return value
         file_format = self.detected if self.detect == "file" else None
         record = read_value(value, number, format, content, file_format)
-        if record.transcript is not None:  # the outline is of the same text, numbers aside
-            seed_outline(record.transcript, outline)
+        if record.transcript is not None:  # decoded from `value`, read from `content`
+            seed_read(record.transcript, outline, value, content)
         return record

@@ -15,7 +15,9 @@ from histnorm.formats.signature import candidates
 from histnorm.model_terms import JsonValue, memo_source, same_source
 
 if TYPE_CHECKING:
+    from histnorm.analysis.context import Context
     from histnorm.model import Transcript
+    from histnorm.settings import Settings
 
 _CLASSES = {
     "openai-chat": ("openai_chat", "OpenAIChatCodec"),
@@ -98,13 +100,39 @@ def outline_of(transcript: Transcript) -> Outline:
     return found
 
 
-def seed_outline(transcript: Transcript, outline: Outline | None) -> Transcript:
-    """`transcript`, holding `outline` as its own (`outline_of`) when that is the outline
-    its codec's fast reader read from the very value it was decoded from: the two are
-    equal (the representation test), so it is not built again. Returns `transcript`."""
+_READ = "_histnorm_read"
+"""Where `seed_read` keeps the native value a transcript was decoded from, and its text."""
+
+
+def seed_read(
+    transcript: Transcript,
+    outline: Outline | None,
+    native: JsonValue = None,
+    raw: bytes | None = None,
+) -> Transcript:
+    """`transcript`, decoded from the parsed `native` (the JSON text `raw`, when known),
+    holding what was read on the way while it holds what it was decoded from: `outline`,
+    which its codec's fast reader read from `native`, as its own (`outline_of`: the two are
+    equal, the representation test), and `native` and `raw` for the size and media checks
+    (`model_context`), which rule themselves out on that JSON as on the fast path.
+    Returns `transcript`."""
+    source = memo_source(transcript)
     if outline is not None and outline.format == transcript.format:
-        transcript.__dict__[_OUTLINE] = (memo_source(transcript), outline)
+        transcript.__dict__[_OUTLINE] = (source, outline)
+    if native is not None:
+        transcript.__dict__[_READ] = (source, native, raw)
     return transcript
+
+
+def model_context(transcript: Transcript, settings: Settings) -> Context:
+    """The context the checks of a decoded transcript read: its outline, and the native
+    value it was decoded from while it still holds what it was read as (`seed_read`)."""
+    from histnorm.analysis.context import Context  # the checks' own: loaded when they run
+
+    held = transcript.__dict__.get(_READ)
+    if held is not None and same_source(held[0], memo_source(transcript)):
+        return Context(outline_of(transcript), settings, transcript, held[1], held[2])
+    return Context(outline_of(transcript), settings, transcript)
 
 
 def get_codec(name: str) -> Codec:

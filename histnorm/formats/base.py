@@ -268,6 +268,9 @@ def rebuild(native: Mapping[str, Any], updates: Mapping[str, Any]) -> dict[str, 
     return out
 
 
+_NONE: dict[str, Any] = {}
+"""The `__dict__` of an object without one, for `reuse_native` (never written)."""
+
 _REUSE = "_histnorm_reuse"
 """Where `reuse_native` keeps its answers in a model's `__dict__` (pydantic ignores it: not
 a field, not compared), by decoder, each with the `id` of the model it holds for."""
@@ -284,11 +287,12 @@ def reuse_native(obj: Any, decoder: Callable[[Any], Any]) -> bool:
     native = getattr(obj, "native", None)
     if native is None:
         return False
-    model_memo: dict[str, Any] | None = obj.__dict__ if isinstance(obj, _model_type()) else None
-    if model_memo is not None:  # an answer is kept only under a decoder that is its key
-        held = model_memo.get(_REUSE, {}).get(decoder)
+    kept = getattr(obj, "__dict__", _NONE).get(_REUSE)  # answers are kept on models only
+    if kept is not None:  # and only under a decoder that is its key
+        held = kept.get(decoder)
         if held is not None and held[0] == id(obj):
             return bool(held[1])
+    model_memo: dict[str, Any] | None = obj.__dict__ if isinstance(obj, _model_type()) else None
     key = _decoder_key(decoder) if model_memo is not None else None
     memo: dict[str, Any] = model_memo if key is not None and model_memo is not None else {}
     try:

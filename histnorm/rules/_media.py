@@ -110,21 +110,19 @@ def images(transcript: Transcript) -> Iterator[Image]:
 
 def may_hold_images(context: Context) -> Transcript | None:
     """The transcript whose images a media check reads, or None when it holds none: the
-    outline shows no media part and no tool result, or the fast path's JSON names no image.
-    Asks for the model (`NeedsModel`) when neither can tell."""
-    decoded = context.decoded
-    if decoded is None:
-        if context.native_json is not None:
-            if not context.names_image:
-                return None
-        elif not any(
-            part == _MEDIA or type(part) is Result
-            for step in context.outline.messages
-            for part in step.parts
-        ):
+    JSON it was read from names no image, or (on the fast path, without that JSON) the
+    outline shows no media part and no tool result. Asks for the model (`NeedsModel`)
+    when neither can tell."""
+    if context.native_json is not None:
+        if not context.names_image:
             return None
-        return context.transcript  # raises NeedsModel on the fast path
-    return decoded
+    elif context.decoded is None and not any(
+        part == _MEDIA or type(part) is Result
+        for step in context.outline.messages
+        for part in step.parts
+    ):
+        return None
+    return context.transcript  # raises NeedsModel on the fast path
 
 
 def placeholder(what: str) -> str:

@@ -68,12 +68,9 @@ def _limits(profile: Profile) -> list[int]:
 
 
 def _model(context: Context) -> Transcript | None:
-    """The transcript to check, or None when the fast path's JSON rules every limit out:
-    it is no longer than the smallest size limit and, when sides are limited, names no
-    image. Without JSON or model it asks for the model (`NeedsModel`)."""
-    decoded = context.decoded
-    if decoded is not None:
-        return decoded
+    """The transcript to check, or None when the JSON it was read from rules every limit
+    out: it is no longer than the smallest size limit and, when sides are limited, names
+    no image. Without JSON or model it asks for the model (`NeedsModel`)."""
     raw = context.native_json
     if raw is not None:
         limits = _limits(context.profile)
