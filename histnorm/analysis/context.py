@@ -91,10 +91,11 @@ class Context:
 
     @cached_property
     def pairing(self) -> Pairing:
-        """How the transcript pairs, or on the fast path its outline (the same: `pair()`
-        reads both, and the representation test holds them equal); asked once for every
-        check that reads this context."""
-        return pair_transcript(self._transcript or self.outline)
+        """How the outline pairs, which is how its transcript pairs (`pair()` reads both,
+        and the representation test holds them equal): one pairing for the checks that
+        read this context and those that pair its outline, which a fast reader may have
+        paired on its walk."""
+        return pair_transcript(self.outline)
 
     @cached_property
     def tail(self) -> TailMode:

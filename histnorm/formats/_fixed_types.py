@@ -52,14 +52,20 @@ def _type_change(before: Any, after: Any, where: str) -> str | None:
 def _resolve(document: Any, pointer: str) -> Any:
     node = document
     for token in pointer.split("/")[1:]:
-        token = token.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
+        node = _step(node, token)
+        if node is None:
             return None
     return node
+
+
+def _step(node: Any, token: str) -> Any:
+    """What the JSON Pointer token `token` names in `node`, or None."""
+    token = token.replace("~1", "/").replace("~0", "~")
+    if isinstance(node, dict) and token in node:
+        return node[token]
+    if isinstance(node, list) and token.isdigit() and int(token) < len(node):
+        return node[int(token)]
+    return None
 
 
 def changed_type(codec: Writer, original: Transcript, fixed: Transcript) -> str | None:
@@ -72,9 +78,15 @@ def changed_type(codec: Writer, original: Transcript, fixed: Transcript) -> str 
         problem = _type_change(original.native, document, "")
         if problem is not None:
             return problem
+    parents: dict[str, Any] = {}  # the messages' containers, each resolved once
     for index, message in enumerate(fixed.messages):
         if isinstance(message.native, dict):
-            written = _resolve(document, codec.message_pointer(fixed, index))
+            pointer = codec.message_pointer(fixed, index)
+            head, _, last = pointer.rpartition("/")
+            if head not in parents:
+                parents[head] = _resolve(document, head)
+            parent = parents[head]
+            written = document if not pointer else None if parent is None else _step(parent, last)
             if written is message.native:
                 continue  # written as it was read
             where = f" in message {index + 1} of {len(fixed.messages)}"
