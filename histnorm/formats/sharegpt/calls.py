@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import histnorm.jsonio as jsonio
@@ -38,12 +39,16 @@ _KINDS: dict[str, tuple[str, str]] = {
 }
 
 
+Parsed = tuple[bool, list[dict[str, Any]]] | None
+"""What `parse_calls` makes of a value."""
+
+
 def family(name: str | None) -> ToolFamily:
     """`handoff` for `handoff_to_*` names, else `function`."""
     return ToolFamily.HANDOFF if name and name.startswith(HANDOFF_PREFIX) else ToolFamily.FUNCTION
 
 
-def parse_calls(value: Any) -> tuple[bool, list[dict[str, Any]]] | None:
+def parse_calls(value: Any) -> Parsed:
     """The call objects of a function_call value and whether it was a single object, or None."""
     if not isinstance(value, str):
         return None
@@ -156,22 +161,34 @@ def _kind_of(turn: Any) -> str | None:
     return tag_kind(tag)[0] if isinstance(tag, str) else None
 
 
-def answers_of(turns: list[Any]) -> dict[int, Answers]:
+def answers_of(
+    turns: list[Any],
+    kinds: list[str | None] | None = None,
+    parsed: Mapping[int, Parsed] | None = None,
+) -> dict[int, Answers]:
     """For every observation turn, the calls it answers: those of the function_call turn
     before its run of observations, one per observation, or all of them when a single
-    observation follows a parallel turn; None when that turn could not be read."""
+    observation follows a parallel turn; None when that turn could not be read. `kinds`
+    (each turn's, as `tag_kind` tells it; None for a turn without a tag) and `parsed`
+    (`parse_calls` of the value of each function_call turn, by index) are what the caller
+    worked out already."""
+    if kinds is None:
+        kinds = [_kind_of(turn) for turn in turns]
     out: dict[int, Answers] = {}
-    index = 0
-    while index < len(turns):
-        if _kind_of(turns[index]) != "result":
+    index, count = 0, len(turns)
+    while index < count:
+        if kinds[index] != "result":
             index += 1
             continue
         start = index
-        while index < len(turns) and _kind_of(turns[index]) == "result":
+        while index < count and kinds[index] == "result":
             index += 1
-        owner = turns[start - 1] if start and _kind_of(turns[start - 1]) == "call" else None
+        owner = turns[start - 1] if start and kinds[start - 1] == "call" else None
         value = owner.get("value") if isinstance(owner, dict) else None
-        calls = parse_calls(value)
+        if parsed is not None and owner is not None and start - 1 in parsed:
+            calls = parsed[start - 1]
+        else:
+            calls = parse_calls(value)
         if value is not None and calls is None:
             out.update(dict.fromkeys(range(start, index)))
             continue

@@ -23,18 +23,25 @@ from histnorm.analysis.outline import (
     Step,
 )
 from histnorm.call_keys import unread_call_keys
-from histnorm.formats.sharegpt.calls import Answers, answers_of, family, parse_calls, tag_kind
+from histnorm.formats.sharegpt.calls import (
+    Answers,
+    Parsed,
+    answers_of,
+    family,
+    parse_calls,
+    tag_kind,
+)
 
 KEY = "conversations"
 _new = tuple.__new__  # builds a named tuple as `_make` does, without its slower `__new__`
 
 
-def _parts(kind: str, value: Any, answers: Answers) -> tuple[OutlinePart, ...]:
-    """The outline of `_parts` in the codec: what one turn's value holds."""
+def _parts(kind: str, value: Any, answers: Answers, calls: Parsed) -> tuple[OutlinePart, ...]:
+    """The outline of `_parts` in the codec: what one turn's value holds (`calls`: what
+    `parse_calls` makes of it, for a function_call turn)."""
     if value is None:
         return ()
     if kind == "call":
-        calls = parse_calls(value)
         if calls is not None:
             return tuple(
                 _new(Call, (None, n, family(n), "function_call", False, "tool_call"))
@@ -55,11 +62,18 @@ def read_outline(data: Any) -> Outline | None:
     for turn in turns:
         if type(turn) is not dict or type(turn.get("from")) is not str:
             return None
-    answers = answers_of(turns)
+    tagged = [tag_kind(turn["from"]) for turn in turns]
+    kinds: list[str | None] = [kind for kind, _ in tagged]
+    parsed = {
+        index: parse_calls(turn.get("value"))
+        for index, turn in enumerate(turns)
+        if kinds[index] == "call"
+    }
+    answers = answers_of(turns, kinds, parsed)
     steps = []
     for index, turn in enumerate(turns):
-        kind, role = tag_kind(turn["from"])
-        parts = _parts(kind, turn.get("value"), answers.get(index, (None,)))
+        kind, role = tagged[index]
+        parts = _parts(kind, turn.get("value"), answers.get(index, (None,)), parsed.get(index))
         flags = UNKNOWN if unread_call_keys(turn) else 0
         steps.append(_new(Step, (role, parts, flags, None)))
     return Outline(tuple(steps), "sharegpt")
