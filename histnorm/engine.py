@@ -20,7 +20,7 @@ from histnorm.guard import Block, blocks, guard, keeps
 from histnorm.lazy import model
 from histnorm.model_terms import JsonValue
 from histnorm.profiles import profile_for
-from histnorm.rule import Rule
+from histnorm.rule import OutlineCheckFn, Rule
 from histnorm.rules import ALL_RULES, FIX_ORDER, resolve
 from histnorm.selection import chosen, repairable
 from histnorm.settings import DEFAULT_SETTINGS, Scope, Settings
@@ -68,9 +68,29 @@ def selected_rules(settings: Settings) -> tuple[Rule, ...]:
     return _selection(settings)[0]
 
 
-def _selection(settings: Settings) -> tuple[tuple[Rule, ...], frozenset[str]]:
-    """The selected rules and the codes whose fixes may be applied, held by the settings
-    they read (lint asks once per transcript)."""
+_Checks = tuple[int, tuple[tuple[int, OutlineCheckFn | None, int], ...]]
+"""What `outline_clean` runs of a selection (`_plan`)."""
+
+
+def _plan(rules: tuple[Rule, ...]) -> _Checks:
+    """The flags any content rule of `rules` that needs no tool part wants, and for every
+    other rule what it needs, its outline check (None for a content rule) and its flags."""
+    wanted = 0
+    others = []
+    for rule in rules:
+        if rule.check_outline is None and not rule.needs:
+            wanted |= rule.wants
+        else:
+            others.append((rule.needs, rule.check_outline, rule.wants))
+    return wanted, tuple(others)
+
+
+def _selection(
+    settings: Settings,
+) -> tuple[tuple[Rule, ...], frozenset[str], _Checks]:
+    """The selected rules, the codes whose fixes may be applied and what the fast path
+    runs of them (`_plan`), held by the settings they read (lint asks once per
+    transcript)."""
     key = (
         settings.select,
         settings.extend_select,
@@ -84,14 +104,15 @@ def _selection(settings: Settings) -> tuple[tuple[Rule, ...], frozenset[str]]:
         picked = chosen(settings)
         for name in settings.severity:
             resolve(name)
-        held = tuple(r for r in ALL_RULES if r.code in picked), repairable(settings)
+        rules = tuple(r for r in ALL_RULES if r.code in picked)
+        held = rules, repairable(settings), _plan(rules)
         if len(_SELECTED) >= 64:
             _SELECTED.clear()
         _SELECTED[key] = held
     return held
 
 
-_SELECTED: dict[tuple[object, ...], tuple[tuple[Rule, ...], frozenset[str]]] = {}
+_SELECTED: dict[tuple[object, ...], tuple[tuple[Rule, ...], frozenset[str], _Checks]] = {}
 
 
 class _Look:
@@ -375,16 +396,19 @@ def outline_clean(
     flags = outline.all_flags(None if codec is None else codec.known_roles)
     if flags & SEVERAL:
         return False  # each conversation is linted on its own (`histnorm.conversations`)
+    wanted, checks = _selection(settings)[2]
+    if wanted & flags:
+        return False  # a content rule wants a flag the outline has
     context = Context(outline, settings, native=native, raw=raw)
     kinds = outline.tool_kinds()
     try:
-        for rule in selected_rules(settings):
-            if rule.needs and not rule.needs & kinds:
+        for needs, check, wants in checks:
+            if needs and not needs & kinds:
                 continue  # it finds nothing without a part of these kinds
-            if rule.check_outline is None:
-                if rule.wants & flags:
+            if check is None:
+                if wants & flags:
                     return False
-            elif next(iter(rule.check_outline(context)), None) is not None:
+            elif next(iter(check(context)), None) is not None:
                 return False
     except NeedsModel:
         return False  # a rule needs content the outline does not hold: it reports

@@ -178,9 +178,12 @@ def test_the_needs_promise_catches_a_rule_that_names_the_wrong_kinds(
         check_needs("wrong", transcript, outline, Settings())
 
 
-def test_a_rule_is_not_run_on_a_transcript_without_the_parts_it_needs() -> None:
+def test_a_rule_is_not_run_on_a_transcript_without_the_parts_it_needs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The engine skips a rule's check where `needs` says it finds nothing, on the fast
     path and on the model, and runs it where the parts are."""
+    monkeypatch.setattr(histnorm.engine, "_SELECTED", {})  # the checks below are the spies
     asked: list[str] = []
     spied = [(r, r.check_outline) for r in ALL_RULES if r.code in ("HN001", "HN008")]
     for rule, inner in spied:
