@@ -136,12 +136,16 @@ class _Look:
 
     @property
     def flags(self) -> int:
-        """The outline's flags (`Outline.all_flags`), for `Rule.wants`; worked out once."""
+        """The outline's flags (`outline_flags`), for `Rule.wants`; worked out once."""
         if self._flags is None:
-            outline = self.context.outline
-            codec = CODECS.get(outline.format or "")
-            self._flags = outline.all_flags(None if codec is None else codec.known_roles)
+            self._flags = outline_flags(self.context.outline)
         return self._flags
+
+
+def outline_flags(outline: Outline) -> int:
+    """`Outline.all_flags` with the roles its format's codec knows."""
+    codec = CODECS.get(outline.format or "")
+    return outline.all_flags(None if codec is None else codec.known_roles)
 
 
 def _scope(transcript: Transcript, settings: Settings) -> Callable[[int | None], bool]:
@@ -392,8 +396,7 @@ def outline_clean(
     value the outline was read from, lets size and media checks rule themselves out on its
     JSON (`Context.native`); without it they ask for the model under profiles that limit
     sizes or media."""
-    codec = CODECS.get(outline.format or "")
-    flags = outline.all_flags(None if codec is None else codec.known_roles)
+    flags = outline_flags(outline)
     if flags & SEVERAL:
         return False  # each conversation is linted on its own (`histnorm.conversations`)
     wanted, checks = _selection(settings)[2]

@@ -31,7 +31,7 @@ import histnorm
 from histnorm.analysis.context import Context
 from histnorm.analysis.outline import ALWAYS, CALLS, PARTIAL, RESULTS
 from histnorm.document import check as document_check
-from histnorm.engine import check_rule, outline_clean, proven_clean
+from histnorm.engine import check_rule, outline_clean, outline_flags, proven_clean
 from histnorm.errors import HistnormError
 from histnorm.formats import CODECS, outline_of, seed_read
 from histnorm.model import MediaPart, Message, TextPart, Transcript
@@ -54,9 +54,7 @@ def check_wants(where: str, transcript: Transcript, chosen: Settings) -> None:
     """The `Rule.wants` promise, which the engine keeps on the model path too: a content
     rule whose check is not run, because the outline shows none of the flags it wants,
     finds nothing when it is run."""
-    outline = outline_of(transcript)
-    codec = CODECS.get(outline.format or "")
-    flags = outline.all_flags(None if codec is None else codec.known_roles)
+    flags = outline_flags(outline_of(transcript))
     for rule in ALL_RULES:
         if rule.check_outline is None and not rule.wants & flags:
             found = list(rule.check(transcript, chosen))

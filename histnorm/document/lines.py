@@ -101,7 +101,8 @@ class _State:
     def line(self, raw: bytes, content: bytes, number: int, ending: bytes, bom: bool) -> LineResult:
         record = self._record(content, number)
         if record is None:  # proven clean: the line as read, made the cheap way
-            return copied(_CLEAN, {"number": number, "raw": raw})  # type: ignore[no-any-return]
+            clean: LineResult = copied(_CLEAN, {"number": number, "raw": raw})
+            return clean
         if isinstance(record.error, NotATranscript):
             return LineResult(
                 number, raw, skip=Skip(record.error.message, number, record.error.pointer)
