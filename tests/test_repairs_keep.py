@@ -436,3 +436,66 @@ def test_a_result_is_not_moved_in_front_of_its_own_call() -> None:
     fixed = histnorm.fix(body, profile="anthropic", unsafe_fixes=True)
     parts = histnorm.encode(fixed.transcript)["messages"][0]["content"]
     assert [p["type"] for p in parts] == ["text", "tool_use", "tool_result"]
+
+
+def _history(*results: tuple[str, str], calls: tuple[tuple[str, str], ...] = ()) -> Transcript:
+    """An OpenAI Chat history: one assistant turn calling `calls` (id, arguments), then a
+    tool message per result (call id, content)."""
+    from histnorm.formats import get_codec
+
+    made = [
+        {"id": i, "type": "function", "function": {"name": "f", "arguments": a}} for i, a in calls
+    ]
+    value = [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": None, "tool_calls": made},
+        *({"role": "tool", "tool_call_id": i, "content": c} for i, c in results),
+    ]
+    return get_codec("openai-chat").decode(value)
+
+
+_TWO = (("c1", "{}"), ("c2", "{}"))
+
+
+@pytest.mark.parametrize(
+    ("after", "lost"),
+    [
+        (_history(("c1", "same"), ("c2", "same"), calls=_TWO), 0),  # as it was
+        (_history(("c2", "same"), ("c1", "same"), calls=_TWO), 0),  # moved
+        (_history(("c1", "same"), calls=_TWO), 1),  # one of two equal results gone
+        (_history(calls=_TWO), 2),  # both gone, their calls kept
+        (_history(("c1", "same and more"), ("c2", "same"), calls=_TWO), 0),  # text appended
+        (_history(("c1", "other"), ("c2", "same"), calls=_TWO), 1),  # content rewritten
+        (_history(("c2", "same"), calls=(("c2", "{}"),)), 1),  # c1 and its result gone
+    ],
+)
+def test_dropped_answers_counts_the_results_a_repair_loses(after: Transcript, lost: int) -> None:
+    """Results are compared by content (`result_key`, held as a digest): equal results
+    count once each, a moved or extended one is kept, a rewritten or removed one is lost
+    while its call can be replayed."""
+    from histnorm.edit import dropped_answers
+
+    before = _history(("c1", "same"), ("c2", "same"), calls=_TWO)
+    assert dropped_answers(before, after) == lost
+
+
+def test_dropped_answers_lets_a_result_go_with_its_unreplayable_call() -> None:
+    """A result removed with a call no target can replay (arguments cut off) is not lost;
+    the same removal of a replayable call's result is."""
+    from histnorm.edit import dropped_answers
+
+    cut = (("c1", '{"city": "Par'), ("c2", "{}"))
+    before = _history(("c1", "a"), ("c2", "b"), calls=cut)
+    assert dropped_answers(before, _history(("c2", "b"), calls=(("c2", "{}"),))) == 0
+    assert dropped_answers(before, _history(("c1", "a"), calls=(("c1", cut[0][1]),))) == 1
+
+
+def test_dropped_answers_keeps_a_result_replaced_with_a_placeholder() -> None:
+    """A result whose content a fix replaced (`with_content`) still counts as kept."""
+    from histnorm.edit import dropped_answers, with_content
+
+    before = _history(("c1", "big"), calls=(("c1", "{}"),))
+    message = before.messages[2]
+    part = with_content(message.parts[0], "[removed]")
+    after = before.evolve(messages=(*before.messages[:2], message.evolve(parts=(part,))))
+    assert dropped_answers(before, after) == 0
