@@ -95,6 +95,8 @@ def _compared(self: Any) -> tuple[Any, ...]:
 
 
 def _eq(self: Any, other: object) -> Any:
+    if other is self:
+        return True  # as the tuples compare: each field is itself
     if other.__class__ is self.__class__:
         return _compared(self) == _compared(other)
     return NotImplemented

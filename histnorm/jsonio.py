@@ -177,7 +177,7 @@ def copy(value: Any) -> Any:
 
 def dumps(value: Any, style: Style = COMPACT) -> bytes:
     """Serialise `value` in `style`; exact for integers of any size."""
-    if style == COMPACT:
+    if style is COMPACT or style == COMPACT:
         try:
             return orjson.dumps(value)
         except TypeError:

@@ -318,3 +318,30 @@ def test_an_escaped_key_in_the_text_read_does_not_hide_an_image() -> None:
     assert b"image" not in raw  # spelled only with escapes
     assert [d.code for d in histnorm.lint(raw, format="openai-chat")] == ["HN114"]
     assert not proven_clean(orjson.loads(raw), "openai-chat", Settings(), raw)
+
+
+def test_an_outline_without_media_or_results_rules_images_out_before_the_json() -> None:
+    body = [
+        {"role": "user", "content": "What is an image_url part?"},
+        {"role": "assistant", "content": "A part naming an image by URL."},
+    ]
+    outline = get_codec("openai-chat").read_outline(body)
+    assert outline is not None
+    context = Context(outline, Settings(profile="anthropic"), native=body)
+    assert not context.may_hold_image
+    assert "native_json" not in vars(context)  # the text was never searched
+    assert list(unsupported_media.check(context)) == []
+    assert proven_clean(body, "openai-chat", Settings(profile="anthropic"))
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_a_tool_result_leaves_the_image_question_to_the_json_or_the_model(native: bool) -> None:
+    body = [*_PLAIN[:3], {"role": "assistant", "content": "No image was needed."}]
+    outline = get_codec("openai-chat").read_outline(body)
+    assert outline is not None
+    context = Context(outline, Settings(profile="anthropic"), native=body if native else None)
+    assert context.may_hold_image  # the JSON names "image", or there is no JSON to read
+    with pytest.raises(NeedsModel):
+        list(unsupported_media.check(context))
+    plain = Context(outline, Settings(profile="anthropic"), native=_PLAIN)
+    assert not plain.may_hold_image  # a result, but JSON naming no image

@@ -6,11 +6,11 @@ media type out on its JSON."""
 from __future__ import annotations
 
 import re
-from functools import cached_property
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 import histnorm.jsonio as jsonio
-from histnorm.analysis.outline import Outline
+from histnorm.analysis.outline import RESULTS, Other, Outline
 from histnorm.model_terms import JsonValue
 from histnorm.pairing import Pairing, pair_transcript
 from histnorm.profiles import Profile, profile_for
@@ -28,6 +28,34 @@ them holds none."""
 _ESCAPE = re.compile(rb"\\u")
 """A `\\u` escape in JSON text (a compiled search of a literal: `b"\\u" in raw` scans
 bytes slower)."""
+
+
+_T = TypeVar("_T")
+
+
+class _once(Generic[_T]):
+    """`functools.cached_property` without its lock (a context is read by one thread):
+    the value is worked out on the first read and kept in the instance's `__dict__`,
+    which later reads find first."""
+
+    def __init__(self, compute: Callable[[Any], _T]) -> None:
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> _once[_T]: ...
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> _T: ...
+    def __get__(self, instance: object | None, owner: type | None = None) -> _once[_T] | _T:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.compute(instance)
+        return value
+
+
+_MEDIA = Other("media")
+"""A media part in an outline."""
 
 
 class NeedsModel(Exception):
@@ -60,7 +88,7 @@ class Context:
         """The decoded transcript, or None on the fast path (never raises)."""
         return self._transcript
 
-    @cached_property
+    @_once
     def native_json(self) -> bytes | None:
         """JSON text of `native`: the text it was parsed from when the caller gave it and it
         holds no `\\u` escape (which could spell a key the checks look for), else its
@@ -75,12 +103,20 @@ class Context:
         except (TypeError, ValueError, RecursionError):
             return None
 
-    @cached_property
-    def names_image(self) -> bool:
-        """Whether `native_json` holds `IMAGE_MARKER` (False without it), looked for once
-        for every check that asks."""
+    @_once
+    def may_hold_image(self) -> bool:
+        """Whether the transcript may hold an image where `histnorm.rules._media.images`
+        looks: False when its outline shows no media part and no tool result, or when
+        `native_json` is known and does not hold `IMAGE_MARKER`. Worked out once for every
+        check that asks; the outline is looked at first (a search of the JSON text costs
+        more than a walk of the parts)."""
+        outline = self.outline
+        if not outline.tool_kinds() & RESULTS and all(
+            _MEDIA not in step.parts for step in outline.messages
+        ):
+            return False
         text = self.native_json
-        return text is not None and IMAGE_MARKER in text
+        return text is None or IMAGE_MARKER in text
 
     @property
     def transcript(self) -> Transcript:
@@ -89,7 +125,7 @@ class Context:
             raise NeedsModel
         return self._transcript
 
-    @cached_property
+    @_once
     def pairing(self) -> Pairing:
         """How the outline pairs, which is how its transcript pairs (`pair()` reads both,
         and the representation test holds them equal): one pairing for the checks that
@@ -97,7 +133,7 @@ class Context:
         paired on its walk."""
         return pair_transcript(self.outline)
 
-    @cached_property
+    @_once
     def tail(self) -> TailMode:
         """The tail in force (`histnorm.tail`): the one chosen, else that of the value."""
         native = self.native if self._transcript is None else self._transcript.native
@@ -108,7 +144,7 @@ class Context:
         """Why the tail is closed, for messages: the setting, or the request body."""
         return "tail=close" if self.settings.tail is not None else REQUEST_NOTE
 
-    @cached_property
+    @_once
     def profile(self) -> Profile:
         """The replay target's constraints under the settings."""
         return profile_for(self.settings.profile, self.outline.format)

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 from histnorm._record import record
 from histnorm.analysis.context import Context
-from histnorm.analysis.outline import Other, Result
 from histnorm.diagnostic import Diagnostic
 from histnorm.edit import rewrite, with_content
 from histnorm.lazy import model
@@ -18,9 +17,6 @@ from histnorm.pairing import Position
 
 if TYPE_CHECKING:
     from histnorm.model import MediaPart, Part, Transcript
-
-
-_MEDIA = Other("media")
 
 
 @record(frozen=True)
@@ -109,20 +105,10 @@ def images(transcript: Transcript) -> Iterator[Image]:
 
 
 def may_hold_images(context: Context) -> Transcript | None:
-    """The transcript whose images a media check reads, or None when it holds none: the
-    JSON it was read from names no image, or (on the fast path, without that JSON) the
-    outline shows no media part and no tool result. Asks for the model (`NeedsModel`)
-    when neither can tell."""
-    if context.native_json is not None:
-        if not context.names_image:
-            return None
-    elif context.decoded is None and not any(
-        part == _MEDIA or type(part) is Result
-        for step in context.outline.messages
-        for part in step.parts
-    ):
-        return None
-    return context.transcript  # raises NeedsModel on the fast path
+    """The transcript whose images a media check reads, or None when it holds none
+    (`Context.may_hold_image`). Asks for the model (`NeedsModel`) on the fast path when
+    neither the outline nor the JSON it was read from can tell."""
+    return context.transcript if context.may_hold_image else None
 
 
 def placeholder(what: str) -> str:

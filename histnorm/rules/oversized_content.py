@@ -76,7 +76,7 @@ def _model(context: Context) -> Transcript | None:
         limits = _limits(context.profile)
         small = not limits or len(raw) <= min(limits)
         sides = context.profile.max_image_side is not None
-        if small and not (sides and context.names_image):
+        if small and not (sides and context.may_hold_image):
             return None
     return context.transcript  # raises NeedsModel on the fast path
 
