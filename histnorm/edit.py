@@ -243,12 +243,16 @@ def dropped_answers(before: Transcript, after: Transcript) -> int:
     is `unreplayable`: a call that is merely misplaced keeps its result."""
     from histnorm.pairing import pair_transcript
 
+    answers = [
+        (part, before.messages[cmi].parts[cpi])
+        for (mi, pi), (cmi, cpi) in pair_transcript(before).result_calls.items()
+        if isinstance(part := before.messages[mi].parts[pi], model.ToolResultPart)
+    ]
+    if _all_kept([part for part, _ in answers], after):
+        return 0  # every answer is still there, the very part: none is compared by key
     wanted: dict[bytes, list[tuple[ToolResultPart, Part]]] = {}
-    for (mi, pi), (cmi, cpi) in pair_transcript(before).result_calls.items():
-        part = before.messages[mi].parts[pi]
-        if isinstance(part, model.ToolResultPart):
-            pairs = wanted.setdefault(_key_digest(part), [])
-            pairs.append((part, before.messages[cmi].parts[cpi]))
+    for part, call in answers:
+        wanted.setdefault(_key_digest(part), []).append((part, call))
     results: list[ToolResultPart] = []
     calls: set[tuple[object, ...]] = set()
     for message in after.messages:
@@ -272,6 +276,23 @@ def dropped_answers(before: Transcript, after: Transcript) -> int:
         if not any(_extends(kept.content, part.content) for kept in results):
             lost += 1
     return lost
+
+
+def _all_kept(parts: list[ToolResultPart], after: Transcript) -> bool:
+    """Whether `after` holds each of `parts`, the very objects, as often as `parts` does:
+    then every key `dropped_answers` looks for is there as often, and nothing is lost."""
+    if not parts:
+        return True
+    held: dict[int, int] = {}
+    for message in after.messages:
+        for part in message.parts:
+            held[id(part)] = held.get(id(part), 0) + 1
+    for part in parts:
+        count = held.get(id(part), 0)
+        if not count:
+            return False
+        held[id(part)] = count - 1
+    return True
 
 
 def unreplayable(call: ToolCallPart) -> bool:

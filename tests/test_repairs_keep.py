@@ -490,6 +490,45 @@ def test_dropped_answers_lets_a_result_go_with_its_unreplayable_call() -> None:
     assert dropped_answers(before, _history(("c1", "a"), calls=(("c1", cut[0][1]),))) == 1
 
 
+def test_dropped_answers_finds_the_very_results_kept_without_reading_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A repair that keeps every answering result as the very part it was (a fix adds a
+    message, or moves messages) loses none, and no content is serialised to tell."""
+    from histnorm import edit
+
+    before = _history(("c1", "a"), ("c2", "b"), calls=_TWO)
+    moved = (before.messages[0], before.messages[1], before.messages[3], before.messages[2])
+    note = before.messages[0].evolve(parts=before.messages[0].parts)  # a copy: another part
+    keys: list[object] = []
+    real = edit.result_key
+    monkeypatch.setattr(edit, "result_key", lambda part: keys.append(part) or real(part))
+    assert edit.dropped_answers(before, before.evolve(messages=moved)) == 0
+    assert edit.dropped_answers(before, before.evolve(messages=(*moved, note))) == 0
+    assert keys == []
+    # a rewritten result is compared by key, as before
+    rewritten = before.messages[3].evolve(parts=(before.messages[3].parts[0].evolve(content="x"),))
+    after = before.evolve(messages=(*before.messages[:3], rewritten))
+    assert edit.dropped_answers(before, after) == 1
+    assert keys != []
+
+
+def test_dropped_answers_counts_a_part_held_twice_as_two_results() -> None:
+    """One part object answering two calls (the same id, called again in a later turn) is
+    two results: a repair keeping it once loses one; the very part is found as often as
+    it was held, no more."""
+    from histnorm.edit import dropped_answers
+    from histnorm.pairing import pair_transcript
+
+    one = _history(("c1", "same"), calls=(("c1", "{}"),))
+    user, call, answer = one.messages
+    again = answer.evolve(parts=(answer.parts[0],))  # another message, the very same part
+    twice = one.evolve(messages=(user, call, answer, call, again))
+    assert len(pair_transcript(twice).result_calls) == 2
+    assert dropped_answers(twice, twice) == 0
+    assert dropped_answers(twice, one.evolve(messages=(user, call, answer, call))) == 1
+
+
 def test_dropped_answers_keeps_a_result_replaced_with_a_placeholder() -> None:
     """A result whose content a fix replaced (`with_content`) still counts as kept."""
     from histnorm.edit import dropped_answers, with_content
