@@ -25,7 +25,7 @@ from codec_helpers import (
 )
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies_claude_code import sessions
+from strategies_claude_code import damaged_sessions, sessions
 
 import histnorm
 import histnorm.formats
@@ -151,6 +151,80 @@ def test_pointers_resolve_to_what_each_part_was_read_from(doc: list[Any]) -> Non
             pointer = CODEC.part_pointer(transcript, i, j)
             assert pointer.split("/")[2:4] == ["message", "content"]
             assert dump(resolve(doc, pointer)) == dump(part.native)
+
+
+def _written_in_full(transcript: Transcript) -> list[Any]:
+    """What the session writer itself makes of `transcript`, without the shortcut `encode`
+    takes for a transcript as decoded."""
+    from histnorm.formats.claude_code import _as_read
+    from histnorm.formats.claude_code.encode import encode_session
+
+    lines, session, parts = _as_read(transcript)
+    return encode_session(transcript.messages, lines, session, parts)[0]
+
+
+def _writes_its_very_lines(doc: list[Any]) -> None:
+    try:
+        transcript = CODEC.decode(doc)
+        full = _written_in_full(transcript)
+    except HistnormError:
+        return  # nothing to write: the shortcut never runs either
+    assert len(full) == len(doc) and all(a is b for a, b in zip(full, doc, strict=True))
+    assert CODEC.encode(transcript) == full
+    again = CODEC.decode_written(CODEC.encode(transcript), transcript)
+    assert again == transcript
+
+
+@PROPERTY
+@given(st.one_of(sessions(), damaged_sessions()))
+def test_an_untouched_transcript_is_written_as_its_very_lines(doc: list[Any]) -> None:
+    """`encode` writes a transcript as `decode` read it as the lines it was read from,
+    without running the writer: the writer itself gives those very lines."""
+    _writes_its_very_lines(doc)
+
+
+def test_every_fixture_session_is_written_as_its_very_lines() -> None:
+    from histnorm.document.run import read_document
+
+    found = 0
+    for path in sorted(ROOT.joinpath("fixtures").rglob("*.json*")):
+        try:
+            document = read_document(path.read_bytes(), path_hint=path.name)
+        except HistnormError:
+            continue  # not a document of records (the malformed fixtures)
+        for record in document.records:
+            if record.transcript is not None and record.transcript.format == "claude-code":
+                found += 1
+                _writes_its_very_lines(record.transcript.native)
+    assert found >= 10
+
+
+def test_a_fix_in_a_session_without_links_keeps_a_sidechain_line_as_it_was() -> None:
+    """In a session whose branch lines name no parent, a sidechain line that does name one
+    is no line of the branch: a fix of the branch writes it as it was (the writer used to
+    clear its `parentUuid` with every other line's)."""
+    side = line("assistant", "s2", "s1", [{"type": "text", "text": "ok"}], isSidechain=True)
+    doc = [
+        line("user", "u1", None, "List the files."),
+        line("assistant", "a1", None, [call("toolu_1")], mid="msg_1"),
+        line("user", "s1", None, "Find the config", isSidechain=True),
+        side,
+        line("user", "u2", None, "Thanks."),
+    ]
+    data = jsonl(doc)
+    fixed = histnorm.document.fix_document(data, path_hint="s.jsonl")
+    assert fixed.output is not None and fixed.applied  # the open call was answered
+    out = [orjson.loads(text) for text in fixed.output.splitlines()]
+    assert side in out and orjson.dumps(side) in fixed.output.splitlines()
+
+
+def test_an_edited_transcript_is_not_written_as_its_lines() -> None:
+    """The shortcut holds only for the transcript `decode` made: an edit runs the writer."""
+    doc = [line("user", "u1", None, "hi"), line("assistant", "a1", "u1", "Hello.")]
+    transcript = CODEC.decode(doc)
+    edited = transcript.evolve(messages=transcript.messages[:1])
+    out = CODEC.encode(edited)
+    assert len(out) == 1 and out[0] is doc[0]
 
 
 @pytest.mark.parametrize(

@@ -345,3 +345,68 @@ def test_a_tool_result_leaves_the_image_question_to_the_json_or_the_model(native
         list(unsupported_media.check(context))
     plain = Context(outline, Settings(profile="anthropic"), native=_PLAIN)
     assert not plain.may_hold_image  # a result, but JSON naming no image
+
+
+def _session(image: dict[str, Any] | None) -> bytes:
+    """A Claude Code session (message-per-line JSONL): a call, and its result holding
+    `image` beside its text when given."""
+    sid = "5e0c3b7a-6d1f-4c2e-9a83-2f4b6c8d0e17"
+    content: list[Any] = [{"type": "text", "text": "a picture"}, *([image] if image else [])]
+    blocks: list[list[Any]] = [
+        [{"type": "text", "text": "Show me."}],
+        [{"type": "tool_use", "id": "toolu_1", "name": "Shot", "input": {}}],
+        [{"type": "tool_result", "tool_use_id": "toolu_1", "content": content}],
+        [{"type": "text", "text": "Done."}],
+    ]
+    lines, parent = [], None
+    for n, (kind, body) in enumerate(
+        zip(("user", "assistant", "user", "assistant"), blocks, strict=True)
+    ):
+        uid = f"u{n}"
+        lines.append(
+            {
+                "parentUuid": parent,
+                "sessionId": sid,
+                "type": kind,
+                "message": {"role": kind, "content": body},
+                "uuid": uid,
+            }
+        )
+        parent = uid
+    return b"".join(orjson.dumps(line) + b"\n" for line in lines)
+
+
+_BMP_IMAGE = {
+    "type": "image",
+    "source": {"type": "base64", "media_type": "image/bmp", "data": "Qk0="},
+}
+
+
+def test_a_session_is_measured_on_its_lines_not_serialised_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The size and media checks of a message-per-line session read the lines it was
+    parsed from: a clean session is proven clean without writing its JSON again."""
+    from histnorm import jsonio
+    from histnorm.document import lint_document
+
+    data = _session(None)
+    written: list[object] = []
+    real = jsonio.dumps
+    monkeypatch.setattr(jsonio, "dumps", lambda *a, **k: written.append(a) or real(*a, **k))
+    result = lint_document(data, path_hint="s.jsonl", settings=Settings(profile="anthropic"))
+    assert result.diagnostics == () and written == []
+
+
+@pytest.mark.parametrize("escaped", [False, True])
+def test_an_image_in_a_session_line_is_found_from_the_lines(escaped: bool) -> None:
+    """An image inside a result of a session is reported, also when its line spells
+    "image" only with escapes (the lines are then serialised to be searched)."""
+    from histnorm.document import lint_document
+
+    data = _session(_BMP_IMAGE)
+    if escaped:
+        data = data.replace(b'"type":"image"', b'"type":"\\u0069mage"')
+        assert b'"image"' not in data
+    result = lint_document(data, path_hint="s.jsonl", settings=Settings(profile="anthropic"))
+    assert [d.code for d in result.diagnostics] == ["HN114"]

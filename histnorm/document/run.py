@@ -66,10 +66,11 @@ def _proven_clean(
     if value is None:
         return False
     chosen = pick_format(value, format)
-    # the size and media checks may read a JSON document's own text; message-per-line
-    # JSONL is not the JSON text of its list of lines, which they serialise instead
-    raw = None if jsonl else data
-    return chosen is not None and check.proven_clean(value, chosen, settings, raw)
+    # the size and media checks read the text the value was parsed from: the JSON text of
+    # a document, or the lines of message-per-line JSONL, which hold the JSON text of every
+    # line (a bound on each string and on every message's size, and "image" wherever an
+    # image is), so the session is not serialised again to be measured
+    return chosen is not None and check.proven_clean(value, chosen, settings, data)
 
 
 def layout_for(data: bytes, path_hint: str | None, jsonl_mode: str = "auto") -> Layout:

@@ -58,7 +58,8 @@ very same object (so the file layer copies its bytes) and the parent chain intac
   them. A part moved out of its message takes its whole line along when the line holds
   nothing else (`toolUseResult` included).
 - In a session without links no line gets one: new lines have `parentUuid: null` and
-  sit after the line before them; moved messages move their lines in the file.
+  sit after the line before them; moved messages move their lines in the file. A line
+  off the branch (a sidechain) keeps the parent it names.
 - Moved messages keep their file position; the branch is re-linked in the new order:
   a line keeps its `parentUuid` when the line before it on the branch is the same as
   before (dropped lines skipped), otherwise it points at the line now before it. Lines
@@ -116,7 +117,7 @@ from histnorm.formats.claude_code.tree import (
 )
 from histnorm.last_answer import LastAnswer
 from histnorm.lazy import model
-from histnorm.model_terms import JsonValue, native_memo
+from histnorm.model_terms import JsonValue, memo_source, native_memo, same_source
 
 if TYPE_CHECKING:
     from histnorm.model import Message, Part, Transcript
@@ -168,6 +169,11 @@ def _as_read(transcript: Transcript) -> tuple[list[Any], Session, dict[int, list
 _WRITTEN_SESSION = "_histnorm_claude_code_written"
 """Where `encode` keeps, in a transcript's `__dict__`, the session its output reads as
 (the writer reads it to check it): `decode_written` of that very output reuses it."""
+
+_AS_DECODED = "_histnorm_claude_code_as_decoded"
+"""Where `decode` marks, in a transcript's `__dict__`, the values it made the transcript
+of (`memo_source`): while they are the same objects, the transcript is what its lines
+read as, which `encode` writes as those very lines."""
 
 _TOOL_ID_KEYS = ("toolUseID", "parentToolUseID", "sourceToolUseID")
 """Keys by which a line that is no message cites a tool call."""
@@ -327,6 +333,7 @@ class ClaudeCodeCodec(Codec):
             )
         transcript = model.Transcript(messages=tuple(messages), format=self.name, native=data)
         native_memo(transcript)["claude-code"] = read
+        transcript.__dict__[_AS_DECODED] = memo_source(transcript)
         return transcript
 
     def read_outline(self, data: JsonValue) -> Outline | None:
@@ -341,11 +348,25 @@ class ClaudeCodeCodec(Codec):
         """Encode to session lines, rewriting only the lines the edits touch."""
         if isinstance(transcript.native, list):
             lines, session, parts = _as_read(transcript)
+            if same_source(transcript.__dict__.get(_AS_DECODED), memo_source(transcript)):
+                return self._as_read_back(transcript, lines, session)
         else:
             lines, session, parts = [], Session([], (), (), {}), {}
         out, read = encode_session(transcript.messages, lines, session, parts)
         if read is not None:  # the session `decode_written` reads `out` as
             transcript.__dict__[_WRITTEN_SESSION] = read
+        return out
+
+    @staticmethod
+    def _as_read_back(transcript: Transcript, lines: list[Any], session: Session) -> list[Any]:
+        """The lines of a transcript no edit has touched since `decode` read it: the writer
+        keeps every line whose parts are unchanged and the link of every line whose
+        neighbour on the branch is unchanged, so it would give these very lines (the
+        property tests hold the two equal), and they read as the session read already."""
+        out = list(lines)
+        transcript.__dict__[_WRITTEN_SESSION] = Session(
+            out, session.sequence, session.groups, session.by_uuid, session.linked
+        )
         return out
 
     def rename_references(self, transcript: Transcript, renames: Mapping[str, str]) -> Transcript:

@@ -133,15 +133,13 @@ class _Splicer:
         unchanged keeps its parent (skipping dropped lines); any other branch line points
         at the line now before it (`linear`: every branch line does; `anchored`: at the
         first of the streamed reply's lines that run up to it, which reading puts the
-        others after). In a session without links (`Session.linked` False) no line gets
-        one, unless `linear`."""
+        others after). In a session without links (`Session.linked` False) no branch
+        line and no new line gets one, unless `linear`."""
         if not self.session.linked and not linear:
-            unlinked: dict[int, str | None] = dict.fromkeys([*range(len(self.lines)), *sequence])
-            live = self.session.by_uuid  # a line a later one shadows is never edited:
-            for index, line in enumerate(self.lines):  # it keeps the parent it names
-                uuid = uuid_of(line)
-                if uuid is not None and live.get(uuid, index) != index:
-                    unlinked[index] = parent_of(line)
+            # no line of the branch names a parent, and a new line gets none; every other
+            # line (a sidechain, a line a later one shadows) keeps the parent it names
+            unlinked: dict[int, str | None] = dict.fromkeys(sequence)
+            unlinked.update((index, parent_of(line)) for index, line in enumerate(self.lines))
             return unlinked
         kept = [i for i in self.session.sequence if i not in dropped]
         before = {kept[k]: kept[k - 1] for k in range(1, len(kept))}
