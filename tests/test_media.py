@@ -410,3 +410,24 @@ def test_an_image_in_a_session_line_is_found_from_the_lines(escaped: bool) -> No
         assert b'"image"' not in data
     result = lint_document(data, path_hint="s.jsonl", settings=Settings(profile="anthropic"))
     assert [d.code for d in result.diagnostics] == ["HN114"]
+
+
+@pytest.mark.parametrize("layout", ["session", "json"])
+def test_a_decoded_document_is_measured_on_the_text_it_was_read_from(layout: str) -> None:
+    """A document that is decoded (its transcript has something to report) keeps the text
+    it was read from for the size and media checks of its transcript, as a JSONL record
+    does: they do not serialise it again."""
+    from histnorm.document.run import read_document
+    from histnorm.formats import model_context
+
+    if layout == "session":
+        data, hint = _session(_BMP_IMAGE), "s.jsonl"
+    else:
+        bmp = {"type": "image_url", "image_url": {"url": "data:image/bmp;base64,Qk0="}}
+        body = [*_PLAIN, {"role": "user", "content": [bmp]}]
+        data, hint = orjson.dumps(body), "h.json"
+    (record,) = read_document(data, path_hint=hint).records
+    assert record.transcript is not None
+    context = model_context(record.transcript, Settings(profile="anthropic"))
+    assert context.native is not None and context.native_json is data
+    assert [d.code for d in histnorm.lint(record.transcript, profile="anthropic")] == ["HN114"]

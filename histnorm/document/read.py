@@ -32,6 +32,7 @@ from histnorm.formats import (
     get_codec,
     in_file_format,
     kin,
+    seed_read,
 )
 from histnorm.last_answer import ReadLines
 
@@ -91,6 +92,8 @@ def _record(
         transcript = decode_value(value, format, file_format)
     except HistnormError as exc:
         return Record(None, exc.at(line=line, prefix=pointer), line, pointer, raw)
+    if raw:  # the size and media checks measure the text it was read from
+        seed_read(transcript, None, value, raw)
     return Record(transcript, None, line, pointer, raw)
 
 
@@ -224,6 +227,7 @@ def _read_message_lines(data: bytes, body: bytes, format: str | None, bom: bool)
             return _unreadable_lines(data, error, bom)
     if not broken:
         assert transcript is not None
+        seed_read(transcript, None, values, data)  # lines hold the text of every value
         record = Record(transcript, None, 1, "", data)
         return Document(Layout.JSONL_MESSAGES, (record,), data, jsonio.COMPACT, bom, tuple(lines))
     if transcript is None or transcript.format not in READERS:
