@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from strategies_native import DOCUMENTS
 from test_codec_contract import DAMAGED
 
+from benchmarks import corpus
 from histnorm.formats import CODECS, claims
 from histnorm.formats.signature import candidates
 
@@ -202,3 +203,32 @@ def test_signature_agrees_on_chat_tool_calls_and_results(messages: list[Any]) ->
     items of several formats: the marks the signature reads to leave a format out."""
     agree(messages)
     agree({"messages": messages})
+
+
+def test_session_line_types_are_no_responses_item_types() -> None:
+    """What lets a session or rollout skip Responses' sniff: its line types are none of
+    the item types that sniff scores."""
+    from histnorm.formats.openai_responses.items import ITEM_TYPES
+    from histnorm.formats.signature import _LINE_TYPES
+
+    assert _LINE_TYPES.isdisjoint(ITEM_TYPES)
+
+
+@pytest.mark.parametrize("fmt", ["claude-code", "codex"])
+def test_a_session_is_asked_of_the_session_codecs_only(fmt: str) -> None:
+    """A session or rollout whose lines are of the types its format writes, none with a
+    `role`, is not asked of Responses' sniff (a line of another type may be its item)."""
+    from histnorm.formats.signature import _LINE_TYPES
+
+    @PROPERTY
+    @given(DOCUMENTS[fmt])
+    def check(doc: Any) -> None:
+        agree(doc)
+        window = [line for line in doc[:50] if isinstance(line, dict)]
+        types = {line.get("type") for line in window}
+        if types <= _LINE_TYPES and not any("role" in line for line in window):
+            assert "openai-responses" not in candidates(doc)
+
+    check()
+    bench = next(corpus.transcripts(fmt))[1]
+    assert candidates(bench) == {"claude-code", "codex"}

@@ -58,12 +58,14 @@ def _of_list(data: list[Any]) -> frozenset[str]:
     if isinstance(first.get("from"), str):
         found.add("sharegpt")  # every turn has a string `from`
     walked = census.walked()
-    if ("type" in first or ("role" in first and walked.typed)) and (
-        walked.keys.isdisjoint(_NOT_RESPONSES_KEYS)
+    if (
+        ("type" in first or ("role" in first and walked.typed))
+        and walked.keys.isdisjoint(_NOT_RESPONSES_KEYS)
         and walked.kinds.isdisjoint(_NOT_RESPONSES_ITEMS)
+        and ("role" in walked.keys or not walked.types <= _LINE_TYPES)
     ):
         found.add("openai-responses")  # every item has a string `type` or a `role`, and
-        # one has a `type` or content parts to score above 0
+        # one has a `type` or content parts to score above 0: not only session line types
     if "role" not in first and _MESSAGES not in first:
         found |= _LINES  # no session or rollout line has either key
     if "parts" in census.walked().keys:
@@ -125,12 +127,13 @@ class _Census:
     """What the first 50 messages of a list hold, gathered in one walk on first use: the
     keys of those that are objects, whether any has list content or a `type` (`typed`),
     whether any has content that is neither a list nor absent (`text_content`), whether
-    one is an answered tool call or a call with string arguments (`plain_calls`), and
-    whether any may carry chat-template's own marks (`loose`)."""
+    one is an answered tool call or a call with string arguments (`plain_calls`),
+    whether any may carry chat-template's own marks (`loose`), and the string `type` of
+    each (`types`)."""
 
     __slots__ = (
         *("_messages", "_walked", "keys", "loose", "plain_calls", "text_content", "typed"),
-        *("kinds", "untyped", "bare_kinds"),
+        *("kinds", "untyped", "bare_kinds", "types"),
     )
 
     def __init__(self, messages: list[Any]) -> None:
@@ -140,6 +143,7 @@ class _Census:
         self.typed = self.text_content = self.plain_calls = self.loose = False
         self.kinds: set[str] = set()
         self.bare_kinds: set[str] = set()
+        self.types: set[str] = set()
         self.untyped = False
 
     def walked(self) -> _Census:
@@ -151,7 +155,11 @@ class _Census:
             window = [message for message in window if isinstance(message, dict)]
         keys = self.keys = set().union(*window)
         typed = text = plain = loose = False
+        types = self.types
         for message in window:
+            kind = message.get("type")
+            if type(kind) is str:
+                types.add(kind)
             content = message.get("content")
             if type(content) is str:
                 text = True
@@ -241,6 +249,16 @@ _NOT_RESPONSES_ITEMS = frozenset(
     {"text", "image_url", "tool_use", "tool_result", "thinking", "image", "file"}
 )
 """Content part types (of a message with a role) OpenAI Responses' sniff refuses."""
+_LINE_TYPES = frozenset(
+    {
+        *("user", "assistant", "summary", "system", "progress", "attachment"),
+        *("file-history-snapshot", "queue-operation"),  # Claude Code session lines
+        *("session_meta", "response_item", "event_msg", "turn_context", "compacted"),  # Codex
+    }
+)
+"""Line types of Claude Code sessions and Codex rollouts, none an OpenAI Responses item
+type (`tests/test_signature.py` holds the two apart): Responses' sniff scores a list
+whose items have only these types and no `role` at 0."""
 _EMPTY_ENVELOPE = frozenset({"anthropic", "bedrock-converse"})
 """Formats that may claim an object with an empty `messages` list by its other keys."""
 _LINES = frozenset({"claude-code", "codex"})
