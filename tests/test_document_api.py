@@ -264,3 +264,22 @@ def test_a_clean_session_file_is_proven_clean_without_models(
     for check in (histnorm.document.lint_document, histnorm.document.fix_document):
         result = check(data, path_hint=name)
         assert (result.diagnostics, result.output) == ((), None)
+
+
+@pytest.mark.parametrize("data", [b"", b"\n\n  \n", b"\xef\xbb\xbf\n"])
+def test_a_blank_file_read_a_message_a_line_holds_no_transcript(
+    data: bytes, tmp_path: Path
+) -> None:
+    """A file with no line to read is no transcript in message-per-line mode either, as in
+    the other modes (it used to stop on an internal error): nothing reported or written."""
+    for mode in ("message", "auto"):
+        linted = histnorm.lint_document(data, path_hint="s.jsonl", jsonl_mode=mode)
+        fixed = histnorm.fix_document(data, path_hint="s.jsonl", jsonl_mode=mode)
+        assert (linted.diagnostics, linted.transcripts, fixed.output) == ((), 0, None)
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(data)
+    for command in ("lint", "fix"):
+        result = CliRunner().invoke(app, [command, "--jsonl-mode", "message", str(path)])
+        assert result.exit_code == 0, result.output
+        assert "internal error" not in result.output
+    assert path.read_bytes() == data

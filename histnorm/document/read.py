@@ -214,6 +214,8 @@ def _read_message_lines(data: bytes, body: bytes, format: str | None, bom: bool)
         values.append(value)
         lines.append((start, end, value))
         numbers.append(number)
+    if not values and not broken:  # no line holds anything: no transcript, as in JSONL
+        return Document(Layout.JSONL, (), data, jsonio.COMPACT, bom)
     values = ReadLines(values, tuple(end - start for start, end, _ in lines))  # HN018
     try:
         transcript = decode_value(values, format) if values else None
