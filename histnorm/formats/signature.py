@@ -62,7 +62,7 @@ def _of_list(data: list[Any]) -> frozenset[str]:
         ("type" in first or ("role" in first and walked.typed))
         and walked.keys.isdisjoint(_NOT_RESPONSES_KEYS)
         and walked.kinds.isdisjoint(_NOT_RESPONSES_ITEMS)
-        and ("role" in walked.keys or not walked.types <= _LINE_TYPES)
+        and ("role" in walked.keys or not _line_types_only(data))
     ):
         found.add("openai-responses")  # every item has a string `type` or a `role`, and
         # one has a `type` or content parts to score above 0: not only session line types
@@ -71,6 +71,17 @@ def _of_list(data: list[Any]) -> frozenset[str]:
     if "parts" in census.walked().keys:
         found.add("gemini")  # only an item with `parts` scores above 0 in a bare list
     return frozenset(found)
+
+
+def _line_types_only(items: list[Any]) -> bool:
+    """Whether every object among the first 50 of `items` (the window of `_Census`) with a
+    string `type` has a session or rollout line type (`_LINE_TYPES`); asked only of a
+    list whose items have no `role`."""
+    return all(
+        type(kind := item.get("type")) is not str or kind in _LINE_TYPES
+        for item in items[:50]
+        if isinstance(item, dict)
+    )
 
 
 def _of_messages(messages: list[Any], census: _Census, *, envelope: bool) -> frozenset[str]:
@@ -127,13 +138,12 @@ class _Census:
     """What the first 50 messages of a list hold, gathered in one walk on first use: the
     keys of those that are objects, whether any has list content or a `type` (`typed`),
     whether any has content that is neither a list nor absent (`text_content`), whether
-    one is an answered tool call or a call with string arguments (`plain_calls`),
-    whether any may carry chat-template's own marks (`loose`), and the string `type` of
-    each (`types`)."""
+    one is an answered tool call or a call with string arguments (`plain_calls`), and
+    whether any may carry chat-template's own marks (`loose`)."""
 
     __slots__ = (
         *("_messages", "_walked", "keys", "loose", "plain_calls", "text_content", "typed"),
-        *("kinds", "untyped", "bare_kinds", "types"),
+        *("kinds", "untyped", "bare_kinds"),
     )
 
     def __init__(self, messages: list[Any]) -> None:
@@ -143,7 +153,6 @@ class _Census:
         self.typed = self.text_content = self.plain_calls = self.loose = False
         self.kinds: set[str] = set()
         self.bare_kinds: set[str] = set()
-        self.types: set[str] = set()
         self.untyped = False
 
     def walked(self) -> _Census:
@@ -155,11 +164,7 @@ class _Census:
             window = [message for message in window if isinstance(message, dict)]
         keys = self.keys = set().union(*window)
         typed = text = plain = loose = False
-        types = self.types
         for message in window:
-            kind = message.get("type")
-            if type(kind) is str:
-                types.add(kind)
             content = message.get("content")
             if type(content) is str:
                 text = True
