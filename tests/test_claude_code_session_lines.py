@@ -206,3 +206,46 @@ def test_the_limit_is_a_configuration_key(tmp_path: Any, monkeypatch: pytest.Mon
     assert "HN018" not in runner.invoke(app, ["lint", "s.jsonl"]).output
     (tmp_path / "histnorm.toml").write_text("claude-code-line-limit = 2000\n")
     assert "s.jsonl:3:" in runner.invoke(app, ["lint", "s.jsonl"]).output
+
+
+# --- a repeated key, in a line a fix writes as read or rewrites -------------------------
+
+
+def _with_repeat(lines: list[dict[str, Any]], index: int) -> bytes:
+    """The session's JSONL with `sessionId` written twice in line `index`."""
+    rows = [orjson.dumps(line) for line in lines]
+    twice = f'"sessionId":"{SID}","sessionId":"{SID}"'.encode()
+    rows[index] = rows[index].replace(f'"sessionId":"{SID}"'.encode(), twice)
+    assert rows[index].count(b'"sessionId"') == 2
+    return b"".join(row + b"\n" for row in rows)
+
+
+_ORPHANED = [
+    _line("user", 1, None, "List the files."),
+    _line("assistant", 2, 1, [{"type": "text", "text": "Which folder?"}]),
+    _line("user", 3, 2, "This one."),
+    _line("user", 4, 3, [{"type": "tool_result", "tool_use_id": "toolu_gone", "content": "x"}]),
+    _line("assistant", 5, 4, [{"type": "text", "text": "Done."}]),
+]
+"""Line 4 holds a result no call precedes: the fix drops it and re-links line 5."""
+
+
+@pytest.mark.parametrize("index", [0, 1, 2])
+def test_a_repeated_key_in_a_line_written_as_read_does_not_stop_the_fix(index: int) -> None:
+    data = _with_repeat(_ORPHANED, index)
+    result = histnorm.fix_document(data, path_hint="s.jsonl")
+    assert result.applied == {"HN002": 1}
+    assert result.output is not None
+    rows = data.splitlines(keepends=True)
+    assert result.output.splitlines(keepends=True)[index] == rows[index]  # repeat and all
+    assert b"toolu_gone" not in result.output
+
+
+def test_a_repeated_key_in_a_line_the_fix_rewrites_refuses_it_at_that_line() -> None:
+    data = _with_repeat(_ORPHANED, 4)  # line 5 is re-linked to line 3
+    result = histnorm.fix_document(data, path_hint="s.jsonl")
+    assert result.output is None
+    refusal = result.diagnostics[0]
+    assert refusal.code == "HN000"
+    assert (refusal.location.line, refusal.location.pointer) == (5, "/sessionId")
+    assert refusal.message.startswith("the key at /sessionId appears twice in one object")

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import histnorm.engine as engine
 from histnorm._record import record
@@ -51,22 +51,31 @@ class Checked:
 
 
 def check_record(
-    record: Record, mode: Mode, settings: Settings, raw: bytes, spliced: bool = False
+    record: Record,
+    mode: Mode,
+    settings: Settings,
+    raw: bytes,
+    spliced: bool = False,
+    lines: Sequence[tuple[int, int, Any]] = (),
 ) -> Checked:
     """Lint or fix one readable record; `raw` is the text it was read from (its own bytes,
     or the whole document) and is checked for repeated keys before any rewrite: a record
     whose rewrite would keep only the last value of a repeated key is not rewritten, and
-    says so (HN000)."""
+    says so (HN000). `lines`: the message lines of message-per-line JSONL, of which only
+    those the fix rewrites are checked (`lost_by_rewrite`)."""
     transcript = record.transcript
     assert transcript is not None
     if mode == "lint" or record.held:
         return Checked(transcript, list(lint(transcript, settings)))
     result = fix(transcript, settings)
     if result.changed:
-        repeated = lost_by_rewrite(record, result.transcript, raw, spliced=spliced)
+        repeated = lost_by_rewrite(record, result.transcript, raw, spliced=spliced, lines=lines)
         if repeated is not None:
+            # in message-per-line JSONL the pointer is `/<line index>/...`; the report
+            # names the line, and the message the key within it
+            within = "/" + repeated.split("/", 2)[2] if lines else repeated
             refusal = HistnormError(
-                f"the key at {repeated} appears twice in one object; the transcript is not "
+                f"the key at {within} appears twice in one object; the transcript is not "
                 "rewritten, because a rewrite would keep only the last value",
                 pointer=repeated,
             )

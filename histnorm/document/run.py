@@ -175,7 +175,7 @@ def _document(document: Document, data: bytes, mode: Mode, settings: Settings) -
             found.append((index, unreadable(record.error).at(line=error_line)))
             results.append(None)
             continue
-        checked = check.check_record(record, mode, settings, whole, spliced)
+        checked = check.check_record(record, mode, settings, whole, spliced, document.lines)
         applied.update(checked.applied)
         results.append(checked.transcript)
         found.extend(

@@ -60,16 +60,25 @@ def write_line(
 
 
 def lost_by_rewrite(
-    record: Record, transcript: Transcript, raw: bytes | None = None, spliced: bool = False
+    record: Record,
+    transcript: Transcript,
+    raw: bytes | None = None,
+    spliced: bool = False,
+    lines: Sequence[tuple[int, int, Any]] = (),
 ) -> str | None:
     """The pointer of a repeated key that rewriting `record` as `transcript` would lose.
 
     JSON parsers keep the last value of a repeated key, so a record whose rewritten part
     holds one cannot be written back without losing data. When only changed messages are
     re-serialised (`spliced`, JSON documents), a repeat inside an untouched message is
-    safe. `raw` is the text the record sits in when it is not `record.raw`.
+    safe. `raw` is the text the record sits in when it is not `record.raw`. `lines`, the
+    message lines of message-per-line JSONL (`Document.lines`): a line written as read
+    (the very value `transcript` is written with) keeps its bytes, repeats and all, so
+    only the others are read (the pointer then starts at the line's index).
     """
     text = raw if raw is not None else record.raw
+    if lines:
+        return _lost_in_lines(text.removeprefix(BOM), lines, transcript)
     repeats = duplicate_keys(text.removeprefix(BOM))
     if not repeats or record.transcript is None or not spliced:
         return repeats[0] if repeats else None
@@ -86,6 +95,21 @@ def lost_by_rewrite(
             continue  # another record's repeat: its bytes are not rewritten
         if not any(repeated == at or repeated.startswith(at + "/") for at in untouched):
             return repeated
+    return None
+
+
+def _lost_in_lines(
+    body: bytes, lines: Sequence[tuple[int, int, Any]], transcript: Transcript
+) -> str | None:
+    """`lost_by_rewrite` of message-per-line JSONL: the first repeated key of a line that
+    is not written as read, at `/<line index>/...`."""
+    kept = {id(value) for value in encode_transcript(transcript)}
+    for index, (start, end, value) in enumerate(lines):
+        if id(value) in kept:
+            continue
+        repeats = duplicate_keys(body[start:end])
+        if repeats:
+            return f"/{index}{repeats[0]}"
     return None
 
 

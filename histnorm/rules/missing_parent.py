@@ -52,9 +52,10 @@ def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
     """Report the line where the branch stops at a parent the file does not hold."""
     if transcript.format != "claude-code" or not isinstance(transcript.native, list):
         return
-    from histnorm.formats.claude_code.tree import analyse, check_lines, missing_parent
+    from histnorm.formats.claude_code import session_of
+    from histnorm.formats.claude_code.tree import missing_parent
 
-    found = missing_parent(analyse(check_lines(transcript.native)))
+    found = missing_parent(session_of(transcript))
     if found is None:
         return
     _, parent, earlier = found

@@ -70,12 +70,14 @@ def check(context: Context) -> Iterable[Diagnostic]:
 
 def _cut_off(context: Context) -> dict[str, int]:
     """The calls of the Claude Code file that its broken parent chain leaves behind."""
-    lines = context.transcript.native
+    transcript = context.transcript
+    lines = transcript.native
     if not isinstance(lines, list):
         return {}
+    from histnorm.formats.claude_code import session_of
     from histnorm.formats.claude_code.tree import check_lines, cut_off_calls
 
-    return cut_off_calls(check_lines(lines))
+    return cut_off_calls(check_lines(lines), session_of(transcript))
 
 
 _BAD = [

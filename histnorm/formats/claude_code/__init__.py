@@ -161,7 +161,7 @@ def _as_read(transcript: Transcript) -> tuple[list[Any], Session, dict[int, list
     found = memo.get("claude-code")
     if found is None:
         lines = check_lines(transcript.native)
-        session = analyse(lines)
+        session = memo.get("claude-code-session") or analyse(lines)
         found = memo["claude-code"] = (lines, session, line_parts(lines, session))
     return found
 
@@ -229,10 +229,23 @@ _SHADOWS: LastAnswer[dict[str, tuple[int, int]]] = LastAnswer()
 """The `shadowed` uuids of the native lines `held_messages` answered for last."""
 
 
-def _chain_flags(native: list[Any]) -> int:
-    lines = check_lines(native)
-    broken = missing_parent(analyse(lines)) is not None or bool(dangling_stitches(lines))
+def _chain_flags(transcript: Transcript) -> int:
+    lines = check_lines(transcript.native)
+    broken = missing_parent(session_of(transcript)) is not None or bool(dangling_stitches(lines))
     return (BROKEN_CHAIN if broken else 0) | (LONG_LINE if has_long_line(lines) else 0)
+
+
+def session_of(transcript: Transcript) -> Session:
+    """The session of `transcript.native` (a list of lines): the one `decode` read it as,
+    else analysed once for every transcript that holds those lines (`native_memo`)."""
+    memo = native_memo(transcript)
+    read = memo.get("claude-code")
+    if read is not None:
+        return read[1]  # type: ignore[no-any-return]
+    found = memo.get("claude-code-session")
+    if found is None:
+        found = memo["claude-code-session"] = analyse(check_lines(transcript.native))
+    return found
 
 
 def _uuids(message: Message) -> list[str]:
@@ -273,7 +286,7 @@ class ClaudeCodeCodec(Codec):
         native = transcript.native
         if not isinstance(native, list):
             return 0
-        return _CHAIN.get(native, lambda: _chain_flags(native))  # fixes keep the lines
+        return _CHAIN.get(native, lambda: _chain_flags(transcript))  # fixes keep the lines
 
     name = "claude-code"
     summary = "Claude Code session logs (one event per JSONL line, a tree through parentUuid)"

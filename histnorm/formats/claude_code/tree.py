@@ -125,19 +125,21 @@ def analyse(lines: Sequence[Any]) -> Session:
     """Find the active branch and its messages (`lines` must have passed `check_lines`)."""
     by_uuid: dict[str, int] = {}
     for index, line in enumerate(lines):
-        uuid = uuid_of(line)
-        if uuid is not None:
+        uuid = line.get("uuid") if isinstance(line, dict) else None
+        if isinstance(uuid, str):
             by_uuid[uuid] = index
     live = sorted(by_uuid.values())
     marks = [lines[i].get("isSidechain") for i in live]
     sidechain_only = any(m is True for m in marks) and not any(m is False for m in marks)
-    main = [i for i in live if sidechain_only or lines[i].get("isSidechain") is not True]
+    main = live
+    if not sidechain_only:
+        main = [i for i, mark in zip(live, marks, strict=True) if mark is not True]
     parents = {parent_of(lines[i]) for i in main}
     if parents <= {None} and len(main) > 1:
         message_lines = [i for i in main if is_message_line(lines[i], sidechain_only)]
         groups = _group(lines, message_lines)
         return Session(lines, tuple(main), groups, by_uuid, linked=False)
-    leaf = next((i for i in reversed(main) if uuid_of(lines[i]) not in parents), None)
+    leaf = next((i for i in reversed(main) if lines[i]["uuid"] not in parents), None)
     if leaf is None and main:
         leaf = main[-1]  # every line has a child: the links loop; start at the newest
     chain: list[int] = []
@@ -146,12 +148,21 @@ def analyse(lines: Sequence[Any]) -> Session:
     while current is not None and current not in seen:
         seen.add(current)
         chain.append(current)
-        parent = parent_of(lines[current])
-        current = None if parent is None else by_uuid.get(parent)
+        parent = lines[current].get("parentUuid")
+        current = by_uuid.get(parent) if isinstance(parent, str) else None
     chain.reverse()
     sequence = _recover(lines, chain, seen, main)
     message_lines = [i for i in sequence if is_message_line(lines[i], sidechain_only)]
     return Session(lines, tuple(sequence), _group(lines, message_lines), by_uuid)
+
+
+def _reply_id(line: dict[str, Any]) -> str | None:
+    """`message_id` of an assistant line; None for any other line."""
+    if line.get("type") != "assistant":
+        return None
+    message = line.get("message")
+    value = message.get("id") if isinstance(message, dict) else None
+    return value if isinstance(value, str) else None
 
 
 def _recover(lines: Sequence[Any], chain: list[int], seen: set[int], main: list[int]) -> list[int]:
@@ -167,16 +178,19 @@ def _recover(lines: Sequence[Any], chain: list[int], seen: set[int], main: list[
     results: dict[str, list[int]] = {}
     for index in main:
         line = lines[index]
-        mid = message_id(line)
-        parent = parent_of(line)
-        if line.get("type") == "assistant" and mid is not None:
-            replies.setdefault(mid, []).append(index)
-        elif line.get("type") == "user" and parent is not None and has_tool_result(line):
-            results.setdefault(parent, []).append(index)
+        kind = line.get("type")
+        if kind == "assistant":
+            mid = _reply_id(line)
+            if mid is not None:
+                replies.setdefault(mid, []).append(index)
+        elif kind == "user":
+            parent = line.get("parentUuid")
+            if isinstance(parent, str) and has_tool_result(line):
+                results.setdefault(parent, []).append(index)
     anchors: dict[str, int] = {}
     for index in chain:
-        mid = message_id(lines[index])
-        if lines[index].get("type") == "assistant" and mid is not None:
+        mid = _reply_id(lines[index])
+        if mid is not None:
             anchors[mid] = index
     inserts: dict[int, list[int]] = {}
     for mid, anchor in anchors.items():
@@ -189,6 +203,8 @@ def _recover(lines: Sequence[Any], chain: list[int], seen: set[int], main: list[
         seen.update(answers)
         if found or answers:
             inserts[anchor] = found + answers
+    if not inserts:
+        return chain
     sequence: list[int] = []
     for index in chain:
         sequence.append(index)
@@ -205,7 +221,7 @@ def _group(lines: Sequence[Any], message_lines: list[int]) -> tuple[tuple[int, .
         line = lines[index]
         key: tuple[str, str] | None = None
         if line.get("type") == "assistant":
-            mid = message_id(line)
+            mid = _reply_id(line)
             key = None if mid is None else ("assistant", mid)
         elif only_tool_results(line):
             key = ("results", "")
@@ -295,13 +311,13 @@ def dangling_stitches(lines: Sequence[Any]) -> list[tuple[int, str, int]]:
 CALL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
 
 
-def cut_off_calls(lines: Sequence[Any]) -> dict[str, int]:
+def cut_off_calls(lines: Sequence[Any], session: Session | None = None) -> dict[str, int]:
     """The ids of the calls that the active branch leaves behind when it starts at a line
     whose parent the file does not hold (`missing_parent`): each `tool_use` block of a
     live assistant line (not an earlier copy of its uuid) before that line and off the
     branch, with its line index (the first, for an id on several lines). Empty when the
-    branch is not cut so."""
-    session = analyse(lines)
+    branch is not cut so. `session` is `analyse(lines)` when the caller holds it."""
+    session = analyse(lines) if session is None else session
     found = missing_parent(session)
     if found is None:
         return {}
