@@ -283,3 +283,49 @@ def test_a_blank_file_read_a_message_a_line_holds_no_transcript(
         assert result.exit_code == 0, result.output
         assert "internal error" not in result.output
     assert path.read_bytes() == data
+
+
+def _parses(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
+    """Every text `jsonio` parses from now on (`loads` and `loads_typed`)."""
+    import histnorm.jsonio as jsonio
+
+    seen: list[bytes] = []
+    depth = [0]  # `loads` calls `loads_typed`: one parse
+    for name in ("loads", "loads_typed"):
+        real = getattr(jsonio, name)
+
+        def spy(data: Any, real: Any = real) -> Any:
+            if not depth[0]:
+                seen.append(bytes(data))
+            depth[0] += 1
+            try:
+                return real(data)
+            finally:
+                depth[0] -= 1
+
+        monkeypatch.setattr(jsonio, name, spy)
+    return seen
+
+
+@pytest.mark.parametrize("mode", ["lint", "fix"])
+def test_a_damaged_session_file_is_parsed_once(mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fast path's parse of a session that it does not prove clean is the one decoded:
+    each line is parsed once (it used to be parsed again to be decoded)."""
+    data = (FIXTURES / "claude-code" / "tool-use.jsonl").read_bytes()
+    rows = [line for line in data.splitlines() if line.strip()]
+    del rows[2]  # the call: its result answers nothing now
+    damaged = b"\n".join(rows) + b"\n"
+    assert histnorm.lint_document(damaged, path_hint="s.jsonl").diagnostics
+    seen = _parses(monkeypatch)
+    check = histnorm.lint_document if mode == "lint" else histnorm.fix_document
+    result = check(damaged, path_hint="s.jsonl")
+    assert result.diagnostics if mode == "lint" else result.applied
+    assert [seen.count(row) for row in rows] == [1] * len(rows)
+
+
+def test_a_damaged_json_document_is_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = orjson.dumps(ORPHAN, option=orjson.OPT_INDENT_2)
+    seen = _parses(monkeypatch)
+    result = histnorm.fix_document(data, path_hint="history.json")
+    assert result.applied and result.output is not None
+    assert seen.count(data) == 1

@@ -8,7 +8,7 @@ changed. Functions take bytes; opening files is the caller's job.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import histnorm.jsonio as jsonio
 from histnorm.choices import DETECT_MODES
@@ -37,6 +37,7 @@ from histnorm.formats import (
 from histnorm.last_answer import ReadLines
 
 if TYPE_CHECKING:
+    from histnorm.analysis.outline import Outline
     from histnorm.model import Transcript
 
 NO_TRANSCRIPT = "what can be read of it is no transcript (JSONC, a configuration file?)"
@@ -87,24 +88,37 @@ def _record(
     pointer: str,
     raw: bytes,
     file_format: str | None = None,
+    outline: Outline | None = None,
 ) -> Record:
     try:
         transcript = decode_value(value, format, file_format)
     except HistnormError as exc:
         return Record(None, exc.at(line=line, prefix=pointer), line, pointer, raw)
     if raw:  # the size and media checks measure the text it was read from
-        seed_read(transcript, None, value, raw)
+        seed_read(transcript, outline, value, raw)
     return Record(transcript, None, line, pointer, raw)
 
 
-def read_json(data: bytes, format: str | None = None, detect: str = "file") -> Document:
+_UNREAD: Any = object()
+"""`read_json`'s default for a value not parsed yet."""
+
+
+def read_json(
+    data: bytes,
+    format: str | None = None,
+    detect: str = "file",
+    value: Any = _UNREAD,
+    outline: Outline | None = None,
+) -> Document:
     """Read a JSON document holding one transcript or an array of transcripts (read in one
-    format unless `detect="per-line"`)."""
+    format unless `detect="per-line"`). `value` is `data` parsed by `jsonio.loads`, and
+    `outline` the outline of that one transcript in `format`, when the caller has them
+    (`histnorm.formats.seed_read`)."""
     bom = data.startswith(BOM)
     body = data[len(BOM) :] if bom else data
     style = jsonio.detect_style(body)
     try:
-        value = jsonio.loads(body)
+        value = jsonio.loads(body) if value is _UNREAD else value
     except HistnormError as exc:
         if format is None and not looks_like_transcript(body):
             exc = NotATranscript(f"{exc.message}; {NO_TRANSCRIPT}", pointer="")
@@ -123,9 +137,8 @@ def read_json(data: bytes, format: str | None = None, detect: str = "file") -> D
             for i, item in enumerate(value)
         )
         return Document(Layout.JSON_ARRAY, records, data, style, bom)
-    return Document(
-        Layout.JSON, (_record(value, format, line=None, pointer="", raw=data),), data, style, bom
-    )
+    record = _record(value, format, line=None, pointer="", raw=data, outline=outline)
+    return Document(Layout.JSON, (record,), data, style, bom)
 
 
 def pick_format(
@@ -191,12 +204,25 @@ def read_jsonl(
         return Document(Layout.JSONL, records, data, jsonio.COMPACT, bom)
     if mode != "message":
         raise HistnormError(f"unknown JSONL mode {mode!r}; expected auto, transcript or message")
-    return _read_message_lines(data, body, format, bom)
+    return read_message_lines(data, format)
 
 
-def _read_message_lines(data: bytes, body: bytes, format: str | None, bom: bool) -> Document:
-    """The one transcript of message-per-line JSONL, its lines held as offsets into
-    `body` (a copy of each would hold the file twice)."""
+class MessageLines(NamedTuple):
+    """The message lines of message-per-line JSONL, each parsed once (`parse_message_lines`)."""
+
+    values: ReadLines
+    """The parsed lines, with the length of each (HN018)."""
+    lines: list[tuple[int, int, Any]]
+    """Each line's start and end in the body (after any BOM), and its value."""
+    numbers: list[int]
+    """Each line's number."""
+    broken: list[tuple[HistnormError, int]]
+    """The lines that are no JSON: why, and where each starts."""
+
+
+def parse_message_lines(body: bytes) -> MessageLines:
+    """Parse each line of `body` (message-per-line JSONL after any BOM) that is not blank,
+    its short strings shared between lines (`_pooled`)."""
     values: list[Any] = []
     lines: list[tuple[int, int, Any]] = []
     numbers: list[int] = []
@@ -214,9 +240,24 @@ def _read_message_lines(data: bytes, body: bytes, format: str | None, bom: bool)
         values.append(value)
         lines.append((start, end, value))
         numbers.append(number)
+    read = ReadLines(values, tuple(end - start for start, end, _ in lines))
+    return MessageLines(read, lines, numbers, broken)
+
+
+def read_message_lines(
+    data: bytes,
+    format: str | None = None,
+    parsed: MessageLines | None = None,
+    outline: Outline | None = None,
+) -> Document:
+    """The one transcript of message-per-line JSONL, its lines held as offsets into the
+    body (a copy of each would hold the file twice). `parsed` is `parse_message_lines` of
+    the body and `outline` the transcript's outline in `format`, when the caller has them."""
+    bom = data.startswith(BOM)
+    body = data[len(BOM) :] if bom else data
+    values, lines, numbers, broken = parsed if parsed is not None else parse_message_lines(body)
     if not values and not broken:  # no line holds anything: no transcript, as in JSONL
         return Document(Layout.JSONL, (), data, jsonio.COMPACT, bom)
-    values = ReadLines(values, tuple(end - start for start, end, _ in lines))  # HN018
     try:
         transcript = decode_value(values, format) if values else None
     except HistnormError as exc:
@@ -229,7 +270,7 @@ def _read_message_lines(data: bytes, body: bytes, format: str | None, bom: bool)
             return _unreadable_lines(data, error, bom)
     if not broken:
         assert transcript is not None
-        seed_read(transcript, None, values, data)  # lines hold the text of every value
+        seed_read(transcript, outline, values, data)  # lines hold the text of every value
         record = Record(transcript, None, 1, "", data)
         return Document(Layout.JSONL_MESSAGES, (record,), data, jsonio.COMPACT, bom, tuple(lines))
     if transcript is None or transcript.format not in READERS:

@@ -5,16 +5,30 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import histnorm.document.check as check
+import histnorm.jsonio as jsonio
 from histnorm.choices import DETECT_MODES, JSONL_MODES
 from histnorm.diagnostic import Diagnostic, Severity
 from histnorm.document.check import Mode
-from histnorm.document.layout import Document, Layout, is_jsonl, message_line
+from histnorm.document.layout import (
+    BOM,
+    Document,
+    Layout,
+    is_jsonl,
+    is_transcript_array,
+    message_line,
+)
 from histnorm.document.lines import check_lines, lines_format
 from histnorm.document.locate import place
-from histnorm.document.read import pick_format, read_json, read_jsonl, single_value
+from histnorm.document.read import (
+    parse_message_lines,
+    pick_format,
+    read_json,
+    read_jsonl,
+    read_message_lines,
+)
 from histnorm.document.result import DocumentResult, Skip
 from histnorm.document.torn import torn_lines
 from histnorm.document.write import write
@@ -23,6 +37,7 @@ from histnorm.errors import HistnormError, NotATranscript
 from histnorm.settings import Settings
 
 if TYPE_CHECKING:
+    from histnorm.analysis.outline import Outline
     from histnorm.model import Transcript
 
 
@@ -46,31 +61,44 @@ def check_document(
     layout = layout_for(data, path_hint, jsonl_mode)
     if layout is Layout.JSONL:
         return _lines(data, mode, settings, format, detect)
-    jsonl = layout is Layout.JSONL_MESSAGES
-    if _proven_clean(data, jsonl, jsonl_mode, format, settings):
-        return DocumentResult(layout, transcripts=1)  # no models built
-    if jsonl:
-        document = read_jsonl(data, format, "message", detect)
+    # The document is parsed once: the fast path reads the value, and when it does not
+    # prove the transcript clean, the value is decoded with the format and outline it found
+    if layout is Layout.JSONL_MESSAGES:
+        parsed = parse_message_lines(data.removeprefix(BOM))
+        values = parsed.values if parsed.values and not parsed.broken else None
+        clean, chosen, outline = _proven_clean(values, data, format, settings)
+        if clean:
+            return DocumentResult(layout, transcripts=1)  # no models built
+        document = read_message_lines(data, chosen, parsed, outline)
     else:
-        document = read_json(data, format, detect)
+        try:
+            value = jsonio.loads(data.removeprefix(BOM))
+        except HistnormError:
+            document = read_json(data, format, detect)  # which says why it is no JSON
+        else:
+            one = None if is_transcript_array(value) else value
+            clean, chosen, outline = _proven_clean(one, data, format, settings)
+            if clean:
+                return DocumentResult(layout, transcripts=1)
+            document = read_json(data, chosen, detect, value, outline)
     return _document(document, data, mode, settings)
 
 
 def _proven_clean(
-    data: bytes, jsonl: bool, jsonl_mode: str, format: str | None, settings: Settings
-) -> bool:
-    """Whether the document holding one transcript is proven clean without models. Its
-    parsed values are let go on return, before the document is read again (they are as
-    large as the models' native values: holding both would double the peak memory)."""
-    value = single_value(data, jsonl, "message" if jsonl else jsonl_mode)
-    if value is None:
-        return False
-    chosen = pick_format(value, format)
+    value: Any | None, data: bytes, format: str | None, settings: Settings
+) -> tuple[bool, str | None, Outline | None]:
+    """Whether the parsed `value` of a document holding one transcript (None: not read
+    here) is proven clean without models; the format it is read in (`format`, else the
+    detected one, else None) and the outline the fast path read, for decoding it."""
+    chosen = None if value is None else pick_format(value, format)
+    if chosen is None:
+        return False, format, None
     # the size and media checks read the text the value was parsed from: the JSON text of
     # a document, or the lines of message-per-line JSONL, which hold the JSON text of every
     # line (a bound on each string and on every message's size, and "image" wherever an
     # image is), so the session is not serialised again to be measured
-    return chosen is not None and check.proven_clean(value, chosen, settings, data)
+    clean, outline = check.checked_outline(value, chosen, settings, data)
+    return clean, chosen, outline
 
 
 def layout_for(data: bytes, path_hint: str | None, jsonl_mode: str = "auto") -> Layout:
