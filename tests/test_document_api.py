@@ -323,9 +323,14 @@ def test_a_damaged_session_file_is_parsed_once(mode: str, monkeypatch: pytest.Mo
     assert [seen.count(row) for row in rows] == [1] * len(rows)
 
 
-def test_a_damaged_json_document_is_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("hint", ["history.json", None])
+def test_a_json_document_is_parsed_once(hint: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Clean or damaged, named or not (standard input: telling JSON from JSONL parses the
+    document), a JSON document is parsed once."""
     data = orjson.dumps(ORPHAN, option=orjson.OPT_INDENT_2)
+    clean = orjson.dumps(CLEAN, option=orjson.OPT_INDENT_2)
     seen = _parses(monkeypatch)
-    result = histnorm.fix_document(data, path_hint="history.json")
+    result = histnorm.fix_document(data, path_hint=hint)
     assert result.applied and result.output is not None
-    assert seen.count(data) == 1
+    assert histnorm.lint_document(clean, path_hint=hint).diagnostics == ()
+    assert (seen.count(data), seen.count(clean)) == (1, 1)

@@ -122,22 +122,32 @@ def is_jsonl(path_hint: str | None, data: bytes | None = None) -> bool:
     """JSONL by the name `path_hint` (`.jsonl`); without one, when `data` is not one JSON
     document but several lines, the first of which (not blank) is a JSON object or array
     on its own (pretty-printed JSON that does not parse stays one document)."""
+    return jsonl_or_value(path_hint, data)[0]
+
+
+UNREAD: Any = object()
+"""`jsonl_or_value`'s value when it did not parse the document whole."""
+
+
+def jsonl_or_value(path_hint: str | None, data: bytes | None = None) -> tuple[bool, Any]:
+    """`is_jsonl`, and the document parsed whole (`jsonio.loads`) when telling took that
+    (no `path_hint`, and `data` is one JSON document), else `UNREAD`."""
     if path_hint is not None:
-        return PurePath(path_hint).suffix.lower() == ".jsonl"
+        return PurePath(path_hint).suffix.lower() == ".jsonl", UNREAD
     if data is None:
-        return False
+        return False, UNREAD
     body = data.removeprefix(BOM)
     try:
-        jsonio.loads(body)
+        value = jsonio.loads(body)
     except HistnormError:
         if b"\n" not in body.strip():
-            return False
+            return False, UNREAD
         first = next((line for line in body.split(b"\n") if line.strip()), b"")
         try:
-            return isinstance(jsonio.loads_typed(first), dict | list)
+            return isinstance(jsonio.loads_typed(first), dict | list), UNREAD
         except HistnormError:
-            return False
-    return False
+            return False, UNREAD
+    return False, value
 
 
 def message_line(line: bytes) -> bool:

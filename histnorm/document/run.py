@@ -14,10 +14,11 @@ from histnorm.diagnostic import Diagnostic, Severity
 from histnorm.document.check import Mode
 from histnorm.document.layout import (
     BOM,
+    UNREAD,
     Document,
     Layout,
-    is_jsonl,
     is_transcript_array,
+    jsonl_or_value,
     message_line,
 )
 from histnorm.document.lines import check_lines, lines_format
@@ -58,7 +59,7 @@ def check_document(
         )
     if detect not in DETECT_MODES:
         raise HistnormError(f"unknown detection {detect!r}; expected {' or '.join(DETECT_MODES)}")
-    layout = layout_for(data, path_hint, jsonl_mode)
+    layout, whole = _layout(data, path_hint, jsonl_mode)
     if layout is Layout.JSONL:
         return _lines(data, mode, settings, format, detect)
     # The document is parsed once: the fast path reads the value, and when it does not
@@ -71,8 +72,8 @@ def check_document(
             return DocumentResult(layout, transcripts=1)  # no models built
         document = read_message_lines(data, chosen, parsed, outline)
     else:
-        try:
-            value = jsonio.loads(data.removeprefix(BOM))
+        try:  # parsed already when the layout was told without a file name
+            value = jsonio.loads(data.removeprefix(BOM)) if whole is UNREAD else whole
         except HistnormError:
             document = read_json(data, format, detect)  # which says why it is no JSON
         else:
@@ -105,15 +106,22 @@ def layout_for(data: bytes, path_hint: str | None, jsonl_mode: str = "auto") -> 
     """The layout lint and fix read `data` in: `JSONL` (a transcript per line),
     `JSONL_MESSAGES` (a message per line), else `JSON` (`read_json` tells one transcript
     from an array of them)."""
+    return _layout(data, path_hint, jsonl_mode)[0]
+
+
+def _layout(data: bytes, path_hint: str | None, jsonl_mode: str) -> tuple[Layout, Any]:
+    """`layout_for`, and `data` parsed whole when telling the layout took that (else
+    `UNREAD`: see `jsonl_or_value`)."""
     if jsonl_mode not in JSONL_MODES:
         raise HistnormError(
             f"unknown JSONL mode {jsonl_mode!r}; expected auto, transcript or message"
         )
-    if not is_jsonl(path_hint, data):
-        return Layout.JSON
+    jsonl, whole = jsonl_or_value(path_hint, data)
+    if not jsonl:
+        return Layout.JSON, whole
     if jsonl_mode == "message" or (jsonl_mode == "auto" and message_line(first_line(data))):
-        return Layout.JSONL_MESSAGES
-    return Layout.JSONL
+        return Layout.JSONL_MESSAGES, UNREAD
+    return Layout.JSONL, UNREAD
 
 
 def read_document(
