@@ -126,7 +126,7 @@ def is_jsonl(path_hint: str | None, data: bytes | None = None) -> bool:
 
 
 UNREAD: Any = object()
-"""`jsonl_or_value`'s value when it did not parse the document whole."""
+"""A document's value not parsed yet (`jsonl_or_value`, `read.read_json`)."""
 
 
 def jsonl_or_value(path_hint: str | None, data: bytes | None = None) -> tuple[bool, Any]:

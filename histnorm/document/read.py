@@ -14,6 +14,7 @@ import histnorm.jsonio as jsonio
 from histnorm.choices import DETECT_MODES
 from histnorm.document.layout import (
     BOM,
+    UNREAD,
     Document,
     Layout,
     Record,
@@ -99,15 +100,11 @@ def _record(
     return Record(transcript, None, line, pointer, raw)
 
 
-_UNREAD: Any = object()
-"""`read_json`'s default for a value not parsed yet."""
-
-
 def read_json(
     data: bytes,
     format: str | None = None,
     detect: str = "file",
-    value: Any = _UNREAD,
+    value: Any = UNREAD,
     outline: Outline | None = None,
 ) -> Document:
     """Read a JSON document holding one transcript or an array of transcripts (read in one
@@ -118,7 +115,7 @@ def read_json(
     body = data[len(BOM) :] if bom else data
     style = jsonio.detect_style(body)
     try:
-        value = jsonio.loads(body) if value is _UNREAD else value
+        value = jsonio.loads(body) if value is UNREAD else value
     except HistnormError as exc:
         if format is None and not looks_like_transcript(body):
             exc = NotATranscript(f"{exc.message}; {NO_TRANSCRIPT}", pointer="")
