@@ -249,3 +249,17 @@ def test_a_repeated_key_in_a_line_the_fix_rewrites_refuses_it_at_that_line() -> 
     assert refusal.code == "HN000"
     assert (refusal.location.line, refusal.location.pointer) == (5, "/sessionId")
     assert refusal.message.startswith("the key at /sessionId appears twice in one object")
+
+
+def test_a_number_beyond_64_bits_in_a_rewritten_line_keeps_every_digit() -> None:
+    """The fast path reads numbers the quick way; a session it does not prove clean is
+    decoded from lines read exactly, so a line the fix rewrites keeps each digit."""
+    big = b'{"costMicros":12345678901234567890123,'
+    rows = [orjson.dumps(line) for line in _ORPHANED]
+    rows[4] = big + rows[4][1:]  # more digits than orjson writes or reads exactly
+    data = b"".join(row + b"\n" for row in rows)
+    result = histnorm.fix_document(data, path_hint="s.jsonl")
+    assert result.applied == {"HN002": 1} and result.output is not None
+    last = result.output.splitlines()[-1]
+    assert last != rows[4]  # re-linked: rewritten
+    assert last.startswith(big)

@@ -217,9 +217,11 @@ class MessageLines(NamedTuple):
     """The lines that are no JSON: why, and where each starts."""
 
 
-def parse_message_lines(body: bytes) -> MessageLines:
+def parse_message_lines(body: bytes, exact: bool = True) -> MessageLines:
     """Parse each line of `body` (message-per-line JSONL after any BOM) that is not blank,
-    its short strings shared between lines (`_pooled`)."""
+    its short strings shared between lines (`_pooled`). Not `exact`: each line as
+    `jsonio.loads_typed` reads it, nothing shared (what the fast path reads; `exactly`
+    makes it what decoding reads)."""
     values: list[Any] = []
     lines: list[tuple[int, int, Any]] = []
     numbers: list[int] = []
@@ -230,7 +232,7 @@ def parse_message_lines(body: bytes) -> MessageLines:
         if not line.strip():
             continue
         try:
-            value = _pooled(jsonio.loads(line), pool)
+            value = _pooled(jsonio.loads(line), pool) if exact else jsonio.loads_typed(line)
         except HistnormError as exc:
             broken.append((exc.at(line=number), start))
             continue
@@ -239,6 +241,26 @@ def parse_message_lines(body: bytes) -> MessageLines:
         numbers.append(number)
     read = ReadLines(values, tuple(end - start for start, end, _ in lines))
     return MessageLines(read, lines, numbers, broken)
+
+
+def exactly(parsed: MessageLines, body: bytes) -> MessageLines:
+    """`parse_message_lines(body)` from what `parse_message_lines(body, exact=False)`
+    gave: the lines with an integer beyond 64 bits parsed again (exactly), and every
+    line's short strings shared (`_pooled`, in place: the values are the reader's own)."""
+    pool: dict[str, str] = {}
+    values: list[Any] = []
+    lines: list[tuple[int, int, Any]] = []
+    long = jsonio.has_long_number(body)  # one look at the whole file first
+    for start, end, value in parsed.lines:
+        if long and jsonio.has_long_number(line := body[start:end]):
+            try:
+                value = jsonio.loads(line)
+            except HistnormError:  # a line only the exact reader finds broken
+                return parse_message_lines(body)
+        values.append(_pooled(value, pool))
+        lines.append((start, end, value))
+    read = ReadLines(values, parsed.values.sizes)
+    return MessageLines(read, lines, parsed.numbers, parsed.broken)
 
 
 def read_message_lines(

@@ -24,6 +24,7 @@ from histnorm.document.layout import (
 from histnorm.document.lines import check_lines, lines_format
 from histnorm.document.locate import place
 from histnorm.document.read import (
+    exactly,
     parse_message_lines,
     pick_format,
     read_json,
@@ -64,16 +65,24 @@ def check_document(
         return _lines(data, mode, settings, format, detect)
     # The document is parsed once: the fast path reads the value, and when it does not
     # prove the transcript clean, the value is decoded with the format and outline it found
+    # (`loads_typed`: types and strings are all the fast path reads; numbers beyond 64
+    # bits are read exactly before decoding)
+    body = data.removeprefix(BOM)
     if layout is Layout.JSONL_MESSAGES:
-        parsed = parse_message_lines(data.removeprefix(BOM))
+        parsed = parse_message_lines(body, exact=False)
         values = parsed.values if parsed.values and not parsed.broken else None
         clean, chosen, outline = _proven_clean(values, data, format, settings)
         if clean:
             return DocumentResult(layout, transcripts=1)  # no models built
-        document = read_message_lines(data, chosen, parsed, outline)
+        exact = exactly(parsed, body)
+        if len(exact.values) != len(parsed.values) or any(
+            a is not b for a, b in zip(exact.values, parsed.values, strict=True)
+        ):
+            outline = None  # read from lines some of which are read again, exactly
+        document = read_message_lines(data, chosen, exact, outline)
     else:
-        try:  # parsed already when the layout was told without a file name
-            value = jsonio.loads(data.removeprefix(BOM)) if whole is UNREAD else whole
+        try:  # parsed already (exactly) when the layout was told without a file name
+            value = jsonio.loads_typed(body) if whole is UNREAD else whole
         except HistnormError:
             document = read_json(data, format, detect)  # which says why it is no JSON
         else:
@@ -81,6 +90,8 @@ def check_document(
             clean, chosen, outline = _proven_clean(one, data, format, settings)
             if clean:
                 return DocumentResult(layout, transcripts=1)
+            if whole is UNREAD and jsonio.has_long_number(body):
+                value, outline = UNREAD, None  # `read_json` reads it exactly
             document = read_json(data, chosen, detect, value, outline)
     return _document(document, data, mode, settings)
 
