@@ -7,7 +7,7 @@ changed. Functions take bytes; opening files is the caller's job.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import histnorm.jsonio as jsonio
@@ -324,35 +324,18 @@ def single_value(data: bytes, jsonl: bool, mode: str = "auto") -> Any | None:
     `jsonio.loads_typed` (so only for decisions on types and strings, like a plain shape);
     None for anything else, including unreadable input (`read_json` / `read_jsonl` say why)."""
     body = data.removeprefix(BOM)
-    try:
-        if not jsonl:
+    if not jsonl:
+        try:
             value = jsonio.loads_typed(body)
-            return None if is_transcript_array(value) else value
-        values: list[Any] = []
-        sizes: list[int] = []  # HN018 measures these
-        for line in _message_lines(body):
-            values.append(jsonio.loads_typed(line))
-            sizes.append(len(line.removesuffix(b"\r")))
-    except HistnormError:
-        return None
+        except HistnormError:
+            return None
+        return None if is_transcript_array(value) else value
+    parsed = parse_message_lines(body, exact=False)
+    values = parsed.values  # with each line's size, which HN018 measures
     message = mode == "message" or (
         mode == "auto" and bool(values) and looks_like_message(values[0])
     )
-    if not message:
-        return None
-    return ReadLines(values, tuple(sizes))
-
-
-def _message_lines(body: bytes) -> Iterator[bytes]:
-    """The lines of `body` that are not blank, split at `\\n` alone, one at a time."""
-    start, size = 0, len(body)
-    while start < size:
-        end = body.find(b"\n", start)
-        stop = size if end < 0 else end
-        line = body[start:stop]
-        if line and not line.isspace():
-            yield line
-        start = stop + 1
+    return values if message and not parsed.broken else None
 
 
 def _pointer_index(pointer: str | None) -> int | None:
