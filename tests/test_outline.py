@@ -179,12 +179,13 @@ def test_a_claude_code_line_written_as_read_is_not_decoded_again(
 ) -> None:
     """Claude Code's conservation check and read-back read a fixed session's lines with
     the session as read at hand (`Codec.decode_written`): that equals decoding them, the
-    parts of a line the fix left alone are the very parts it was read as, and the tree of
-    the lines is the one the writer read them as to check them, not worked out again."""
+    parts of a line the fix left alone are the very parts it was read as, a message whose
+    lines and parts the fix left alone is the very message, and the tree of the lines is
+    the one the writer read them as to check them, not worked out again."""
     import histnorm.formats.claude_code as claude_code
 
     codec = CODECS["claude-code"]
-    kept = reused = 0
+    kept = reused = whole = 0
     analysed: list[object] = []
     real = claude_code.analyse
     for where, transcript, edited in _edited("claude-code"):
@@ -204,7 +205,10 @@ def test_a_claude_code_line_written_as_read_is_not_decoded_again(
         analysed.clear()
         read = {id(p) for m in transcript.messages for p in m.parts}
         kept += sum(id(p) in read for m in again.messages for p in m.parts)
+        messages = {id(m) for m in transcript.messages}
+        whole += sum(id(m) in messages for m in again.messages)
     assert kept, "no part of a line left alone was taken as it is"
+    assert whole, "no message left alone was taken as it is"
     assert reused, "no written session was read as the writer read it"
 
 

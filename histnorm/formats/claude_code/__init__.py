@@ -175,6 +175,17 @@ _AS_DECODED = "_histnorm_claude_code_as_decoded"
 of (`memo_source`): while they are the same objects, the transcript is what its lines
 read as, which `encode` writes as those very lines."""
 
+_BUILT = "_histnorm_claude_code_built"
+"""Where `_decode` marks, in a message's `__dict__`, that it built the message (with the
+message's `id`: a copy, which `model_copy` makes with that `__dict__`, has another `id`),
+so that `decode_written` may hand it back for the very line and parts it was built of."""
+
+
+def _same_parts(held: tuple[Part, ...], found: tuple[Part, ...]) -> bool:
+    """Whether two tuples of parts hold the very same objects, in order."""
+    return len(held) == len(found) and all(a is b for a, b in zip(held, found, strict=True))
+
+
 _TOOL_ID_KEYS = ("toolUseID", "parentToolUseID", "sourceToolUseID")
 """Keys by which a line that is no message cites a tool call."""
 
@@ -319,16 +330,24 @@ class ClaudeCodeCodec(Codec):
             return self.decode(data)
         lines, _, parts = _as_read(transcript)
         known = {id(lines[index]): held for index, held in parts.items()}
-        return self._decode(data, known, transcript.__dict__.get(_WRITTEN_SESSION))
+        built = {
+            id(message.native): message
+            for message in transcript.messages
+            if message.__dict__.get(_BUILT) == id(message)
+        }
+        return self._decode(data, known, transcript.__dict__.get(_WRITTEN_SESSION), built)
 
     def _decode(
         self,
         data: JsonValue,
         known: Mapping[int, list[Part]] | None,
         written: Session | None = None,
+        built: Mapping[int, Message] | None = None,
     ) -> Transcript:
-        """`decode`, with the parts `known` holds (`line_parts`) and `written`, the session
-        the writer read `data` as when it wrote it, if it is one."""
+        """`decode`, with the parts `known` holds (`line_parts`), `written`, the session
+        the writer read `data` as when it wrote it, if it is one, and the messages `built`
+        holds by the `id` of their first line (messages this method made, unchanged since):
+        one whose line and parts a group reads again is that message, not a copy."""
         lines = check_lines(data)
         session = written if written is not None and written.lines is lines else analyse(lines)
         parts = line_parts(lines, session, known)
@@ -336,14 +355,19 @@ class ClaudeCodeCodec(Codec):
         messages = []
         for group in session.groups:
             first = lines[group[0]]
-            messages.append(
-                model.Message(
-                    role=first["type"],
-                    id=message_id(first) if first["type"] == "assistant" else None,
-                    parts=tuple(p for index in group for p in parts[index]),
-                    native=first,
-                )
+            found = tuple(p for index in group for p in parts[index])
+            held = built.get(id(first)) if built else None
+            if held is not None and _same_parts(held.parts, found):
+                messages.append(held)  # the fields a message is built of are the same
+                continue
+            message = model.Message(
+                role=first["type"],
+                id=message_id(first) if first["type"] == "assistant" else None,
+                parts=found,
+                native=first,
             )
+            message.__dict__[_BUILT] = id(message)
+            messages.append(message)
         transcript = model.Transcript(messages=tuple(messages), format=self.name, native=data)
         native_memo(transcript)["claude-code"] = read
         transcript.__dict__[_AS_DECODED] = memo_source(transcript)
