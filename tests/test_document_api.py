@@ -334,3 +334,48 @@ def test_a_json_document_is_parsed_once(hint: str | None, monkeypatch: pytest.Mo
     assert result.applied and result.output is not None
     assert histnorm.lint_document(clean, path_hint=hint).diagnostics == ()
     assert (seen.count(data), seen.count(clean)) == (1, 1)
+
+
+def _damaged(path: Path, at: int) -> bytes:
+    """The session at `path` without its line `at` (among lines that are not blank)."""
+    rows = [line for line in path.read_bytes().splitlines() if line.strip()]
+    del rows[at]
+    return b"\n".join(rows) + b"\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "at"), [("claude-code/tool-use.jsonl", 2), ("codex/shell-tools.jsonl", 8)]
+)
+def test_a_fixed_session_is_joined_once_its_models_are_dropped(
+    name: str, at: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`fix_document` of a session joins the text it writes once the session's models and
+    parsed lines are gone (#28): the two are never held at once, and the written text is
+    what the writer wrote."""
+    import histnorm.document.run as run
+
+    damaged = _damaged(FIXTURES / name, at)
+    read_now: list[weakref.ref[Any]] = []
+    alive: list[bool] = []
+    real_read, real_joined = run.read_message_lines, run.joined
+
+    def reading(*args: Any, **kwargs: Any) -> Any:
+        document = real_read(*args, **kwargs)
+        transcript = document.records[0].transcript
+        read_now.extend([weakref.ref(transcript), weakref.ref(transcript.native)])
+        return document
+
+    def joining(chunks: Any) -> bytes:
+        alive.extend(ref() is not None for ref in read_now)
+        return real_joined(chunks)
+
+    monkeypatch.setattr(run, "read_message_lines", reading)
+    monkeypatch.setattr(run, "joined", joining)
+    result = histnorm.fix_document(damaged, path_hint="s.jsonl")
+    assert result.applied and result.output is not None
+    assert alive == [False, False]
+    monkeypatch.undo()
+    again = histnorm.fix_document(damaged, path_hint="s.jsonl")
+    assert again.output == result.output
+    left = histnorm.lint_document(result.output, path_hint="s.jsonl").diagnostics
+    assert not any(d.code in result.applied for d in left)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import histnorm.document.check as check
 import histnorm.jsonio as jsonio
@@ -33,7 +33,7 @@ from histnorm.document.read import (
 )
 from histnorm.document.result import DocumentResult, Skip
 from histnorm.document.torn import torn_lines
-from histnorm.document.write import write
+from histnorm.document.write import Chunk, joined, write_chunks
 from histnorm.engine import unreadable
 from histnorm.errors import HistnormError, NotATranscript
 from histnorm.settings import Settings
@@ -63,37 +63,58 @@ def check_document(
     layout, whole = _layout(data, path_hint, jsonl_mode)
     if layout is Layout.JSONL:
         return _lines(data, mode, settings, format, detect)
-    # The document is parsed once: the fast path reads the value, and when it does not
-    # prove the transcript clean, the value is decoded with the format and outline it found
-    # (`loads_typed`: types and strings are all the fast path reads; numbers beyond 64
-    # bits are read exactly before decoding)
-    body = data.removeprefix(BOM)
     if layout is Layout.JSONL_MESSAGES:
-        parsed = parse_message_lines(body, exact=False)
-        values = parsed.values if parsed.values and not parsed.broken else None
-        clean, chosen, outline = _proven_clean(values, data, format, settings)
-        if clean:
-            return DocumentResult(layout, transcripts=1)  # no models built
-        exact = exactly(parsed, body)
-        if len(exact.values) != len(parsed.values) or any(
-            a is not b for a, b in zip(exact.values, parsed.values, strict=True)
-        ):
-            outline = None  # read from lines some of which are read again, exactly
-        document = read_message_lines(data, chosen, exact, outline)
+        checked = _message_lines(data, mode, settings, format)
     else:
-        try:  # parsed already (exactly) when the layout was told without a file name
-            value = jsonio.loads_typed(body) if whole is UNREAD else whole
-        except HistnormError:
-            document = read_json(data, format, detect)  # which says why it is no JSON
-        else:
-            one = None if is_transcript_array(value) else value
-            clean, chosen, outline = _proven_clean(one, data, format, settings)
-            if clean:
-                return DocumentResult(layout, transcripts=1)
-            if whole is UNREAD and jsonio.has_long_number(body):
-                value, outline = UNREAD, None  # `read_json` reads it exactly
-            document = read_json(data, chosen, detect, value, outline)
-    return _document(document, data, mode, settings)
+        checked = _json(data, whole, mode, settings, format, detect)
+        del whole
+    # the frames that held the parsed values and the models are gone: the fixed text is
+    # joined without them (`write_chunks`)
+    return checked if isinstance(checked, DocumentResult) else _result(checked, data)
+
+
+def _message_lines(
+    data: bytes, mode: Mode, settings: Settings, format: str | None
+) -> DocumentResult | _Checked:
+    """Check message-per-line JSONL, parsed once: the fast path reads the lines, and when
+    it does not prove the transcript clean they are decoded with the format and outline
+    it found (`loads_typed`: types and strings are all the fast path reads; numbers beyond
+    64 bits are read exactly before decoding)."""
+    body = data.removeprefix(BOM)
+    parsed = parse_message_lines(body, exact=False)
+    values = parsed.values if parsed.values and not parsed.broken else None
+    clean, chosen, outline = _proven_clean(values, data, format, settings)
+    if clean:
+        return DocumentResult(Layout.JSONL_MESSAGES, transcripts=1)  # no models built
+    exact = exactly(parsed, body)
+    if len(exact.values) != len(parsed.values) or any(
+        a is not b for a, b in zip(exact.values, parsed.values, strict=True)
+    ):
+        outline = None  # read from lines some of which are read again, exactly
+    return _checked(read_message_lines(data, chosen, exact, outline), data, mode, settings)
+
+
+def _json(
+    data: bytes,
+    whole: Any,
+    mode: Mode,
+    settings: Settings,
+    format: str | None,
+    detect: str,
+) -> DocumentResult | _Checked:
+    """Check a JSON document, parsed once (`whole`, when telling the layout parsed it)."""
+    body = data.removeprefix(BOM)
+    try:  # parsed already (exactly) when the layout was told without a file name
+        value = jsonio.loads_typed(body) if whole is UNREAD else whole
+    except HistnormError:
+        return _checked(read_json(data, format, detect), data, mode, settings)  # says why
+    one = None if is_transcript_array(value) else value
+    clean, chosen, outline = _proven_clean(one, data, format, settings)
+    if clean:
+        return DocumentResult(Layout.JSON, transcripts=1)
+    if whole is UNREAD and jsonio.has_long_number(body):
+        value, outline = UNREAD, None  # `read_json` reads it exactly
+    return _checked(read_json(data, chosen, detect, value, outline), data, mode, settings)
 
 
 def _proven_clean(
@@ -196,8 +217,23 @@ def _lines(
     )
 
 
-def _document(document: Document, data: bytes, mode: Mode, settings: Settings) -> DocumentResult:
-    """Check each record of a document read whole, write it back, and place the findings."""
+class _Checked(NamedTuple):
+    """A document after the rules ran on each record, holding no model and no parsed
+    value: the chunks of the text a fix wrote, and what `_result` places in it."""
+
+    document: Document
+    """The document, its records without transcripts and its lines without values."""
+    found: list[tuple[int, Diagnostic]]
+    fixes: list[tuple[int, Diagnostic]]
+    skipped: tuple[Skip, ...]
+    applied: dict[str, int]
+    transcripts: int
+    chunks: list[Chunk] | None
+    """The text written (`write_chunks`), or None: the document as read."""
+
+
+def _checked(document: Document, data: bytes, mode: Mode, settings: Settings) -> _Checked:
+    """Check each record of a document read whole and write it back."""
     results: list[Transcript | None] = []
     found: list[tuple[int, Diagnostic]] = []
     fixes: list[tuple[int, Diagnostic]] = []
@@ -230,7 +266,19 @@ def _document(document: Document, data: bytes, mode: Mode, settings: Settings) -
         )
         fixes.extend((index, d.at(line=record.line) if record.line else d) for d in checked.fixes)
     skipped_file = bool(skipped) and not transcripts
-    new = write(document, results) if mode == "fix" and not skipped_file else data
+    chunks = write_chunks(document, results) if mode == "fix" and not skipped_file else None
+    light = replace(
+        document,
+        records=tuple(replace(r, transcript=None) for r in document.records),
+        lines=tuple((start, end, None) for start, end, _ in document.lines),
+    )
+    return _Checked(light, found, fixes, tuple(skipped), dict(applied), transcripts, chunks)
+
+
+def _result(checked: _Checked, data: bytes) -> DocumentResult:
+    """The result of a checked document: its text joined, and the findings placed in it."""
+    document, found = checked.document, checked.found
+    new = data if checked.chunks is None else joined(checked.chunks)
     held = any(record.held for record in document.records)
     for note in torn_lines(document, new):  # a session read around its broken lines
         torn = unreadable(note)
@@ -239,8 +287,8 @@ def _document(document: Document, data: bytes, mode: Mode, settings: Settings) -
         document.layout,
         tuple(place(document, new, found)),
         new if new != data else None,
-        tuple(skipped),
-        dict(applied),
-        transcripts,
-        tuple(place(document, data, fixes)),  # where each fix was, in the bytes as read
+        checked.skipped,
+        checked.applied,
+        checked.transcripts,
+        tuple(place(document, data, checked.fixes)),  # where each fix was, in the bytes as read
     )

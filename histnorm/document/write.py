@@ -113,8 +113,24 @@ def _lost_in_lines(
     return None
 
 
+Chunk = bytes | memoryview
+"""A piece of written text: new bytes, or a view of the bytes as read."""
+
+
 def write(document: Document, transcripts: Sequence[Transcript | None]) -> bytes:
     """Write `document` with each record's transcript replaced by the one in `transcripts`."""
+    return joined(write_chunks(document, transcripts))
+
+
+def joined(chunks: list[Chunk]) -> bytes:
+    """The text `chunks` make (the very bytes of a lone chunk that is bytes)."""
+    return chunks[0] if len(chunks) == 1 and type(chunks[0]) is bytes else b"".join(chunks)
+
+
+def write_chunks(document: Document, transcripts: Sequence[Transcript | None]) -> list[Chunk]:
+    """What `write` writes, as the pieces it joins: the caller may drop the transcripts
+    and the document's parsed lines before it joins them (a session's models and its
+    written text are then never held at once)."""
     if len(transcripts) != len(document.records):
         raise ValueError("write() needs one transcript (or None) per record")
     changed = [
@@ -122,13 +138,13 @@ def write(document: Document, transcripts: Sequence[Transcript | None]) -> bytes
         for r, t in zip(document.records, transcripts, strict=True)
     ]
     if not any(changed):
-        return document.raw
+        return [document.raw]
     prefix = BOM if document.bom else b""
     if document.layout in (Layout.JSON, Layout.JSON_ARRAY):
-        return prefix + _write_json(document, transcripts)
+        return [prefix + _write_json(document, transcripts)]
     if document.layout is Layout.JSONL:
-        return prefix + _write_jsonl(document, transcripts)
-    return prefix + _write_message_lines(document, _only(transcripts))
+        return [prefix + _write_jsonl(document, transcripts)]
+    return [prefix, *_write_message_lines(document, _only(transcripts))]
 
 
 def _native(transcript: Transcript) -> Any:
@@ -253,7 +269,7 @@ def _write_jsonl(document: Document, transcripts: Sequence[Transcript | None]) -
     return bytes(out)
 
 
-def _write_message_lines(document: Document, transcript: Transcript) -> bytes:
+def _write_message_lines(document: Document, transcript: Transcript) -> list[Chunk]:
     """Each kept message line as read, with the blank lines before it; new and changed
     messages in the separators of the line they replace (or, for a new line, of the line
     before it), keeping the spellings, blank lines and ending of the line they replace (a
@@ -268,7 +284,7 @@ def _write_message_lines(document: Document, transcript: Transcript) -> bytes:
     paired = pairs(old_values, encoded)
     used = {originals[id(v)] for v in encoded if id(v) in originals} | set(paired.values())
     carried, after = _keep_blanks(body, rows, used, after)
-    out: list[bytes | memoryview] = []  # joined once: a buffer and its copy would be two
+    out: list[Chunk] = []  # joined once: a buffer and its copy would be two
     near = rows[0] if rows else (0, 0, 0, 0)  # the line a new line is written as
     for j, value in enumerate(encoded):
         index = originals.get(id(value))
@@ -294,10 +310,10 @@ def _write_message_lines(document: Document, transcript: Transcript) -> bytes:
         out.append(document.tail)
     elif not body.endswith(b"\n") and _last_bytes(out, len(ending)) == ending:
         _drop_ending(out, ending)
-    return b"".join(out)
+    return out
 
 
-def _last_bytes(out: list[bytes | memoryview], size: int) -> bytes:
+def _last_bytes(out: list[Chunk], size: int) -> bytes:
     """The last `size` bytes (or fewer) of the text `out` joins to."""
     found = b""
     for chunk in reversed(out):
@@ -307,7 +323,7 @@ def _last_bytes(out: list[bytes | memoryview], size: int) -> bytes:
     return found
 
 
-def _drop_ending(out: list[bytes | memoryview], ending: bytes) -> None:
+def _drop_ending(out: list[Chunk], ending: bytes) -> None:
     """Take `ending`, which the text `out` joins to ends with, off its end."""
     left = len(ending)
     while left:
