@@ -561,3 +561,14 @@ def test_fixture_contents_decode_as_expected() -> None:
     assert load("reasoning.json").messages[2].parts[0].kind == "reasoning"
     flat = load("flat-tool-calls.json").messages[1].parts[0]
     assert isinstance(flat, ToolCallPart) and flat.name == "search_docs"
+
+
+@pytest.mark.parametrize("role", ["system", "developer", "user", "assistant", "tool", "Tool"])
+@pytest.mark.parametrize("content", ["hi", "", "  ", None, 0])
+def test_a_message_of_a_role_and_content_sniffs_as_any_other(role: str, content: Any) -> None:
+    """`sniff_message` answers a message of only `role` and `content` at once: what it
+    answers is what the walk of a message with one more key, which nothing reads, finds."""
+    from histnorm.formats.chat_template.parts import sniff_message
+
+    message = {"role": role, "content": content}
+    assert sniff_message(message) == sniff_message({**message, "x-note": 1})

@@ -39,6 +39,10 @@ def test_outline_is_the_decoded_outline(fmt: str, where: str, value: Any) -> Non
     [
         [{"role": ["user"], "content": "hi"}],
         [{"role": "user", "content": "hi", "name": ["x"]}],
+        [{"role": "user", "content": " \n"}, {"role": "assistant", "content": ""}],
+        [{"role": "developer", "content": "x"}, {"role": "Tool", "content": "x"}],
+        [{"role": "tool", "content": "x"}, {"role": "function", "content": "x"}],
+        [{"role": "system", "content": ["x"]}, {"role": "model", "content": "x"}],
         [{"role": "assistant", "tool_calls": [{"id": ["c"], "function": {}}]}],
         [["user", "hi"]],
         {"messages": None},

@@ -32,6 +32,10 @@ _REASONING_KEYS = ("reasoning_content", "thinking", "reasoning")
 """`REASONING_KEYS` of the codec, in its order."""
 _CALL_TYPES = (None, "function", "tool")
 _new = tuple.__new__  # builds a named tuple as `_make` does, without its slower `__new__`
+_ROLE_AND_CONTENT = frozenset({"role", "content"})
+_TEXT_STEPS = {role: (Step(role, (TEXT,)), Step(role, (EMPTY_TEXT_PART,))) for role in _ROLES}
+"""The steps of a message of each role holding a text and nothing else (non-blank, blank):
+steps are values, and every such message shares its role's."""
 
 
 def _plain_name(name: Any) -> bool:
@@ -75,7 +79,14 @@ def _calls(calls: Any) -> tuple[OutlinePart, ...] | None:
 
 
 def _step(message: Any) -> Step | None:
-    if type(message) is not dict or _unread_keys(message):
+    if type(message) is not dict:
+        return None
+    if message.keys() <= _ROLE_AND_CONTENT:  # the usual message: a role and its text
+        role, content = message.get("role"), message.get("content")
+        steps = _TEXT_STEPS.get(role) if type(role) is str else None
+        if steps is not None and type(content) is str:
+            return steps[0] if content.strip() else steps[1]
+    if _unread_keys(message):
         return None
     role = message.get("role")
     content = message.get("content")

@@ -27,6 +27,10 @@ _ROLES = frozenset({"system", "developer", "user", "assistant"})
 _new = tuple.__new__  # builds a named tuple as `_make` does, without its slower `__new__`
 _ONE_TEXT = (TEXT,)
 _FUNCTION = ToolFamily.FUNCTION
+_TEXT_STEPS = {role: Step(role, _ONE_TEXT) for role in _ROLES}
+"""The step of a message of each role holding one non-blank text and nothing else (steps
+are values: every such message shares its role's)."""
+_ROLE_AND_CONTENT = frozenset({"role", "content"})
 
 
 def _texts(content: Any) -> tuple[Other, ...] | None:
@@ -64,6 +68,11 @@ def read_outline(data: Any) -> Outline | None:
             return None
         get = message.get
         role = get("role")
+        if type(role) is str and role in _TEXT_STEPS and message.keys() <= _ROLE_AND_CONTENT:
+            content = get("content")  # the usual message: a role and non-blank text
+            if type(content) is str and content.strip():
+                steps.append(_TEXT_STEPS[role])
+                continue
         if role == "tool":
             call_id, name = get("tool_call_id"), get("name")
             if type(call_id) is not str or not call_id:
