@@ -43,6 +43,8 @@ def test_outline_is_the_decoded_outline(fmt: str, where: str, value: Any) -> Non
         [{"role": "developer", "content": "x"}, {"role": "Tool", "content": "x"}],
         [{"role": "tool", "content": "x"}, {"role": "function", "content": "x"}],
         [{"role": "system", "content": ["x"]}, {"role": "model", "content": "x"}],
+        [{"from": "human", "value": " "}, {"from": "GPT", "value": "x"}],
+        [{"from": "bot", "value": "x"}, {"from": "system", "value": "", "weight": 0}],
         [{"role": "assistant", "tool_calls": [{"id": ["c"], "function": {}}]}],
         [["user", "hi"]],
         {"messages": None},

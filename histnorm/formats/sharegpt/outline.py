@@ -34,6 +34,13 @@ from histnorm.formats.sharegpt.calls import (
 
 KEY = "conversations"
 _new = tuple.__new__  # builds a named tuple as `_make` does, without its slower `__new__`
+_FROM_AND_VALUE = frozenset({"from", "value"})
+_TEXT_STEPS = {
+    role: (Step(role, (TEXT,)), Step(role, (EMPTY_TEXT_PART,)))
+    for role in ("system", "user", "assistant")
+}
+"""The steps of a text turn of each role that holds nothing but its tag and its text
+(non-blank, blank): steps are values, and every such turn shares its role's."""
 
 
 def _parts(kind: str, value: Any, answers: Answers, calls: Parsed) -> tuple[OutlinePart, ...]:
@@ -73,7 +80,13 @@ def read_outline(data: Any) -> Outline | None:
     steps = []
     for index, turn in enumerate(turns):
         kind, role = tagged[index]
-        parts = _parts(kind, turn.get("value"), answers.get(index, (None,)), parsed.get(index))
+        value = turn.get("value")
+        if kind == "text" and type(value) is str and turn.keys() <= _FROM_AND_VALUE:
+            shared = _TEXT_STEPS.get(role)  # the usual turn: its tag and its text
+            if shared is not None:
+                steps.append(shared[0] if value.strip() else shared[1])
+                continue
+        parts = _parts(kind, value, answers.get(index, (None,)), parsed.get(index))
         flags = UNKNOWN if unread_call_keys(turn) else 0
         steps.append(_new(Step, (role, parts, flags, None)))
     return Outline(tuple(steps), "sharegpt")
