@@ -134,7 +134,7 @@ def _refuse(item: Any) -> Any:
     raise TypeError
 
 
-def _read_as_passed(
+def read_as_passed(
     value: Any, format: str | None, settings: Settings
 ) -> tuple[str | None, bool, Outline | None, bytes | None]:
     """The format `value` was read in as passed (None: it was not), whether its format's
@@ -158,7 +158,7 @@ def _read_as_passed(
 
 
 def _repair_value(value: Any, format: str | None, settings: Settings) -> Repair[Any]:
-    passed, clean, outline, raw = _read_as_passed(value, format, settings)
+    passed, clean, outline, raw = read_as_passed(value, format, settings)
     if clean:
         return Repair(value, _EMPTY, (), passed)
     from histnorm.plain import plain, restore, stand_ins

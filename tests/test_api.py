@@ -128,3 +128,24 @@ def test_an_unknown_format_name_is_an_error_of_the_call_in_every_entry_point(cal
     every entry point raises, naming the known formats (as `--format` does at exit 2)."""
     with pytest.raises(HistnormError, match="unknown format 'nope'; known formats: openai-chat"):
         call(value, format="nope")
+
+
+def test_lint_reads_clean_json_data_as_passed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`lint` of a clean list or request body of plain JSON data answers on its outline
+    without the private copy it makes of other values (`native_json`); a damaged one, a
+    value holding objects and a list of transcripts are read as before."""
+    import histnorm.api as api
+
+    copies: list[object] = []
+    real = api.native_json
+    monkeypatch.setattr(api, "native_json", lambda value: copies.append(value) or real(value))
+    clean = [CHAT[0], {"role": "assistant", "content": "Sunny, 20 C."}]
+    assert histnorm.lint(clean) == () and histnorm.lint({"messages": clean}) == ()
+    assert copies == []
+    damaged = [CHAT[0], CHAT[2]]  # a result without its call
+    assert [d.code for d in histnorm.lint(damaged)] == ["HN002"]
+    assert copies == [damaged]
+    several = histnorm.lint([CHAT, CHAT])
+    assert [d.code for d in several] == ["HN000"] and "transcripts" in several[0].message
+    assert histnorm.lint((clean[0], clean[1])) == ()  # a tuple: copied, then read
+    assert len(copies) == 3
