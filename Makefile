@@ -78,6 +78,7 @@ clean:
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks --quick
 	$(BIN)/python -m benchmarks.sessions
+	$(BIN)/python -m benchmarks.instructions
 
 # Mutation fuzzing (tests/fuzzing, README "Fuzzing"): damage every format's fixtures, the
 # Claude Code session files and the JSONL files, fix them, and check fix's promises.
