@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from histnorm.diagnostic import Diagnostic
-from histnorm.integrations._arrow_rows import SchemaConflict, Shape, restore, shape_of, strip
+from histnorm.integrations._arrow_rows import Place, SchemaConflict, restore, shape_of, strip
 from histnorm.repair import repair
 from histnorm.report import quarantined, reason_record
 from histnorm.settings import Settings
@@ -60,12 +60,12 @@ def codes(found: tuple[Diagnostic, ...]) -> list[str]:
     return sorted({d.code for d in found})
 
 
-def batch_shape(values: list[Any]) -> Callable[[], Shape]:
+def batch_shape(values: list[Any]) -> Callable[[], Place]:
     """The schema of a batch's column (`values`, its rows' message lists), read from the
     values the first time it is asked for: only a repaired row needs it."""
-    found: list[Shape] = []
+    found: list[Place] = []
 
-    def shape() -> Shape:
+    def shape() -> Place:
         if not found:
             found.append(shape_of(values))
         return found[0]
@@ -74,7 +74,7 @@ def batch_shape(values: list[Any]) -> Callable[[], Shape]:
 
 
 def repair_row(
-    value: Any, settings: Settings | None, format: str | None, shape: Callable[[], Shape] | None
+    value: Any, settings: Settings | None, format: str | None, shape: Callable[[], Place] | None
 ) -> Row:
     """One row's message list repaired as `histnorm.repair` repairs it. `shape` gives the
     column's schema when the row was read from Arrow (see `batch_shape`); None for a plain

@@ -33,7 +33,7 @@ except ImportError as error:
 import histnorm.engine as engine
 from histnorm.errors import HistnormError
 from histnorm.formats import detect_format, get_codec
-from histnorm.integrations._arrow_rows import Shape, strip
+from histnorm.integrations._arrow_rows import Place, strip
 from histnorm.integrations._rows import COLUMNS as COLUMNS  # the columns looked for
 from histnorm.integrations._rows import (
     Row,
@@ -74,7 +74,7 @@ class Repairer:
         shape = batch_shape(values)  # read from the batch only when a row must be written back
         return self._out(name, [self.repair(v, shape) for v in values], batched=True)
 
-    def repair(self, value: Any, shape: Callable[[], Shape]) -> Row:
+    def repair(self, value: Any, shape: Callable[[], Place]) -> Row:
         """One row's message list repaired; `shape` gives its batch's column schema (see
         `_rows.batch_shape`)."""
         return repair_row(value, self.settings, self.format, shape)
