@@ -242,6 +242,9 @@ def transcript_items(transcript: Transcript) -> Iterable[tuple[Position, Part]]:
             yield (mi, pi), part
 
 
+_UNPAIRED = pair(())
+"""The pairing of a transcript with no tool part (each of its collections empty)."""
+
 _MEMO = "_histnorm_pairing"
 """Where `pair_transcript` keeps its answer in the object's `__dict__` (pydantic ignores
 it: not a field, not compared), with what it was computed from."""
@@ -253,8 +256,11 @@ def pair_transcript(transcript: Transcript | Outline) -> Pairing:
     parts."""
     if isinstance(transcript, Outline):  # an outline is never copied
         if transcript.pairing is None:
-            transcript.pairing = pair(
-                transcript.tool_parts(), server_calls=transcript.server_state is not None
+            parts = transcript.tool_parts()
+            transcript.pairing = (
+                pair(parts, server_calls=transcript.server_state is not None)
+                if parts
+                else _UNPAIRED
             )
         return transcript.pairing
     memo = transcript.__dict__

@@ -265,3 +265,23 @@ def test_a_sharegpt_turn_written_as_read_is_written_so_again(
             assert not left_alone & set(encoded), where
         again += len(left_alone)
     assert again
+
+
+def test_sharegpt_reads_its_codecs_roles() -> None:
+    """The ShareGPT reader leaves the flags of a turn of another role to `all_flags`, by
+    the roles its codec knows."""
+    from histnorm.formats.sharegpt import outline
+
+    assert CODECS["sharegpt"].known_roles == outline._ROLES
+
+
+@pytest.mark.parametrize("fmt", ["chat-template", "sharegpt"])
+def test_the_reader_gathers_tool_parts_and_flags_as_it_reads(fmt: str) -> None:
+    """Asking for the tool parts or the flags of a fast outline walks it no more: the
+    reader gathered them (the representation test holds them to a walk's)."""
+    values = generated(fmt, 0.0, 7, 30)
+    outlines = [o for o in map(CODECS[fmt].read_outline, values) if o is not None]
+    assert any(o.tool_parts() for o in outlines)
+    for found in outlines:
+        assert found._tool_parts is not None
+        assert found._seen is not None

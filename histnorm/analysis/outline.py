@@ -13,7 +13,7 @@ holds the two equal).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from histnorm.analysis.paired import Pairing
@@ -260,21 +260,30 @@ class Outline:
         known = None if known_roles is None else known_roles | MODELLED_ROLES
         found = self.flags | ALWAYS
         for message in self.messages:
-            found |= message.flags
-            role = message.role
-            if known is not None and role not in known and role.casefold() not in known:
+            found |= step_flags(message)
+            if known is not None and _unknown(message.role, known):
                 found |= UNKNOWN_ROLE
-            parts = message.parts
-            if not parts:
-                found |= EMPTY
-                continue
-            if EMPTY_TEXT_PART in parts:  # tuple equality: only an empty text part is equal
-                found |= EMPTY_TEXT
-            if UNKNOWN_OTHER in parts:
-                found |= UNKNOWN_PART
-            if parts[0].kind == "usage" and all(part.kind == "usage" for part in parts):
-                found |= EMPTY
         return found
+
+
+def _unknown(role: str, known: frozenset[str]) -> bool:
+    """Whether `role` is none of `known` (the codec's roles and `MODELLED_ROLES`)."""
+    return role not in known and role.casefold() not in known
+
+
+def step_flags(step: Step) -> int:
+    """The flags of one step: its own and those its parts show (the role aside)."""
+    found = step.flags
+    parts = step.parts
+    if not parts:
+        return found | EMPTY
+    if EMPTY_TEXT_PART in parts:  # tuple equality: only an empty text part is equal
+        found |= EMPTY_TEXT
+    if UNKNOWN_OTHER in parts:
+        found |= UNKNOWN_PART
+    if parts[0].kind == "usage" and all(part.kind == "usage" for part in parts):
+        found |= EMPTY
+    return found
 
 
 def _call(part: ToolCallPart) -> Call:
@@ -335,9 +344,12 @@ def build_outline(
     return Outline(tuple(steps), transcript.format, transcript.server_state, flags)
 
 
-def read_steps(data: Any, read_step: Callable[[Any], Step | None], format: str) -> Outline | None:
+def read_steps(
+    data: Any, read_step: Callable[[Any], Step | None], format: str, plain: Container[int]
+) -> Outline | None:
     """The outline of a message list or `{"messages": [...]}` record whose every message
-    `read_step` reads (a fast reader's loop), or None when one of them it does not."""
+    `read_step` reads (a fast reader's loop: it reads only modelled roles), or None when
+    one of them it does not (`plain`: as for `gathered`)."""
     messages = data.get("messages") if type(data) is dict else data
     if not isinstance(messages, list):  # message-per-line JSONL: `ReadLines`, a list
         return None
@@ -347,4 +359,34 @@ def read_steps(data: Any, read_step: Callable[[Any], Step | None], format: str) 
         if step is None:
             return None
         steps.append(step)
-    return Outline(tuple(steps), format)
+    return gathered(tuple(steps), format, plain)
+
+
+def gathered(
+    steps: tuple[Step, ...],
+    format: str,
+    plain: Container[int],
+    known_roles: frozenset[str] | None = None,
+) -> Outline:
+    """The outline of the steps a fast reader read, with their tool parts and flags
+    gathered in one walk (rather than one walk each when the rules ask). `plain` holds the
+    `id` of the shared steps the reader gives for a message with no tool part and no flag
+    (steps it keeps alive), passed over at once. `known_roles`, the codec's, when the
+    reader may give a role outside them: a step of such a role leaves the flags to
+    `Outline.all_flags`."""
+    located: list[Located] = []
+    seen: int | None = 0
+    known = None if known_roles is None else known_roles | MODELLED_ROLES
+    for mi, step in enumerate(steps):
+        if id(step) in plain:
+            continue
+        if seen is not None:
+            seen = (
+                None
+                if known is not None and _unknown(step.role, known)
+                else seen | step_flags(step)
+            )
+        for pi, part in enumerate(step.parts):
+            if type(part) is not Other:
+                located.append(((mi, pi), part))
+    return Outline(steps, format, tool_parts=tuple(located), seen=seen)

@@ -36,6 +36,8 @@ _ROLE_AND_CONTENT = frozenset({"role", "content"})
 _TEXT_STEPS = {role: (Step(role, (TEXT,)), Step(role, (EMPTY_TEXT_PART,))) for role in _ROLES}
 """The steps of a message of each role holding a text and nothing else (non-blank, blank):
 steps are values, and every such message shares its role's."""
+_PLAIN = frozenset(id(steps[0]) for steps in _TEXT_STEPS.values())
+"""The shared steps with no tool part and no flag (`read_steps` passes over them)."""
 
 
 def _plain_name(name: Any) -> bool:
@@ -115,4 +117,4 @@ def _step(message: Any) -> Step | None:
 
 def read_outline(data: Any) -> Outline | None:
     """The outline of a message list or `{"messages": [...]}` record, or None."""
-    return read_steps(data, _step, "chat-template")
+    return read_steps(data, _step, "chat-template", _PLAIN)

@@ -21,6 +21,7 @@ from histnorm.analysis.outline import (
     OutlinePart,
     Result,
     Step,
+    gathered,
 )
 from histnorm.call_keys import unread_call_keys
 from histnorm.formats.sharegpt.calls import (
@@ -41,6 +42,10 @@ _TEXT_STEPS = {
 }
 """The steps of a text turn of each role that holds nothing but its tag and its text
 (non-blank, blank): steps are values, and every such turn shares its role's."""
+_PLAIN = frozenset(id(steps[0]) for steps in _TEXT_STEPS.values())
+"""The shared steps with no tool part and no flag (`gathered` passes over them)."""
+_ROLES = frozenset({"system", "user", "assistant", "tool"})
+"""The codec's roles (`ShareGPTCodec.known_roles`): an unknown tag is a role of its own."""
 
 
 def _parts(kind: str, value: Any, answers: Answers, calls: Parsed) -> tuple[OutlinePart, ...]:
@@ -89,4 +94,4 @@ def read_outline(data: Any) -> Outline | None:
         parts = _parts(kind, value, answers.get(index, (None,)), parsed.get(index))
         flags = UNKNOWN if unread_call_keys(turn) else 0
         steps.append(_new(Step, (role, parts, flags, None)))
-    return Outline(tuple(steps), "sharegpt")
+    return gathered(tuple(steps), "sharegpt", _PLAIN, _ROLES)
