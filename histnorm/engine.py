@@ -121,11 +121,10 @@ class _Look:
     tail, the native JSON), which message indices are in scope, the severity overrides and
     the codes whose fixes may be offered."""
 
-    __slots__ = ("_flags", "context", "fixable", "in_scope", "kinds", "severity")
+    __slots__ = ("_flags", "context", "fixable", "in_scope", "severity")
 
     def __init__(self, transcript: Transcript, settings: Settings) -> None:
         self.context = model_context(transcript, settings)
-        self.kinds = self.context.outline.tool_kinds()  # for `Rule.needs`
         self._flags: int | None = None
         self.in_scope = _scope(transcript, settings)
         self.fixable = _selection(settings)[1]
@@ -183,8 +182,8 @@ def check_rule(
     offered for a rule that is not fixable; `look` is what the checks of `transcript`
     under `settings` share, when the caller holds it."""
     look = look if look is not None else _Look(transcript, settings)
-    if rule.needs and not rule.needs & look.kinds:
-        return []  # it finds nothing without a part of these kinds (`Rule.needs`)
+    if rule.needs and not rule.needs & look.context.facts:
+        return []  # it finds nothing without a part or pairing of these (`Rule.needs`)
     if rule.check_outline is None and not rule.wants & look.flags:
         return []  # a content rule finds nothing without one of the flags it wants
     severity = look.severity.get(rule.code)
@@ -403,11 +402,11 @@ def outline_clean(
     if wanted & flags:
         return False  # a content rule wants a flag the outline has
     context = Context(outline, settings, native=native, raw=raw)
-    kinds = outline.tool_kinds()
+    facts = context.facts
     try:
         for needs, check, wants in checks:
-            if needs and not needs & kinds:
-                continue  # it finds nothing without a part of these kinds
+            if needs and not needs & facts:
+                continue  # it finds nothing without a part or pairing of these
             if check is None:
                 if wants & flags:
                     return False

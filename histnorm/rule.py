@@ -58,8 +58,9 @@ class Rule:
     transcript's context. A content rule gives `check` on the model and `wants`: the
     outline flags (`histnorm.analysis.outline`) without which it reports nothing, so lint
     can skip decoding a value whose outline has none of them (`ALWAYS`: never skip).
-    `needs` names the kinds of tool part (`Outline.tool_kinds`) without which a rule
-    finds nothing: its check is not run on a transcript that holds none of them.
+    `needs` names the kinds of tool part and what the pairing found (`Context.facts`)
+    without which a rule finds nothing: its check is not run on a transcript that has
+    none of them.
     """
 
     code: str
@@ -75,8 +76,9 @@ class Rule:
     check_outline: OutlineCheckFn | None = None
     wants: int = ALWAYS
     needs: int = 0
-    """`CALLS`, `RESULTS`, `APPROVALS` (`histnorm.analysis.outline`): the kinds of tool
-    part a transcript must hold one of for this rule to find anything (0: any)."""
+    """`CALLS`, `RESULTS`, `APPROVALS`, `UNANSWERED`, `ORPHANED`, `DUPLICATED`, `REPEATED`,
+    `PENDING` (`histnorm.analysis.outline`): the kinds of tool part, and what pairing them
+    found, a transcript must have one of for this rule to find anything (0: any)."""
     tried: bool = False
     """Whether each of its fixes is tried alone, in lint as in fix, and withdrawn (with
     the reason in its message) when it would drop a value it does not own

@@ -29,7 +29,7 @@ from test_fuzz_mutations import damaged
 
 import histnorm
 from histnorm.analysis.context import Context
-from histnorm.analysis.outline import ALWAYS, CALLS, PARTIAL, RESULTS
+from histnorm.analysis.outline import ALWAYS, CALLS, ORPHANED, PARTIAL, RESULTS, UNANSWERED
 from histnorm.document import check as document_check
 from histnorm.engine import check_rule, outline_clean, outline_flags, proven_clean
 from histnorm.errors import HistnormError
@@ -42,10 +42,11 @@ from histnorm.settings import Settings
 
 def check_needs(where: str, transcript: Transcript, outline: Any, chosen: Settings) -> None:
     """The `Rule.needs` promise: a rule whose check the engine skips, because the
-    transcript holds no tool part of the kinds it names, finds nothing when it is run."""
-    kinds = outline.tool_kinds()
+    transcript holds no tool part of the kinds it names and its pairing found none of what
+    it names (`Context.facts`), finds nothing when it is run."""
+    facts = Context(outline, chosen).facts
     for rule in ALL_RULES:
-        if rule.needs and not rule.needs & kinds:
+        if rule.needs and not rule.needs & facts:
             found = list(rule.check(transcript, chosen))
             assert found == [], f"{where}: {rule.code} skipped (needs {rule.needs}), finds {found}"
 
@@ -180,7 +181,8 @@ def test_a_rule_is_not_run_on_a_transcript_without_the_parts_it_needs(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The engine skips a rule's check where `needs` says it finds nothing, on the fast
-    path and on the model, and runs it where the parts are."""
+    path and on the model, and runs it where the parts are: HN001 (unanswered calls) only
+    where the pairing leaves a call unanswered."""
     monkeypatch.setattr(histnorm.engine, "_SELECTED", {})  # the checks below are the spies
     asked: list[str] = []
     spied = [(r, r.check_outline) for r in ALL_RULES if r.code in ("HN001", "HN008")]
@@ -209,7 +211,26 @@ def _lint_with_and_without_calls(asked: list[str]) -> None:
         {"role": "assistant", "content": "4 C."},
     ]
     assert proven_clean(calls, "openai-chat")
-    assert sorted(set(asked)) == ["HN001", "HN008"]
+    assert sorted(set(asked)) == ["HN008"]  # every call answered: HN001 finds nothing
+    asked.clear()
+    open_call = [*_ASKED, {"role": "user", "content": "Never mind."}]
+    assert any(d.code == "HN001" for d in histnorm.lint(open_call))
+    assert "HN001" in asked
+
+
+def test_the_needs_promise_catches_a_rule_that_names_the_wrong_pairing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """HN001 naming `ORPHANED` (results without a call) as what it needs would skip the
+    unanswered call, which `check_needs` catches; `UNANSWERED` is what it needs."""
+    value = [*_ASKED, {"role": "user", "content": "Never mind."}]
+    transcript = CODECS["openai-chat"].decode(value)
+    outline = outline_of(transcript)
+    assert Context(outline, Settings()).facts == CALLS | UNANSWERED
+    rules = [replace(r, needs=ORPHANED) if r.code == "HN001" else r for r in ALL_RULES]
+    monkeypatch.setattr(sys.modules[__name__], "ALL_RULES", rules)
+    with pytest.raises(AssertionError, match="HN001 skipped"):
+        check_needs("wrong", transcript, outline, Settings())
 
 
 def test_the_wants_promise_catches_a_rule_that_names_the_wrong_flags(

@@ -10,7 +10,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 import histnorm.jsonio as jsonio
-from histnorm.analysis.outline import RESULTS, Other, Outline
+from histnorm.analysis.outline import (
+    DUPLICATED,
+    ORPHANED,
+    PENDING,
+    REPEATED,
+    RESULTS,
+    UNANSWERED,
+    Other,
+    Outline,
+)
 from histnorm.model_terms import JsonValue
 from histnorm.pairing import Pairing, pair_transcript
 from histnorm.profiles import Profile, profile_for
@@ -145,6 +154,24 @@ class Context:
     def closed_tail_note(self) -> str:
         """Why the tail is closed, for messages: the setting, or the request body."""
         return "tail=close" if self.settings.tail is not None else REQUEST_NOTE
+
+    @_once
+    def facts(self) -> int:
+        """What `Rule.needs` reads: the kinds of tool part the outline holds
+        (`Outline.tool_kinds`) and what its pairing found (`UNANSWERED`, `ORPHANED`,
+        `DUPLICATED`, `REPEATED`, `PENDING`); worked out once."""
+        kinds = self.outline.tool_kinds()
+        if not kinds:
+            return 0  # nothing to pair
+        pairing = self.pairing
+        return (
+            kinds
+            | (UNANSWERED if pairing.unmatched_calls else 0)
+            | (ORPHANED if pairing.orphan_results else 0)
+            | (DUPLICATED if pairing.duplicate_results else 0)
+            | (REPEATED if pairing.repeats else 0)
+            | (PENDING if pairing.pending_requests else 0)
+        )
 
     @_once
     def profile(self) -> Profile:

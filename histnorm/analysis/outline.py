@@ -58,6 +58,16 @@ RESULTS = 2
 """(`Outline.tool_kinds`) it holds a tool result."""
 APPROVALS = 4
 """(`Outline.tool_kinds`) it holds an approval request or response."""
+UNANSWERED = 8
+"""(`Context.facts`) its pairing leaves a call without a result."""
+ORPHANED = 16
+"""(`Context.facts`) a result no earlier call owns."""
+DUPLICATED = 32
+"""(`Context.facts`) a second result of an answered call."""
+REPEATED = 64
+"""(`Context.facts`) a repeat of a pending call, handoff or approval request."""
+PENDING = 128
+"""(`Context.facts`) an approval request without a response."""
 
 MODELLED_ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
 """The roles every rule understands."""

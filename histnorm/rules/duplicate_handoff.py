@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from histnorm.analysis.context import Context
-from histnorm.analysis.outline import APPROVALS, CALLS
+from histnorm.analysis.outline import REPEATED
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import nth, remove_reported, show_id
@@ -67,7 +67,7 @@ RULE = Rule(
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
     check_outline=check,
-    needs=CALLS | APPROVALS,
+    needs=REPEATED,
     fix=remove_reported,
     examples=(
         Example(

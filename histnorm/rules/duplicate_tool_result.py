@@ -33,7 +33,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
-from histnorm.analysis.outline import APPROVALS, RESULTS
+from histnorm.analysis.outline import DUPLICATED
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.lazy import model
 from histnorm.rule import Example, Rule
@@ -82,7 +82,7 @@ RULE = Rule(
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
     check_outline=check,
-    needs=RESULTS | APPROVALS,
+    needs=DUPLICATED,
     fix=remove_reported,
     examples=(
         Example(bad=_BAD, good=[_BAD[0], _BAD[1], _BAD[3]], title="an identical second result"),

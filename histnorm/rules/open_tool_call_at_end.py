@@ -32,7 +32,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from histnorm.analysis.context import Context
-from histnorm.analysis.outline import APPROVALS, CALLS
+from histnorm.analysis.outline import PENDING, UNANSWERED
 from histnorm.diagnostic import Diagnostic, Severity
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import describe, left_open, outline_part_at
@@ -78,6 +78,6 @@ RULE = Rule(
     applicability=None,
     doc=__doc__ or "",
     check_outline=check,
-    needs=CALLS | APPROVALS,
+    needs=UNANSWERED | PENDING,
     examples=(Example(bad=_BAD, good=None, title="a fine-tuning target is left alone"),),
 )

@@ -44,7 +44,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
-from histnorm.analysis.outline import APPROVALS, CALLS
+from histnorm.analysis.outline import UNANSWERED
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import rewrite, turn_end
 from histnorm.lazy import model
@@ -159,7 +159,7 @@ RULE = Rule(
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
     check_outline=check,
-    needs=CALLS | APPROVALS,
+    needs=UNANSWERED,
     fix=fix,
     examples=(
         Example(

@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from histnorm.analysis.context import Context
-from histnorm.analysis.outline import APPROVALS, RESULTS
+from histnorm.analysis.outline import ORPHANED
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import describe, outline_part_at, remove_reported
@@ -107,7 +107,7 @@ RULE = Rule(
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
     check_outline=check,
-    needs=RESULTS | APPROVALS,
+    needs=ORPHANED,
     fix=remove_reported,
     examples=(
         Example(bad=_BAD, good=_BAD[1:], title="a result left behind by compaction"),

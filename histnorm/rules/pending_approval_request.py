@@ -39,7 +39,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from histnorm.analysis.context import Context
-from histnorm.analysis.outline import APPROVALS
+from histnorm.analysis.outline import PENDING
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import rewrite, turn_end
 from histnorm.lazy import model
@@ -131,7 +131,7 @@ RULE = Rule(
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
     check_outline=check,
-    needs=APPROVALS,
+    needs=PENDING,
     fix=fix,
     examples=(
         Example(

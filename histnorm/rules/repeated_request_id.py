@@ -36,7 +36,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from histnorm.analysis.context import Context
-from histnorm.analysis.outline import APPROVALS, CALLS
+from histnorm.analysis.outline import REPEATED
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.rule import Example, Rule
 from histnorm.rules._common import describe, nth, outline_part_at, remove_reported, show_id
@@ -109,7 +109,7 @@ RULE = Rule(
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
     check_outline=check,
-    needs=CALLS | APPROVALS,
+    needs=REPEATED,
     fix=remove_reported,
     examples=(
         Example(

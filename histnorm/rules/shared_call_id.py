@@ -45,7 +45,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.context import Context
-from histnorm.analysis.outline import CALLS, Call
+from histnorm.analysis.outline import REPEATED, Call
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import AnyMessage, AnyTranscript, item_style, rewrite, turn_end
 from histnorm.lazy import model
@@ -270,7 +270,7 @@ RULE = Rule(
     applicability=Applicability.UNSAFE,
     doc=__doc__ or "",
     check_outline=check,
-    needs=CALLS,
+    needs=REPEATED,
     fix=fix,
     examples=(
         Example(bad=_BAD, good=_GOOD, title="the results name their tools"),
