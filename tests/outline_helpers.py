@@ -17,7 +17,7 @@ from histnorm.analysis.outline import REASONING, Call, Outline, Result
 from histnorm.errors import HistnormError
 from histnorm.formats import CODECS, outline_of
 from histnorm.formats.base import _REUSE, Codec, strict_equal
-from histnorm.model import Transcript
+from histnorm.model import MediaPart, ToolResultPart, Transcript
 from histnorm.pairing import pair_transcript
 
 
@@ -113,10 +113,24 @@ def check_outline(fmt: str, where: str, value: Any) -> Outline | None:
         assert pair_transcript(fast) == pair_transcript(transcript), (
             f"{where}: the fast reader pairs otherwise"
         )
+        assert not fast.imageless or not may_hold_images(transcript), (
+            f"{where}: the fast reader saw no place for an image, yet there is one"
+        )
     assert pair_transcript(reference) == pair_transcript(transcript), (
         f"{where}: the outline pairs otherwise"
     )
     return reference
+
+
+def may_hold_images(transcript: Transcript) -> bool:
+    """Whether `transcript` has a part where the media checks look for images
+    (`histnorm.rules._media.images`): a media part, or a tool result of items."""
+    return any(
+        isinstance(part, MediaPart)
+        or (isinstance(part, ToolResultPart) and isinstance(part.content, list))
+        for message in transcript.messages
+        for part in message.parts
+    )
 
 
 def check_marked(transcript: Transcript, where: str) -> None:

@@ -282,9 +282,25 @@ def test_a_small_plain_record_is_proven_clean_on_its_json(profile: str) -> None:
     assert proven_clean(_PLAIN, "openai-chat", settings)
 
 
+_LISTED: Any = [
+    *_PLAIN[:2],
+    {"role": "tool", "tool_call_id": "c1", "content": [{"type": "text", "text": "4 C"}]},
+    _PLAIN[3],
+]
+"""`_PLAIN` with a result of content items, where an image may be."""
+
+
 def test_a_record_naming_an_image_is_decoded_then_found_clean() -> None:
-    body = [*_PLAIN[:3], {"role": "assistant", "content": "No image was needed."}]
+    body = [*_LISTED[:3], {"role": "assistant", "content": "No image was needed."}]
     assert not proven_clean(body, "openai-chat", Settings(profile="anthropic"))
+    assert _codes(body, "openai-chat", "anthropic") == []
+
+
+def test_text_content_rules_images_out_whatever_the_json_names() -> None:
+    """The reader saw every content is text: no image can be where the media checks
+    look, so the JSON naming one does not send the record to the model."""
+    body = [*_PLAIN[:3], {"role": "assistant", "content": "No image was needed."}]
+    assert proven_clean(body, "openai-chat", Settings(profile="anthropic"))
     assert _codes(body, "openai-chat", "anthropic") == []
 
 
@@ -294,9 +310,13 @@ def test_without_json_or_model_the_checks_ask_for_the_model() -> None:
     context = Context(outline, Settings(profile="openai-chat"))
     with pytest.raises(NeedsModel):
         list(oversized_content.check(context))
-    with pytest.raises(NeedsModel):
-        list(unsupported_media.check(context))
+    assert list(unsupported_media.check(context)) == []  # text content: no image
     assert outline_clean(outline, Settings(profile="openai-chat"), _PLAIN)
+    listed = get_codec("openai-chat").read_outline(_LISTED)
+    assert listed is not None
+    with pytest.raises(NeedsModel):
+        list(unsupported_media.check(Context(listed, Settings(profile="openai-chat"))))
+    assert outline_clean(listed, Settings(profile="openai-chat"), _LISTED)
 
 
 def test_profiles_without_limits_pay_nothing() -> None:
@@ -336,15 +356,15 @@ def test_an_outline_without_media_or_results_rules_images_out_before_the_json() 
 
 @pytest.mark.parametrize("native", [True, False])
 def test_a_tool_result_leaves_the_image_question_to_the_json_or_the_model(native: bool) -> None:
-    body = [*_PLAIN[:3], {"role": "assistant", "content": "No image was needed."}]
+    body = [*_LISTED[:3], {"role": "assistant", "content": "No image was needed."}]
     outline = get_codec("openai-chat").read_outline(body)
     assert outline is not None
     context = Context(outline, Settings(profile="anthropic"), native=body if native else None)
     assert context.may_hold_image  # the JSON names "image", or there is no JSON to read
     with pytest.raises(NeedsModel):
         list(unsupported_media.check(context))
-    plain = Context(outline, Settings(profile="anthropic"), native=_PLAIN)
-    assert not plain.may_hold_image  # a result, but JSON naming no image
+    plain = Context(outline, Settings(profile="anthropic"), native=_LISTED)
+    assert not plain.may_hold_image  # a result of items, but JSON naming no image
 
 
 def _session(image: dict[str, Any] | None) -> bytes:

@@ -285,3 +285,16 @@ def test_the_reader_gathers_tool_parts_and_flags_as_it_reads(fmt: str) -> None:
     for found in outlines:
         assert found._tool_parts is not None
         assert found._seen is not None
+
+
+def test_a_reader_that_sees_a_result_of_items_does_not_rule_images_out() -> None:
+    """OpenAI Chat: text content rules images out, unless a tool message's content is a
+    list of items, where the media checks look for images."""
+    codec = CODECS["openai-chat"]
+    call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    asked = [{"role": "user", "content": "hi"}, {"role": "assistant", "tool_calls": [call]}]
+    text = codec.read_outline([*asked, {"role": "tool", "tool_call_id": "c1", "content": "x"}])
+    items = [{"type": "text", "text": "x"}]
+    listed = codec.read_outline([*asked, {"role": "tool", "tool_call_id": "c1", "content": items}])
+    assert text is not None and text.imageless
+    assert listed is not None and not listed.imageless

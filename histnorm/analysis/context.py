@@ -117,11 +117,14 @@ class Context:
     @_once
     def may_hold_image(self) -> bool:
         """Whether the transcript may hold an image where `histnorm.rules._media.images`
-        looks: False when its outline shows no media part and no tool result, or when
-        `native_json` is known and does not hold `IMAGE_MARKER`. Worked out once for every
+        looks: False when its reader saw none can (`Outline.imageless`), when its outline
+        shows no media part and no tool result, or when `native_json` is known and does
+        not hold `IMAGE_MARKER`. Worked out once for every
         check that asks; the outline is looked at first (a search of the JSON text costs
         more than a walk of the parts)."""
         outline = self.outline
+        if outline.imageless:
+            return False
         if not outline.tool_kinds() & RESULTS and all(
             _MEDIA not in step.parts for step in outline.messages
         ):

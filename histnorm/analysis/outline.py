@@ -181,6 +181,7 @@ class Outline:
         "_tool_parts",
         "flags",
         "format",
+        "imageless",
         "messages",
         "pairing",
         "server_state",
@@ -196,6 +197,7 @@ class Outline:
         tool_parts: tuple[Located, ...] | None = None,
         seen: int | None = None,
         pairing: Pairing | None = None,
+        imageless: bool = False,
     ) -> None:
         self.messages = messages
         self.format = format
@@ -208,6 +210,10 @@ class Outline:
         self._seen = seen
         self.pairing = pairing
         """The pairing its reader found as it read, or None (`pair_transcript` pairs it)."""
+        self.imageless = imageless
+        """Whether its reader saw that no part can hold an image where the media checks
+        look (`histnorm.rules._media.images`: no media part, no tool result whose content
+        is a list); False when it cannot tell."""
 
     def tool_parts(self) -> tuple[Located, ...]:
         """Every call, result, approval request and response with its position, in order:
@@ -355,11 +361,16 @@ def build_outline(
 
 
 def read_steps(
-    data: Any, read_step: Callable[[Any], Step | None], format: str, plain: Container[int]
+    data: Any,
+    read_step: Callable[[Any], Step | None],
+    format: str,
+    plain: Container[int],
+    *,
+    imageless: bool = False,
 ) -> Outline | None:
     """The outline of a message list or `{"messages": [...]}` record whose every message
     `read_step` reads (a fast reader's loop: it reads only modelled roles), or None when
-    one of them it does not (`plain`: as for `gathered`)."""
+    one of them it does not (`plain`, `imageless`: as for `gathered`)."""
     messages = data.get("messages") if type(data) is dict else data
     if not isinstance(messages, list):  # message-per-line JSONL: `ReadLines`, a list
         return None
@@ -369,7 +380,7 @@ def read_steps(
         if step is None:
             return None
         steps.append(step)
-    return gathered(tuple(steps), format, plain)
+    return gathered(tuple(steps), format, plain, imageless=imageless)
 
 
 def gathered(
@@ -377,13 +388,15 @@ def gathered(
     format: str,
     plain: Container[int],
     known_roles: frozenset[str] | None = None,
+    *,
+    imageless: bool = False,
 ) -> Outline:
     """The outline of the steps a fast reader read, with their tool parts and flags
     gathered in one walk (rather than one walk each when the rules ask). `plain` holds the
     `id` of the shared steps the reader gives for a message with no tool part and no flag
     (steps it keeps alive), passed over at once. `known_roles`, the codec's, when the
     reader may give a role outside them: a step of such a role leaves the flags to
-    `Outline.all_flags`."""
+    `Outline.all_flags`. `imageless`: as for `Outline`."""
     located: list[Located] = []
     seen: int | None = 0
     known = None if known_roles is None else known_roles | MODELLED_ROLES
@@ -399,4 +412,4 @@ def gathered(
         for pi, part in enumerate(step.parts):
             if type(part) is not Other:
                 located.append(((mi, pi), part))
-    return Outline(steps, format, tool_parts=tuple(located), seen=seen)
+    return Outline(steps, format, tool_parts=tuple(located), seen=seen, imageless=imageless)

@@ -117,4 +117,4 @@ def _step(message: Any) -> Step | None:
 
 def read_outline(data: Any) -> Outline | None:
     """The outline of a message list or `{"messages": [...]}` record, or None."""
-    return read_steps(data, _step, "chat-template", _PLAIN)
+    return read_steps(data, _step, "chat-template", _PLAIN, imageless=True)  # text content

@@ -63,6 +63,7 @@ def read_outline(data: Any) -> Outline | None:
     orphans: list[Position] = []
     duplicates: list[tuple[Position, Position]] = []
     paired = True  # no call id has repeated a pending one: the pairing below is `pair()`'s
+    items = False  # a tool message's content is a list
     for mi, message in enumerate(messages):
         if type(message) is not dict:
             return None
@@ -79,8 +80,11 @@ def read_outline(data: Any) -> Outline | None:
                 return None
             if name is not None and (type(name) is not str or name.startswith(HANDOFF_PREFIX)):
                 return None
-            if get("content") is None and unread(message):
+            content = get("content")
+            if content is None and unread(message):
                 return None  # its content lies where the reader does not look (`content_keys`)
+            if type(content) is list:
+                items = True  # a result of items, where an image may be
             result = _new(Result, (call_id, name, _FUNCTION, "tool", "tool_result"))
             steps.append(_new(Step, ("tool", (result,), 0, None)))
             at = (mi, 0)
@@ -147,4 +151,11 @@ def read_outline(data: Any) -> Outline | None:
             orphan_results=tuple(orphans),
             duplicate_results=tuple(duplicates),
         )
-    return Outline(tuple(steps), "openai-chat", tool_parts=tuple(located), seen=0, pairing=pairing)
+    return Outline(
+        tuple(steps),
+        "openai-chat",
+        tool_parts=tuple(located),
+        seen=0,
+        pairing=pairing,
+        imageless=not items,  # text content and no media part: images only in results
+    )
