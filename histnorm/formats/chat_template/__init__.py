@@ -32,6 +32,7 @@ from histnorm.formats.base import (
     CONVERSE_BODY_KEYS,
     MISSING,
     MessageListCodec,
+    all_objects,
     expect_object,
     first_index,
     has_role,
@@ -285,7 +286,7 @@ class ChatTemplateCodec(MessageListCodec):
         for plain chat (below OpenAI Chat's 0.5); 0 for other tool calls and results (OpenAI
         Chat's), OpenAI-only keys and other formats."""
         messages = messages_sniff(data, "messages")
-        if not messages or not all(isinstance(m, dict) for m in messages):
+        if not messages or not all_objects(messages):
             return 0.0
         if isinstance(data, dict) and ("model" in data or not CONVERSE_BODY_KEYS.isdisjoint(data)):
             return 0.0

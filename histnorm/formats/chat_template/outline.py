@@ -32,7 +32,6 @@ _REASONING_KEYS = ("reasoning_content", "thinking", "reasoning")
 """`REASONING_KEYS` of the codec, in its order."""
 _CALL_TYPES = (None, "function", "tool")
 _new = tuple.__new__  # builds a named tuple as `_make` does, without its slower `__new__`
-_ROLE_AND_CONTENT = frozenset({"role", "content"})
 _TEXT_STEPS = {role: (Step(role, (TEXT,)), Step(role, (EMPTY_TEXT_PART,))) for role in _ROLES}
 """The steps of a message of each role holding a text and nothing else (non-blank, blank):
 steps are values, and every such message shares its role's."""
@@ -83,7 +82,7 @@ def _calls(calls: Any) -> tuple[OutlinePart, ...] | None:
 def _step(message: Any) -> Step | None:
     if type(message) is not dict:
         return None
-    if message.keys() <= _ROLE_AND_CONTENT:  # the usual message: a role and its text
+    if len(message) == 2:  # the usual message: a role and its text (a string each, below)
         role, content = message.get("role"), message.get("content")
         steps = _TEXT_STEPS.get(role) if type(role) is str else None
         if steps is not None and type(content) is str:

@@ -169,12 +169,11 @@ def encode_item(part: Part) -> Any:
 
 
 _PLAIN_ROLES = frozenset({"system", "developer", "user", "assistant"})
-_ROLE_AND_CONTENT = frozenset({"role", "content"})
 
 
 def sniff_message(msg: dict[str, Any]) -> str | None:
     """`foreign`, `openai`, `distinctive`, `media` or None (plain) for one message."""
-    if msg.keys() <= _ROLE_AND_CONTENT:  # the usual message: a role and its text
+    if len(msg) == 2:  # the usual message: a role and its text (a string each, below)
         role, content = msg.get("role"), msg.get("content")
         if type(role) is str and role in _PLAIN_ROLES and type(content) is str and content:
             return None  # what the walk below finds: no call, no content item

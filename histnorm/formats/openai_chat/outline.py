@@ -30,7 +30,6 @@ _FUNCTION = ToolFamily.FUNCTION
 _TEXT_STEPS = {role: Step(role, _ONE_TEXT) for role in _ROLES}
 """The step of a message of each role holding one non-blank text and nothing else (steps
 are values: every such message shares its role's)."""
-_ROLE_AND_CONTENT = frozenset({"role", "content"})
 
 
 def _texts(content: Any) -> tuple[Other, ...] | None:
@@ -69,7 +68,7 @@ def read_outline(data: Any) -> Outline | None:
             return None
         get = message.get
         role = get("role")
-        if type(role) is str and role in _TEXT_STEPS and message.keys() <= _ROLE_AND_CONTENT:
+        if type(role) is str and role in _TEXT_STEPS and len(message) == 2:
             content = get("content")  # the usual message: a role and non-blank text
             if type(content) is str and content.strip():
                 steps.append(_TEXT_STEPS[role])

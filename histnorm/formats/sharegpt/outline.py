@@ -35,7 +35,6 @@ from histnorm.formats.sharegpt.calls import (
 
 KEY = "conversations"
 _new = tuple.__new__  # builds a named tuple as `_make` does, without its slower `__new__`
-_FROM_AND_VALUE = frozenset({"from", "value"})
 _TEXT_STEPS = {
     role: (Step(role, (TEXT,)), Step(role, (EMPTY_TEXT_PART,)))
     for role in ("system", "user", "assistant")
@@ -86,7 +85,7 @@ def read_outline(data: Any) -> Outline | None:
     for index, turn in enumerate(turns):
         kind, role = tagged[index]
         value = turn.get("value")
-        if kind == "text" and type(value) is str and turn.keys() <= _FROM_AND_VALUE:
+        if kind == "text" and type(value) is str and len(turn) == 2:  # `from` and `value`
             shared = _TEXT_STEPS.get(role)  # the usual turn: its tag and its text
             if shared is not None:
                 steps.append(shared[0] if value.strip() else shared[1])
