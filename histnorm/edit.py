@@ -48,7 +48,9 @@ _CALL_KINDS = frozenset({"tool_call", "reasoning"})
 
 def _result_only(message: AnyMessage) -> bool:
     parts = message.parts
-    return bool(parts) and parts[0].kind == "tool_result" and is_result_only(message)
+    if not parts or parts[0].kind != "tool_result":
+        return False
+    return len(parts) == 1 or is_result_only(message)  # one result: no walk
 
 
 class _Ends:

@@ -99,6 +99,13 @@ def _syntax_error(msg: str, line: int, column: int) -> HistnormError:
     return HistnormError(f"not valid JSON: {msg}", pointer=None, line=line, column=column)
 
 
+class Compact(bytes):
+    """The compact JSON text of a value, as `dumps` writes it (`orjson.dumps` of JSON
+    data): its only `\\u` escapes are of control characters. A size or media check reads
+    it as it is, where it searches a text the value was parsed from for escapes first
+    (`histnorm.analysis.context.Context.native_json`)."""
+
+
 @record(frozen=True, slots=True)
 class Style:
     """How a JSON document was laid out, so a rewrite looks like the original."""

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 import orjson
 
 import histnorm.engine as engine
+import histnorm.jsonio as jsonio
 from histnorm._document_repair import empty_history, repair_document
 from histnorm._record import record
 from histnorm.diagnostic import Diagnostic
@@ -147,7 +148,7 @@ def read_as_passed(
     if type(value) is not list and type(value) is not dict:
         return None, False, None, None
     try:
-        raw = orjson.dumps(value, default=_refuse, option=_JSON_ONLY)
+        raw = jsonio.Compact(orjson.dumps(value, default=_refuse, option=_JSON_ONLY))
     except (TypeError, RecursionError):  # orjson's JSONEncodeError is a TypeError
         return None, False, None, None
     try:

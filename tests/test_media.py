@@ -14,6 +14,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import histnorm
+import histnorm.analysis.context as context_module
+import histnorm.jsonio as jsonio
 from histnorm.analysis.context import Context, NeedsModel
 from histnorm.engine import outline_clean, proven_clean
 from histnorm.formats import get_codec
@@ -451,3 +453,38 @@ def test_a_decoded_document_is_measured_on_the_text_it_was_read_from(layout: str
     context = model_context(record.transcript, Settings(profile="anthropic"))
     assert context.native is not None and context.native_json is data
     assert [d.code for d in histnorm.lint(record.transcript, profile="anthropic")] == ["HN114"]
+
+
+class _NoSearch:
+    """Stands for the escape search, which must not run."""
+
+    def search(self, text: bytes) -> None:
+        raise AssertionError("the JSON text was searched for escapes")
+
+
+def test_a_value_repaired_as_passed_is_measured_on_its_own_json(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`repair` writes a value's JSON once (`jsonio.Compact`); the size and media checks
+    read it as it is: no search for escapes that could spell a key, since orjson escapes
+    control characters only. A control character in a result changes nothing."""
+    body = [
+        *_LISTED[:2],
+        {"role": "tool", "tool_call_id": "c1", "content": [{"type": "text", "text": "4 C\x1f"}]},
+        _PLAIN[3],
+    ]
+    monkeypatch.setattr(context_module, "_ESCAPE", _NoSearch())
+    for name in ("anthropic", "openai-chat"):  # profiles that limit sizes and media
+        result = histnorm.repair(body, profile=name)
+        assert result.value is body and result.remaining == ()
+
+
+def test_compact_json_is_what_the_checks_would_write() -> None:
+    body = [*_PLAIN[:3], {"role": "user", "content": "tab\tand \x1f"}]
+    raw = jsonio.Compact(orjson.dumps(body))
+    outline = get_codec("openai-chat").read_outline(body)
+    assert outline is not None
+    assert b"\\u001f" in raw  # an escape the search would have found
+    context = Context(outline, Settings(profile="anthropic"), native=body, raw=raw)
+    assert context.native_json is raw
+    assert raw == jsonio.dumps(body)

@@ -102,13 +102,14 @@ class Context:
         """JSON text of `native`: the text it was parsed from when the caller gave it (a
         JSON document, or the JSONL lines of a list read a line a value: they hold the JSON
         text of every item, which is all the checks measure or search) and it holds no
-        `\\u` escape (which could spell a key the checks look for), else its compact
-        JSON, serialised once for every check that asks; None without a native value or
-        when it cannot be written as JSON."""
+        `\\u` escape (which could spell a key the checks look for) or is that compact JSON
+        already (`jsonio.Compact`), else its compact JSON, serialised once for every check
+        that asks; None without a native value or when it cannot be written as JSON."""
         if self.native is None:
             return None
-        if self._raw is not None and _ESCAPE.search(self._raw) is None:
-            return self._raw
+        raw = self._raw
+        if raw is not None and (type(raw) is jsonio.Compact or _ESCAPE.search(raw) is None):
+            return raw  # what `jsonio.dumps` writes of it, or a text without escapes
         try:
             return jsonio.dumps(self.native)
         except (TypeError, ValueError, RecursionError):
