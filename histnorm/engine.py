@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import field, replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import histnorm.conversations as conversations
 from histnorm._record import record
@@ -19,7 +19,7 @@ from histnorm.formats import CODECS, get_codec, model_context
 from histnorm.guard import Block, blocks, guard, keeps
 from histnorm.lazy import model
 from histnorm.model_terms import JsonValue
-from histnorm.profiles import profile_for
+from histnorm.profiles import Profile, profile_for
 from histnorm.rule import OutlineCheckFn, Rule
 from histnorm.rules import ALL_RULES, FIX_ORDER, resolve
 from histnorm.selection import chosen, repairable
@@ -65,19 +65,22 @@ class FixResult:
 def selected_rules(settings: Settings) -> tuple[Rule, ...]:
     """The rules `settings` selects, in code order (`histnorm.selection`); unknown names
     raise `HistnormError`."""
-    return _selection(settings)[0]
+    return _selection(settings).rules
 
 
 _Checks = tuple[int, tuple[tuple[int, OutlineCheckFn | None, int], ...]]
-"""What `outline_clean` runs of a selection (`_plan`)."""
+"""What `outline_clean` runs of a selection under one profile (`_plan`)."""
 
 
-def _plan(rules: tuple[Rule, ...]) -> _Checks:
+def _plan(rules: tuple[Rule, ...], profile: Profile) -> _Checks:
     """The flags any content rule of `rules` that needs no tool part wants, and for every
-    other rule what it needs, its outline check (None for a content rule) and its flags."""
+    other rule what it needs, its outline check (None for a content rule) and its flags;
+    a rule that cannot report under `profile` (`Rule.applies`) is left out."""
     wanted = 0
     others = []
     for rule in rules:
+        if rule.applies is not None and not rule.applies(profile):
+            continue
         if rule.check_outline is None and not rule.needs:
             wanted |= rule.wants
         else:
@@ -85,12 +88,25 @@ def _plan(rules: tuple[Rule, ...]) -> _Checks:
     return wanted, tuple(others)
 
 
-def _selection(
-    settings: Settings,
-) -> tuple[tuple[Rule, ...], frozenset[str], _Checks]:
-    """The selected rules, the codes whose fixes may be applied and what the fast path
-    runs of them (`_plan`), held by the settings they read (lint asks once per
-    transcript)."""
+class _Selected(NamedTuple):
+    """A selection of rules (`_selection`), and what the fast path runs of it under each
+    profile it met (`plan`)."""
+
+    rules: tuple[Rule, ...]
+    repairable: frozenset[str]
+    plans: dict[int, tuple[Profile, _Checks]]
+
+    def plan(self, profile: Profile) -> _Checks:
+        """`_plan` of the rules under `profile`, worked out once for it."""
+        held = self.plans.get(id(profile))
+        if held is None or held[0] is not profile:
+            held = self.plans[id(profile)] = profile, _plan(self.rules, profile)
+        return held[1]
+
+
+def _selection(settings: Settings) -> _Selected:
+    """The selected rules and the codes whose fixes may be applied, held by the settings
+    they read (lint asks once per transcript)."""
     key = (
         settings.select,
         settings.extend_select,
@@ -105,14 +121,14 @@ def _selection(
         for name in settings.severity:
             resolve(name)
         rules = tuple(r for r in ALL_RULES if r.code in picked)
-        held = rules, repairable(settings), _plan(rules)
+        held = _Selected(rules, repairable(settings), {})
         if len(_SELECTED) >= 64:
             _SELECTED.clear()
         _SELECTED[key] = held
     return held
 
 
-_SELECTED: dict[tuple[object, ...], tuple[tuple[Rule, ...], frozenset[str], _Checks]] = {}
+_SELECTED: dict[tuple[object, ...], _Selected] = {}
 
 
 class _Look:
@@ -127,7 +143,7 @@ class _Look:
         self.context = model_context(transcript, settings)
         self._flags: int | None = None
         self.in_scope = _scope(transcript, settings)
-        self.fixable = _selection(settings)[1]
+        self.fixable = _selection(settings).repairable
         chosen: dict[str, Severity] = {}
         for name, severity in settings.severity.items():  # the first name of a rule wins
             chosen.setdefault(resolve(name).code, severity)
@@ -398,10 +414,10 @@ def outline_clean(
     flags = outline_flags(outline)
     if flags & SEVERAL:
         return False  # each conversation is linted on its own (`histnorm.conversations`)
-    wanted, checks = _selection(settings)[2]
+    context = Context(outline, settings, native=native, raw=raw)
+    wanted, checks = _selection(settings).plan(context.profile)
     if wanted & flags:
         return False  # a content rule wants a flag the outline has
-    context = Context(outline, settings, native=native, raw=raw)
     facts = context.facts
     try:
         for needs, check, wants in checks:

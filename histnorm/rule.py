@@ -15,6 +15,7 @@ from histnorm.settings import DEFAULT_SETTINGS, Settings
 
 if TYPE_CHECKING:
     from histnorm.model import Transcript
+    from histnorm.profiles import Profile
 
 CheckFn: TypeAlias = "Callable[[Transcript, Settings], Iterable[Diagnostic]]"
 OutlineCheckFn = Callable[[Context], Iterable[Diagnostic]]
@@ -79,6 +80,10 @@ class Rule:
     """`CALLS`, `RESULTS`, `APPROVALS`, `UNANSWERED`, `ORPHANED`, `DUPLICATED`, `REPEATED`,
     `PENDING` (`histnorm.analysis.outline`): the kinds of tool part, and what pairing them
     found, a transcript must have one of for this rule to find anything (0: any)."""
+    applies: Callable[[Profile], bool] | None = None
+    """Whether the rule can report anything under a profile (None: under every one): a
+    rule that checks only what a profile limits says so here, and is not run under a
+    profile without that limit (`run` asks; the lint fast path plans without it)."""
     tried: bool = False
     """Whether each of its fixes is tried alone, in lint as in fix, and withdrawn (with
     the reason in its message) when it would drop a value it does not own
@@ -94,12 +99,14 @@ class Rule:
             def check(transcript: Transcript, settings: Settings) -> Iterable[Diagnostic]:
                 from histnorm.formats import model_context
 
-                return outline_check(model_context(transcript, settings))
+                return self.run(model_context(transcript, settings))
 
             object.__setattr__(self, "check", check)
 
     def run(self, context: Context) -> Iterable[Diagnostic]:
         """The diagnostics of this rule in `context` (before scope and severity overrides)."""
+        if self.applies is not None and not self.applies(context.profile):
+            return ()
         if self.check_outline is not None:
             return self.check_outline(context)
         return self.check(context.transcript, context.settings)

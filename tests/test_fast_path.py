@@ -35,8 +35,8 @@ from histnorm.engine import check_rule, outline_clean, outline_flags, proven_cle
 from histnorm.errors import HistnormError
 from histnorm.formats import CODECS, outline_of, seed_read
 from histnorm.model import MediaPart, Message, TextPart, Transcript
-from histnorm.profiles import PROFILES
-from histnorm.rules import ALL_RULES, oversized_content
+from histnorm.profiles import PROFILES, get_profile
+from histnorm.rules import ALL_RULES, oversized_content, resolve
 from histnorm.settings import Settings
 
 
@@ -406,3 +406,40 @@ def test_huge_integers_survive_the_fast_path_and_the_rules(tmp_path: Path) -> No
     first, second = path.read_bytes().splitlines()
     assert first == plain
     assert second != broken and second.startswith(b'{"seed":' + huge + b",")
+
+
+def test_a_rule_is_not_run_under_a_profile_it_cannot_report_under(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`Rule.applies`: HN107 (consecutive roles) checks what only some profiles limit; the
+    fast path plans without it and the model path does not run it under the others, and
+    both run it where the profile asks for alternating roles."""
+    monkeypatch.setattr(histnorm.engine, "_SELECTED", {})  # the plans below hold the spy
+    rule = resolve("HN107")
+    inner = rule.check_outline
+    asked: list[str] = []
+
+    def spy(context: Any) -> Any:
+        asked.append(context.profile.name)
+        assert inner is not None
+        return inner(context)
+
+    twice = [
+        {"role": "user", "content": "Hi."},
+        {"role": "user", "content": "Are you there?"},
+        {"role": "assistant", "content": "Yes."},
+    ]
+    object.__setattr__(rule, "check_outline", spy)  # rules are frozen records
+    try:
+        assert rule.applies is not None and not rule.applies(get_profile("openai-chat"))
+        assert proven_clean(twice, "openai-chat", Settings(profile="openai-chat"))
+        found = histnorm.lint(twice, format="openai-chat", settings=Settings(profile="openai-chat"))
+        assert "HN107" not in [d.code for d in found]
+        assert asked == []
+        portable = Settings(profile="portable")
+        assert not proven_clean(twice, "openai-chat", portable)
+        found = histnorm.lint(twice, format="openai-chat", settings=portable)
+        assert "HN107" in [d.code for d in found]
+        assert set(asked) == {"portable"}
+    finally:
+        object.__setattr__(rule, "check_outline", inner)

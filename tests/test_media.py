@@ -324,9 +324,9 @@ def test_without_json_or_model_the_checks_ask_for_the_model() -> None:
 def test_profiles_without_limits_pay_nothing() -> None:
     outline = get_codec("openai-chat").read_outline(_PLAIN)
     assert outline is not None
-    context = Context(outline, Settings(profile="meai"))
-    assert list(oversized_content.check(context)) == []
-    assert list(unsupported_media.check(context)) == []
+    context = Context(outline, Settings(profile="meai"), native=_PLAIN)
+    assert list(oversized_content.RULE.run(context)) == []  # `Rule.applies`: not run
+    assert list(unsupported_media.RULE.run(context)) == []
     assert "native_json" not in vars(context)  # never serialised
 
 
@@ -488,3 +488,18 @@ def test_compact_json_is_what_the_checks_would_write() -> None:
     context = Context(outline, Settings(profile="anthropic"), native=body, raw=raw)
     assert context.native_json is raw
     assert raw == jsonio.dumps(body)
+
+
+def test_sizes_are_bounded_by_the_text_read_escapes_or_not() -> None:
+    """A string's escapes are longer than what they spell: the length of the text read
+    bounds every size, so the size check neither searches it nor writes the JSON again
+    (a text longer than a limit sends the check to the model, which measures)."""
+    body = [{"role": "user", "content": "café \u2603"}, {"role": "assistant", "content": "Oui."}]
+    raw = orjson.dumps(body).replace("é".encode(), b"\\u00e9")
+    assert b"\\u00e9" in raw and orjson.loads(raw) == body
+    outline = get_codec("openai-chat").read_outline(body)
+    assert outline is not None
+    context = Context(outline, Settings(profile="openai-chat"), native=body, raw=raw)
+    assert list(oversized_content.RULE.run(context)) == []
+    assert context.json_size == len(raw)
+    assert "native_json" not in vars(context)  # neither searched nor written again

@@ -116,6 +116,19 @@ class Context:
             return None
 
     @_once
+    def json_size(self) -> int | None:
+        """The length of the JSON text `native` was read from when the caller gave it, else
+        of `native_json`: a bound on the length of every string and of every message of it
+        (a string's escapes are longer than what they spell, and its other characters take
+        at least one byte each), with no search of the text; None as for `native_json`."""
+        if self.native is None:
+            return None
+        if self._raw is not None:
+            return len(self._raw)
+        text = self.native_json
+        return None if text is None else len(text)
+
+    @_once
     def may_hold_image(self) -> bool:
         """Whether the transcript may hold an image where `histnorm.rules._media.images`
         looks: False when its reader saw none can (`Outline.imageless`), when its outline

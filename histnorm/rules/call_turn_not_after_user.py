@@ -48,8 +48,6 @@ ASSISTANT_ROLES = ("assistant", "model")
 
 def check(context: Context) -> Iterable[Diagnostic]:
     """Report the first call of a leading run of assistant messages."""
-    if not context.profile.call_after_user:
-        return
     for mi, message in enumerate(context.outline.messages):
         if message.role_is("system", "developer"):
             continue
@@ -90,6 +88,7 @@ RULE = Rule(
     applicability=None,
     doc=__doc__ or "",
     check_outline=check,
+    applies=lambda profile: profile.call_after_user,
     needs=CALLS,
     examples=(
         Example(

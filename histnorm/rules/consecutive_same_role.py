@@ -84,8 +84,6 @@ def _runs(transcript: AnyTranscript) -> list[list[int]]:
 def check(context: Context) -> Iterable[Diagnostic]:
     """Report every message that repeats the role of the one before it."""
     outline = context.outline
-    if not context.profile.alternating_roles:
-        return
     for run in _runs(outline):
         for mi in run[1:]:
             yield RULE.diagnostic(
@@ -141,6 +139,7 @@ RULE = Rule(
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
     check_outline=check,
+    applies=lambda profile: profile.alternating_roles,
     fix=fix,
     tried=True,
     examples=(

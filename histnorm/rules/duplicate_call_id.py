@@ -51,8 +51,6 @@ if TYPE_CHECKING:
 def check(context: Context) -> Iterable[Diagnostic]:
     """Report every call whose id an earlier call already used."""
     outline = context.outline
-    if not context.profile.unique_call_ids:
-        return
     repeats = {r.position for r in context.pairing.repeats}  # HN006, HN007, HN009
     seen: dict[str, int] = {}
     found: list[tuple[int, int, str]] = []
@@ -116,6 +114,7 @@ RULE = Rule(
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
     check_outline=check,
+    applies=lambda profile: profile.unique_call_ids,
     needs=CALLS,
     fix=fix,
     examples=(

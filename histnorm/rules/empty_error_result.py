@@ -50,8 +50,6 @@ def is_empty(content: JsonValue) -> bool:
 
 def check(context: Context) -> Iterable[Diagnostic]:
     """Report every error result without content."""
-    if not context.profile.error_result_content:
-        return
     if not any(p.kind == "tool_result" for m in context.outline.messages for p in m.parts):
         return
     for mi, message in enumerate(context.transcript.messages):  # needs the content
@@ -90,6 +88,7 @@ RULE = Rule(
     applicability=None,
     doc=__doc__ or "",
     check_outline=check,
+    applies=lambda profile: profile.error_result_content,
     needs=RESULTS,
     examples=(
         Example(

@@ -53,8 +53,6 @@ def _has_empty_calls(message: Message) -> bool:
 
 def check(context: Context) -> Iterable[Diagnostic]:
     """Report every message holding an empty `tool_calls` array."""
-    if not context.profile.no_empty_tool_calls:
-        return
     if not any(m.role_is("assistant") for m in context.outline.messages):
         return
     for mi, message in enumerate(context.transcript.messages):  # the key is native only
@@ -96,6 +94,7 @@ RULE = Rule(
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
     check_outline=check,
+    applies=lambda profile: profile.no_empty_tool_calls,
     fix=fix,
     examples=(
         Example(

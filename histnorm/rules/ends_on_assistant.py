@@ -71,8 +71,6 @@ def final_answer(context: Context) -> int | None:
 def check(context: Context) -> Iterable[Diagnostic]:
     """Report a final assistant message the target rejects."""
     accepts = context.profile.final_assistant
-    if accepts == "accepted":
-        return
     mi = final_answer(context)
     if mi is None:
         return
@@ -103,6 +101,7 @@ RULE = Rule(
     applicability=None,
     doc=__doc__ or "",
     check_outline=check,
+    applies=lambda profile: profile.final_assistant != "accepted",
     other_severities=(
         (
             Severity.WARNING,

@@ -39,8 +39,6 @@ from histnorm.settings import Settings
 def check(context: Context) -> Iterable[Diagnostic]:
     """Report the first non-system message when it is not from the user."""
     outline = context.outline
-    if not context.profile.first_message_user:
-        return
     for mi, message in enumerate(outline.messages):
         if message.role_is("system", "developer"):
             continue
@@ -66,6 +64,7 @@ RULE = Rule(
     applicability=None,
     doc=__doc__ or "",
     check_outline=check,
+    applies=lambda profile: profile.first_message_user,
     examples=(
         Example(
             bad=_BAD,

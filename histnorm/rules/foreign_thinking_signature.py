@@ -60,9 +60,6 @@ def model_of(message: Message) -> str | None:
 
 def check(context: Context) -> Iterable[Diagnostic]:
     """Report signed thinking blocks of turns by another model than the latest one."""
-    profile = context.profile
-    if not profile.model_bound_thinking or profile.rejects_reasoning:
-        return
     outline = context.outline
     if outline.format != "claude-code" or not any(has_reasoning(s) for s in outline.messages):
         return
@@ -124,6 +121,7 @@ RULE = Rule(
     applicability=Applicability.UNSAFE,
     doc=__doc__ or "",
     check_outline=check,
+    applies=lambda profile: profile.model_bound_thinking and not profile.rejects_reasoning,
     fix=remove_reported,
     examples=(
         Example(

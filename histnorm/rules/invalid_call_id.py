@@ -63,8 +63,6 @@ def check(context: Context) -> Iterable[Diagnostic]:
     id would reach every reference to the old one (`histnorm.rules._rename.unreached`)."""
     outline = context.outline
     limits = context.profile
-    if limits.max_call_id_length is None and limits.call_id_pattern is None:
-        return
     found: list[tuple[Position, str]] = []
     for (mi, pi), part in outline.calls():
         if part.call_id is not None:
@@ -113,6 +111,7 @@ RULE = Rule(
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
     check_outline=check,
+    applies=lambda p: p.max_call_id_length is not None or p.call_id_pattern is not None,
     needs=CALLS,
     fix=fix,
     examples=(

@@ -71,10 +71,10 @@ def _model(context: Context) -> Transcript | None:
     """The transcript to check, or None when the JSON it was read from rules every limit
     out: it is no longer than the smallest size limit and, when sides are limited, names
     no image. Without JSON or model it asks for the model (`NeedsModel`)."""
-    raw = context.native_json
-    if raw is not None:
+    size = context.json_size
+    if size is not None:
         limits = _limits(context.profile)
-        small = not limits or len(raw) <= min(limits)
+        small = not limits or size <= min(limits)
         sides = context.profile.max_image_side is not None
         if small and not (sides and context.may_hold_image):
             return None
@@ -221,8 +221,6 @@ def _json_size(value: Any) -> int:
 def check(context: Context) -> Iterable[Diagnostic]:
     """Report strings, images and requests over the target's size limits."""
     profile = context.profile
-    if not _limits(profile) and profile.max_image_side is None:
-        return
     transcript = _model(context)
     if transcript is None:
         return
@@ -308,6 +306,7 @@ RULE = Rule(
     applicability=Applicability.UNSAFE,
     doc=__doc__ or "",
     check_outline=check,
+    applies=lambda p: bool(_limits(p)) or p.max_image_side is not None,
     fix=fix,
     examples=(
         Example(

@@ -188,6 +188,7 @@ RULE = Rule(
     applicability=None,
     doc=__doc__ or "",
     check_outline=check,
+    applies=lambda profile: profile.reasoning_carry in _CHECKS,
     examples=(
         Example(
             bad=_CHAT_TURN,

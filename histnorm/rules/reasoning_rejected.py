@@ -51,8 +51,6 @@ _FIX = "remove the reasoning"
 
 def check(context: Context) -> Iterable[Diagnostic]:
     """Report reasoning parts and reasoning keys the target rejects."""
-    if not context.profile.rejects_reasoning:
-        return
     outline = context.outline
     name = context.profile.name
     for mi, step in enumerate(outline.messages):
@@ -120,6 +118,7 @@ RULE = Rule(
     applicability=Applicability.UNSAFE,
     doc=__doc__ or "",
     check_outline=check,
+    applies=lambda profile: profile.rejects_reasoning,
     fix=fix,
     other_severities=((Severity.WARNING, "for the `reasoning` key of an OpenAI Chat message"),),
     examples=(

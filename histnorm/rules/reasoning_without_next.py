@@ -74,8 +74,6 @@ def _problem(message: Step, following: Step | None, items: bool) -> str | None:
 def check(context: Context) -> Iterable[Diagnostic]:
     """Report reasoning-only messages not followed by the assistant output they produced."""
     outline = context.outline
-    if not context.profile.reasoning_needs_next:
-        return
     messages, items = outline.messages, item_style(outline)
     for mi, message in enumerate(messages):
         if not _reasoning_only(message):
@@ -117,6 +115,7 @@ RULE = Rule(
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
     check_outline=check,
+    applies=lambda profile: profile.reasoning_needs_next,
     fix=remove_reported,
     examples=(
         Example(

@@ -58,8 +58,6 @@ def _client_result(part: Part | OutlinePart) -> bool:
 def check(context: Context) -> Iterable[Diagnostic]:
     """Report each message whose first result comes after other content."""
     outline = context.outline
-    if not context.profile.results_first:
-        return
     for mi, message in enumerate(outline.messages):
         if len(message.parts) < 2 or message.role_is("assistant"):
             continue  # server-tool results follow their call inside the assistant message
@@ -128,6 +126,7 @@ RULE = Rule(
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
     check_outline=check,
+    applies=lambda profile: profile.results_first,
     needs=RESULTS,
     fix=fix,
     examples=(

@@ -71,8 +71,6 @@ def _turns(transcript: AnyTranscript, merged: bool) -> list[tuple[int, list[int]
 def check(context: Context) -> Iterable[Diagnostic]:
     """Report turns whose results are split over several messages."""
     outline = context.outline
-    if not context.profile.equal_call_counts:
-        return
     codec = CODECS.get(outline.format or "")
     apart = codec is not None and codec.one_result_per_message
     for call_message, block in _turns(outline, context.profile.merges_same_role):
@@ -133,6 +131,7 @@ RULE = Rule(
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
     check_outline=check,
+    applies=lambda profile: profile.equal_call_counts,
     needs=RESULTS | APPROVALS,
     fix=fix,
     examples=(

@@ -45,8 +45,6 @@ def check(context: Context) -> Iterable[Diagnostic]:
     """Report system messages in positions the target does not accept."""
     outline = context.outline
     placement = context.profile.system_placement
-    if placement == "anywhere":
-        return
     leading = True
     for mi, message in enumerate(outline.messages):
         is_system = message.role_is("system", "developer")
@@ -91,6 +89,7 @@ RULE = Rule(
     applicability=None,
     doc=__doc__ or "",
     check_outline=check,
+    applies=lambda profile: profile.system_placement != "anywhere",
     other_severities=(
         (
             Severity.INFO,

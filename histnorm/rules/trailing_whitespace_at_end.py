@@ -77,8 +77,6 @@ def _may_end_in_whitespace(context: Context, index: int) -> bool:
 
 def check(context: Context) -> Iterable[Diagnostic]:
     """Report trailing whitespace at the end of a final assistant message."""
-    if not context.profile.final_text_trimmed:
-        return
     mi = final_answer(context)
     if mi is None:
         return
@@ -132,6 +130,7 @@ RULE = Rule(
     applicability=Applicability.SAFE,
     doc=__doc__ or "",
     check_outline=check,
+    applies=lambda profile: profile.final_text_trimmed,
     fix=fix,
     examples=(
         Example(

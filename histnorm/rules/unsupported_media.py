@@ -66,8 +66,6 @@ def _problem(image: Image, limits: Profile) -> str | None:
 def check(context: Context) -> Iterable[Diagnostic]:
     """Report images of a type the target rejects, or where it takes none."""
     limits = context.profile
-    if limits.image_types is None and not limits.user_images_only:
-        return
     transcript = may_hold_images(context)
     if transcript is None:
         return
@@ -110,6 +108,7 @@ RULE = Rule(
     applicability=Applicability.UNSAFE,
     doc=__doc__ or "",
     check_outline=check,
+    applies=lambda p: p.image_types is not None or p.user_images_only,
     fix=fix,
     examples=(
         Example(

@@ -48,8 +48,6 @@ ASSISTANT_ROLES = ("assistant", "model")
 
 def check(context: Context) -> Iterable[Diagnostic]:
     """Report each message that follows tool results and is no assistant answer."""
-    if not context.profile.answer_after_results:
-        return
     outline = context.outline
     after_results = False
     for mi, message in enumerate(outline.messages):
@@ -84,6 +82,7 @@ RULE = Rule(
     applicability=None,
     doc=__doc__ or "",
     check_outline=check,
+    applies=lambda profile: profile.answer_after_results,
     needs=RESULTS,
     examples=(
         Example(
