@@ -26,6 +26,7 @@ from histnorm.edit import rewrite
 from histnorm.errors import HistnormError
 from histnorm.formats import CODECS
 from histnorm.formats.chat_template import ChatTemplateCodec
+from histnorm.formats.chat_template.parts import PLAIN_ROLES, sniff_message
 from histnorm.formats.openai_chat import OpenAIChatCodec
 from histnorm.model import (
     SYNTHESIZED_KEY,
@@ -572,3 +573,30 @@ def test_a_message_of_a_role_and_content_sniffs_as_any_other(role: str, content:
 
     message = {"role": role, "content": content}
     assert sniff_message(message) == sniff_message({**message, "x-note": 1})
+
+
+@given(
+    st.sampled_from(sorted(PLAIN_ROLES)),
+    st.text(min_size=1, max_size=20),
+    st.lists(st.sampled_from(["tool", "ipython", "function", "User"]), max_size=2),
+)
+def test_the_sniff_passes_over_the_usual_message_as_its_walk_would(
+    role: str, text: str, others: list[str]
+) -> None:
+    """`sniff` passes over a message of a plain role and non-empty text at once: the walk
+    of `sniff_message` finds it plain too, and the score is the one it gives without the
+    pass (every other message walked)."""
+    message = {"role": role, "content": text}
+    assert sniff_message(message) is None
+    rest: list[dict[str, Any]] = [{"role": other, "content": text} for other in others]
+    record = {"messages": [message, *rest]}
+    walked = {sniff_message(m) for m in record["messages"]}
+    score = ChatTemplateCodec().sniff(record)
+    if "foreign" in walked:
+        assert score == 0.0
+    elif "distinctive" in walked:
+        assert score == 0.95
+    elif "openai" in walked:
+        assert score == 0.0
+    else:
+        assert score == 0.3

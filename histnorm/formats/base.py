@@ -547,10 +547,11 @@ def has_role(messages: list[Any], roles: frozenset[str]) -> bool:
     """Whether some message (an object) has one of `roles`: a format's own positive mark.
     Other roles are tolerated beside it (the rules see them), never enough alone; case
     is ignored (readers that care say so)."""
-    return any(
-        isinstance(m, dict) and isinstance(m.get("role"), str) and m["role"].casefold() in roles
-        for m in messages[:50]
-    )
+    for m in messages[:50]:
+        role = m.get("role") if isinstance(m, dict) else None
+        if isinstance(role, str) and role.casefold() in roles:
+            return True
+    return False
 
 
 def marked_sniff(messages: Sequence[Any] | None, mark: Callable[[Any], bool | None]) -> float:

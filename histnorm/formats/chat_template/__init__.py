@@ -50,6 +50,7 @@ from histnorm.formats.chat_template.parts import (
     CONTENT_KEYS,
     FOREIGN_KEYS,
     MESSAGE_KEYS,
+    PLAIN_ROLES,
     arguments,
     decode_item,
     decode_tool_call,
@@ -293,8 +294,16 @@ class ChatTemplateCodec(MessageListCodec):
         window = messages[:50]
         if FOREIGN_KEYS & set().union(*window):
             return 0.0  # a message with another format's keys (`sniff_message`)
-        seen = {sniff_message(m) for m in window}
-        if "foreign" in seen or not has_role(messages, _ROLES):
+        seen: set[str | None] = set()
+        plain = False  # a plain message has a role of `_ROLES`
+        for m in window:
+            if len(m) == 2:  # the usual message (`PLAIN_ROLES`), which is plain
+                role, content = m.get("role"), m.get("content")
+                if type(role) is str and role in PLAIN_ROLES and type(content) is str and content:
+                    plain = True
+                    continue
+            seen.add(sniff_message(m))
+        if "foreign" in seen or not (plain or has_role(messages, _ROLES)):
             return 0.0
         if "distinctive" in seen:
             return 0.95

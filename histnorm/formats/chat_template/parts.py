@@ -168,15 +168,13 @@ def encode_item(part: Part) -> Any:
     raise HistnormError(f"a {part.kind} part cannot be written as chat-template content")
 
 
-_PLAIN_ROLES = frozenset({"system", "developer", "user", "assistant"})
+PLAIN_ROLES = frozenset({"system", "developer", "user", "assistant"})
+"""The roles of the usual message: one of them and a non-empty string content, nothing
+else, which `sniff_message` finds plain (the codec's `sniff` passes over it at once)."""
 
 
 def sniff_message(msg: dict[str, Any]) -> str | None:
     """`foreign`, `openai`, `distinctive`, `media` or None (plain) for one message."""
-    if len(msg) == 2:  # the usual message: a role and its text (a string each, below)
-        role, content = msg.get("role"), msg.get("content")
-        if type(role) is str and role in _PLAIN_ROLES and type(content) is str and content:
-            return None  # what the walk below finds: no call, no content item
     if "role" not in msg or FOREIGN_KEYS & msg.keys():
         return "foreign"
     role = msg["role"].casefold() if isinstance(msg["role"], str) else ""
