@@ -104,6 +104,29 @@ def test_a_page_states_every_severity_the_rule_reports(rule):
     assert describe(rule.code).splitlines()[2] == line.group(0)
 
 
+PROFILES_LINE = re.compile(r"^Profiles: (.*)\.$", re.MULTILINE)
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=lambda r: r.code)
+def test_a_page_names_the_profiles_its_rule_runs_under(rule):
+    """A rule that runs only under some profiles (`Rule.applies`) says which, and reports
+    nothing under the others on its own examples; a rule that runs under every profile
+    has no such line."""
+    page = (ROOT / "docs" / "rules" / f"{rule.code}.md").read_text()
+    line = PROFILES_LINE.search(page)
+    if rule.applies is None:
+        assert line is None, f"{rule.code} runs under every profile: {line.group(0)!r}"
+        return
+    assert line is not None, f"{rule.code}.md does not name the profiles it runs under"
+    named = set(re.findall(r"`([\w-]+)`", line.group(1)))
+    assert named == {p.name for p in PROFILES.values() if rule.applies(p)}
+    for profile in set(PROFILES) - named:
+        for example in rule.examples:
+            settings = example.settings.model_copy(update={"profile": profile})
+            found = histnorm.lint(orjson.dumps(example.bad), settings, format=example.format)
+            assert rule.code not in {d.code for d in found}, (rule.code, profile)
+
+
 PAGES = ROOT / "docs" / "rules"
 LINK = re.compile(r"\[([^\]]*)\]\(([^)\s]+)\)")
 URL = re.compile(r"https?://[^\s)>\]`'\"]+")

@@ -53,6 +53,17 @@ def severity(rule: Rule) -> str:
     return "; ".join([rule.severity.value, *others])
 
 
+def profiles(rule: Rule) -> str:
+    """The profiles `rule` runs under (`Rule.applies`), for a page: every one, or those
+    named (it is not run under the others)."""
+    under = [p.name for p in PROFILES.values() if rule.applies is None or rule.applies(p)]
+    if len(under) == len(PROFILES):
+        return "every profile"
+    if not under:
+        return "none (not run)"
+    return ", ".join(f"`{name}`" for name in under) + " (not run under the others)"
+
+
 def describe(code_or_name: str) -> str | None:
     """A rule's full documentation with its examples, or None for an unknown rule.
 
@@ -63,6 +74,8 @@ def describe(code_or_name: str) -> str | None:
     except HistnormError:
         return None
     head = f"# {rule.code} {rule.name}\n\nSeverity: {severity(rule)}. Fix: {_fix(rule)}.\n\n"
+    if rule.applies is not None:
+        head += f"Profiles: {profiles(rule)}.\n\n"
     parts = [head + _linked(rule.doc.strip()) + "\n" + _sources(rule)]
     evidence = evidence_for(rule.code)
     if evidence:
