@@ -460,8 +460,9 @@ def _refusal(original: Transcript, settings: Settings, reason: str, trial: bool)
 def _fix(
     transcript: Transcript, settings: Settings, trial: bool = False, known: _Found | None = None
 ) -> FixResult:
-    """`fix`; a `trial` (lint asking whether fix would refuse) lints nothing at the end.
-    `known`: what the rules found on `transcript` already (`lint` just ran them)."""
+    """`fix`; a `trial` (lint asking whether fix would refuse) lints nothing at the end and
+    locates no fix (`FixResult.fixes` is empty). `known`: what the rules found on
+    `transcript` already (`lint` just ran them)."""
     several = conversations.split(transcript)
     if several is not None:  # a preference pair: each conversation on its own, then joined
 
@@ -500,7 +501,8 @@ def _fix(
                 if problem is not None:
                     reason = f"{rule.code}'s fix {problem}"
                     return _refusal(seen[0], settings, reason, trial)
-                fixes.extend(_locate(transcript, d) for d in wanted)
+                if not trial:  # a trial answers only whether fix refuses
+                    fixes.extend(_locate(transcript, d) for d in wanted)
                 transcript, changed = fixed, True
                 unknown = blocks(transcript)
                 applied[rule.code] = applied.get(rule.code, 0) + len(wanted)
