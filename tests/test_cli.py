@@ -27,6 +27,7 @@ from typer.testing import CliRunner, Result
 
 import histnorm
 from histnorm.engine import FixDidNotConverge
+from histnorm.profiles import PROFILES
 from histnorm.rules import ALL_RULES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -1168,14 +1169,17 @@ def test_rules_json():
     listed = [row["code"] for row in rows]
     assert listed[:13] == [f"HN{n:03d}" for n in range(13)]
     assert listed == [rule.code for rule in ALL_RULES]
-    assert set(rows[0]) == {"code", "name", "severity", "fix", "summary"}
+    assert set(rows[0]) == {"code", "name", "severity", "fix", "summary", "profiles"}
     assert rows[1] == {
         "code": "HN001",
         "name": "orphan-tool-call",
         "severity": "error",
         "fix": "safe",
         "summary": "a tool call has no result while later messages follow",
+        "profiles": list(PROFILES),
     }
+    by_code = {row["code"]: row for row in rows}
+    assert by_code["HN107"]["profiles"] == ["bedrock-converse", "vllm", "portable"]
     assert rows[0]["fix"] == "none"
     assert rows[7]["fix"] == "unsafe"
 

@@ -28,6 +28,7 @@ def table(as_json: bool = False) -> str:
                 "severity": r.severity.value,
                 "fix": _fix(r),
                 "summary": r.summary,
+                "profiles": _under(r),
             }
             for r in ALL_RULES
         ]
@@ -53,10 +54,15 @@ def severity(rule: Rule) -> str:
     return "; ".join([rule.severity.value, *others])
 
 
+def _under(rule: Rule) -> list[str]:
+    """The names of the profiles `rule` runs under (`Rule.applies`), in catalogue order."""
+    return [p.name for p in PROFILES.values() if rule.applies is None or rule.applies(p)]
+
+
 def profiles(rule: Rule) -> str:
     """The profiles `rule` runs under (`Rule.applies`), for a page: every one, or those
     named (it is not run under the others)."""
-    under = [p.name for p in PROFILES.values() if rule.applies is None or rule.applies(p)]
+    under = _under(rule)
     if len(under) == len(PROFILES):
         return "every profile"
     if not under:
