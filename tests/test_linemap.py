@@ -69,3 +69,34 @@ def test_a_repeat_after_a_whole_first_line_is_found_without_reading_the_file_who
     assert duplicate_keys(b'{\n  "a": 1,\n  "a": 2\n}\n') == ["/a"]
     assert duplicate_keys(b'{"a": {"b": 1, "b": 2}}\n   \n') == ["/a/b"]
     assert duplicate_keys(b'{"a": 1, "a": 2}\n{"b": 1}\n') == ["/a"]
+
+
+def test_compact_json_of_what_was_read_is_known_to_repeat_no_key(monkeypatch) -> None:
+    """The writer's repeat check (`document.write._repeats`) answers from the value a line
+    was parsed as when the line is the compact JSON of it, without the exact scan; a line
+    that is not (a repeat orjson dropped, other spacing, other number spellings) is
+    scanned, and its repeats found."""
+    import importlib
+
+    import orjson
+
+    write = importlib.import_module("histnorm.document.write")  # the package has a `write`
+
+    value = {"messages": [{"role": "user", "content": 'a":b'}], "n": 1.5}
+    compact = orjson.dumps(value)
+    scanned: list[bytes] = []
+
+    def scan(text: bytes) -> list[str]:
+        scanned.append(text)
+        return duplicate_keys(text)
+
+    monkeypatch.setattr(write, "duplicate_keys", scan)
+    assert write._repeats(compact, value) == []
+    assert scanned == []  # the compact JSON of the value: nothing to scan
+    repeated = b'{"messages":[],"n":1,"n":1.5}'
+    assert write._repeats(repeated, orjson.loads(repeated)) == ["/n"]
+    spaced = json.dumps(value).encode()
+    assert write._repeats(spaced, value) == []
+    assert write._repeats(b'{"n":1.50}', {"n": 1.5}) == []
+    assert write._repeats(compact, None) == []
+    assert scanned == [repeated, spaced, b'{"n":1.50}', compact]
