@@ -38,9 +38,9 @@ from histnorm.formats.base import (
     has_role,
     join_envelope,
     messages_sniff,
-    optional_str,
+    optional_key,
     rebuild,
-    required_str,
+    required_key,
     reuse_native,
     strict_equal,
     type_name,
@@ -85,11 +85,9 @@ _ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "ipython
 
 
 def _result(msg: dict[str, Any], pointer: str) -> ToolResultPart:
-    call_id = optional_str(
-        msg.get("tool_call_id"), join_pointer(pointer, "tool_call_id"), "tool_call_id"
-    )
+    call_id = optional_key(msg, "tool_call_id", pointer, "tool_call_id")
     key = "tool_name" if "name" not in msg and "tool_name" in msg else "name"
-    name = optional_str(msg.get(key), join_pointer(pointer, key), "the tool name")
+    name = optional_key(msg, key, pointer, "the tool name")
     content = msg.get("content")
     text = result_text(content)
     return model.ToolResultPart(
@@ -106,10 +104,10 @@ def _result(msg: dict[str, Any], pointer: str) -> ToolResultPart:
 def decode_message(obj: Any, pointer: str = "") -> Message:
     """Decode one chat-template message."""
     msg = expect_object(obj, pointer, "a message")
-    role = required_str(msg.get("role"), join_pointer(pointer, "role"), "the message role")
+    role = required_key(msg, "role", pointer, "the message role")
     if role.casefold() == "tool":
         return model.Message(role=role, parts=(_result(msg, pointer),), native=obj)
-    author = optional_str(msg.get("name"), join_pointer(pointer, "name"), "the author name")
+    author = optional_key(msg, "name", pointer, "the author name")
     parts: list[Part] = [
         model.ReasoningPart(text=msg[key], native=msg[key], slot=key)
         for key in REASONING_KEYS

@@ -19,7 +19,7 @@ from histnorm.formats.base import (
     CONVERSE_BLOCK_KEYS,
     MISSING,
     expect_object,
-    optional_str,
+    optional_key,
     rebuild,
     reuse_native,
 )
@@ -82,8 +82,8 @@ def decode_item(item: Any) -> Part:
 def decode_tool_call(item: Any, pointer: str = "") -> Part:
     """Decode one entry of `tool_calls` (ids optional, arguments raw)."""
     call = expect_object(item, pointer, "a tool call")
-    call_id = optional_str(call.get("id"), join_pointer(pointer, "id"), "the tool call id")
-    kind = optional_str(call.get("type"), join_pointer(pointer, "type"), "the tool call type")
+    call_id = optional_key(call, "id", pointer, "the tool call id")
+    kind = optional_key(call, "type", pointer, "the tool call type")
     if kind not in CALL_TYPES:
         return model.UnknownPart(type=kind, native=item, slot="tool_calls")
     at = pointer
@@ -91,7 +91,7 @@ def decode_tool_call(item: Any, pointer: str = "") -> Part:
     if "function" in call or "name" not in call:
         at = join_pointer(pointer, "function")
         body = expect_object(call.get("function"), at, 'the "function" of a tool call')
-    name = optional_str(body.get("name"), join_pointer(at, "name"), "the tool name")
+    name = optional_key(body, "name", at, "the tool name")
     return model.ToolCallPart(
         call_id=call_id,
         name=name,

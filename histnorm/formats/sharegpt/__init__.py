@@ -45,7 +45,7 @@ from histnorm.formats.base import (
     expect_object,
     join_envelope,
     rebuild,
-    required_str,
+    required_key,
     split_envelope,
     strict_equal,
 )
@@ -108,7 +108,7 @@ def _parts(kind: str, value: Any, answers: Answers) -> tuple[Part, ...]:
 def decode_turn(obj: Any, pointer: str = "", answers: Answers = (None,)) -> Message:
     """Decode one turn; `answers` says what an observation turn answers."""
     turn = expect_object(obj, pointer, "a turn")
-    tag = required_str(turn.get("from"), join_pointer(pointer, "from"), 'the turn tag "from"')
+    tag = required_key(turn, "from", pointer, 'the turn tag "from"')
     kind, role = tag_kind(tag)
     return model.Message(role=role, parts=_parts(kind, turn.get("value"), answers), native=obj)
 
