@@ -27,7 +27,7 @@ from histnorm.analysis.outline import Call, Outline, OutlinePart, Request, Resul
 from histnorm.analysis.paired import Pairing as Pairing
 from histnorm.analysis.paired import Position as Position
 from histnorm.analysis.paired import Repeat as Repeat
-from histnorm.model_terms import ToolFamily, memo_source, same_source
+from histnorm.model_terms import ToolFamily
 
 if TYPE_CHECKING:
     from histnorm.model import ApprovalRequestPart, Part, ToolCallPart, ToolResultPart, Transcript
@@ -245,30 +245,24 @@ def transcript_items(transcript: Transcript) -> Iterable[tuple[Position, Part]]:
 _UNPAIRED = pair(())
 """The pairing of a transcript with no tool part (each of its collections empty)."""
 
-_MEMO = "_histnorm_pairing"
-"""Where `pair_transcript` keeps its answer in the object's `__dict__` (pydantic ignores
-it: not a field, not compared), with what it was computed from."""
-
-
 def pair_transcript(transcript: Transcript | Outline) -> Pairing:
-    """Pair the whole transcript or outline (computed once per object, and again for a
-    transcript copy whose messages differ). One `pair()` reads model parts and outline
-    parts."""
-    if isinstance(transcript, Outline):  # an outline is never copied
-        if transcript.pairing is None:
-            parts = transcript.tool_parts()
-            transcript.pairing = (
-                pair(parts, server_calls=transcript.server_state is not None)
-                if parts
-                else _UNPAIRED
-            )
-        return transcript.pairing
-    memo = transcript.__dict__
-    held = memo.get(_MEMO)
-    source = memo_source(transcript)
-    if held is not None and same_source(held[0], source):
-        found: Pairing = held[1]
-        return found
-    found = pair(transcript_items(transcript), server_calls=transcript.server_state is not None)
-    memo[_MEMO] = (source, found)
-    return found
+    """Pair the whole outline, or the outline of a transcript (`formats.outline_of`), once
+    per outline: a transcript pairs as its outline does (`pair()` reads model parts and
+    outline parts alike, and the tests hold the two equal, `pair_parts`), so the pairing a
+    reader found as it read, or one a rule's check worked out, serves its fix too."""
+    if not isinstance(transcript, Outline):
+        from histnorm.formats import outline_of  # formats import this module
+
+        transcript = outline_of(transcript)
+    if transcript.pairing is None:
+        parts = transcript.tool_parts()
+        transcript.pairing = (
+            pair(parts, server_calls=transcript.server_state is not None) if parts else _UNPAIRED
+        )
+    return transcript.pairing
+
+
+def pair_parts(transcript: Transcript) -> Pairing:
+    """The pairing of a transcript's model parts, walked afresh: what `pair_transcript`
+    gives it through its outline (the reference the tests hold that to)."""
+    return pair(transcript_items(transcript), server_calls=transcript.server_state is not None)

@@ -18,7 +18,7 @@ from histnorm.errors import HistnormError
 from histnorm.formats import CODECS, outline_of
 from histnorm.formats.base import _REUSE, Codec, strict_equal
 from histnorm.model import MediaPart, ToolResultPart, Transcript
-from histnorm.pairing import pair_transcript
+from histnorm.pairing import pair_parts, pair_transcript
 
 
 class Step(NamedTuple):
@@ -110,13 +110,13 @@ def check_outline(fmt: str, where: str, value: Any) -> Outline | None:
         assert fast.tool_parts() == reference.tool_parts(), f"{where}: other tool parts"
         known = codec.known_roles
         assert fast.all_flags(known) == reference.all_flags(known), f"{where}: other flags"
-        assert pair_transcript(fast) == pair_transcript(transcript), (
+        assert pair_transcript(fast) == pair_parts(transcript), (
             f"{where}: the fast reader pairs otherwise"
         )
         assert not fast.imageless or not may_hold_images(transcript), (
             f"{where}: the fast reader saw no place for an image, yet there is one"
         )
-    assert pair_transcript(reference) == pair_transcript(transcript), (
+    assert pair_transcript(reference) == pair_parts(transcript), (
         f"{where}: the outline pairs otherwise"
     )
     return reference
