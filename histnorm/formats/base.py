@@ -231,11 +231,22 @@ class MessageListCodec(Codec):
     def decode_written(self, data: JsonValue, transcript: Transcript) -> Transcript:
         """`Codec.decode_written`: a native message of `data` that is the very value a
         message of `transcript` was read from, still as read (`reads_as`), is that message,
-        not decoded again."""
+        not decoded again; when every one is, in order, `data` reads as `transcript`."""
         decoder = self.message_decoder
-        return self._decode(
-            data, {id(m.native): m for m in transcript.messages if reads_as(m, decoder)}
-        )
+        read = transcript.messages
+        messages = data.get(self.envelope_key) if isinstance(data, dict) else data
+        if (
+            isinstance(messages, list)
+            and len(messages) == len(read)
+            and transcript.format == self.name
+            and transcript.server_state is None
+            and transcript.native == (data if isinstance(data, dict) else None)
+            and all(
+                n is m.native and reads_as(m, decoder) for n, m in zip(messages, read, strict=True)
+            )
+        ):
+            return transcript  # its envelope, and each message written as read: itself
+        return self._decode(data, {id(m.native): m for m in read if reads_as(m, decoder)})
 
     def _decode(self, data: JsonValue, known: Mapping[int, Message]) -> Transcript:
         """`decode`, taking the message `known` holds by the `id` of a native message."""
