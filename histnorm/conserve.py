@@ -21,9 +21,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from histnorm.analysis.outline import Call, Result
 from histnorm.diagnostic import Diagnostic
 from histnorm.errors import HistnormError, join_pointer
-from histnorm.formats import get_codec
+from histnorm.formats import get_codec, outline_of
 from histnorm.lazy import model
 
 if TYPE_CHECKING:
@@ -305,15 +306,6 @@ def owned(
     return found | _naming(encoded, _removed_ids(transcript, whole, parts, after), kept)
 
 
-def _tool_parts(transcript: Transcript) -> Iterator[tuple[int, int, Any]]:
-    """Every call and result of `transcript` (the parts with a `call_id`), with where it is."""
-    kinds = (model.ToolCallPart, model.ToolResultPart)
-    for mi, message in enumerate(transcript.messages):
-        for pi, part in enumerate(message.parts):
-            if isinstance(part, kinds):
-                yield mi, pi, part
-
-
 def _signature(part: Any) -> tuple[object, ...]:
     return (part.kind, part.name, repr(part.arguments if part.kind == "tool_call" else None))
 
@@ -339,11 +331,12 @@ def _removed_ids(
     ]
     if not held:
         return set()
-    left = [part for _, _, part in _tool_parts(after)]
-    left_ids = {part.call_id for part in left}
+    steps = [(at, p) for at, p in outline_of(after).tool_parts() if isinstance(p, Call | Result)]
+    left_ids = {part.call_id for _, part in steps}  # the outline's, as every check read them
     gone = [(call_id, part) for call_id, part in held if call_id not in left_ids]
     if not gone:
         return set()
+    left: list[Any] = [after.messages[mi].parts[pi] for (mi, pi), _ in steps]
     named = {(part.kind, part.name) for _, part in gone}
     kept = {_signature(p) for p in left if (p.kind, p.name) in named}
     return {call_id for call_id, part in gone if _signature(part) not in kept}
