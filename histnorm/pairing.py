@@ -23,11 +23,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, TypeAlias
 
-from histnorm.analysis.outline import Call, Outline, OutlinePart, Request, Result
+from histnorm.analysis.outline import Call, Outline, OutlinePart, Request, Result, kept_outline
 from histnorm.analysis.paired import Pairing as Pairing
 from histnorm.analysis.paired import Position as Position
 from histnorm.analysis.paired import Repeat as Repeat
-from histnorm.model_terms import ToolFamily
+from histnorm.model_terms import ToolFamily, memo_source, same_source
 
 if TYPE_CHECKING:
     from histnorm.model import ApprovalRequestPart, Part, ToolCallPart, ToolResultPart, Transcript
@@ -245,21 +245,43 @@ def transcript_items(transcript: Transcript) -> Iterable[tuple[Position, Part]]:
 _UNPAIRED = pair(())
 """The pairing of a transcript with no tool part (each of its collections empty)."""
 
-def pair_transcript(transcript: Transcript | Outline) -> Pairing:
-    """Pair the whole outline, or the outline of a transcript (`formats.outline_of`), once
-    per outline: a transcript pairs as its outline does (`pair()` reads model parts and
-    outline parts alike, and the tests hold the two equal, `pair_parts`), so the pairing a
-    reader found as it read, or one a rule's check worked out, serves its fix too."""
-    if not isinstance(transcript, Outline):
-        from histnorm.formats import outline_of  # formats import this module
 
-        transcript = outline_of(transcript)
+_MEMO = "_histnorm_pairing"
+"""Where `pair_transcript` keeps the pairing of a transcript it paired by its parts in the
+transcript's `__dict__` (pydantic ignores it: not a field, not compared), with what it
+was computed from."""
+
+
+def pair_transcript(transcript: Transcript | Outline) -> Pairing:
+    """Pair the whole outline, or transcript, once per outline or transcript. A transcript
+    whose outline is kept (`kept_outline`: every transcript a check has read) pairs as
+    that outline does: `pair()` reads model parts and outline parts alike, and the tests
+    hold the two equal (`pair_parts`), so the pairing a reader found as it read, or one a
+    check worked out, serves the fixes too; another is paired by its parts."""
+    if not isinstance(transcript, Outline):
+        outline = kept_outline(transcript)
+        if outline is None:
+            return _paired_parts(transcript)
+        transcript = outline
     if transcript.pairing is None:
         parts = transcript.tool_parts()
         transcript.pairing = (
             pair(parts, server_calls=transcript.server_state is not None) if parts else _UNPAIRED
         )
     return transcript.pairing
+
+
+def _paired_parts(transcript: Transcript) -> Pairing:
+    """`pair_parts`, kept on the transcript while it holds what it was computed from."""
+    memo = transcript.__dict__
+    held = memo.get(_MEMO)
+    source = memo_source(transcript)
+    if held is not None and same_source(held[0], source):
+        found: Pairing = held[1]
+        return found
+    found = pair_parts(transcript)
+    memo[_MEMO] = (source, found)
+    return found
 
 
 def pair_parts(transcript: Transcript) -> Pairing:

@@ -233,6 +233,37 @@ def test_a_step_kept_on_a_message_is_its_step(fmt: str) -> None:
     assert shared
 
 
+@pytest.mark.parametrize("fmt", sorted(FAST))
+def test_the_steps_a_reader_read_are_kept_on_the_messages_decoded(
+    fmt: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A transcript decoded from a value its fast reader read takes that reader's steps
+    as its messages' own (`seed_read`): the outline of a transcript an edit makes of it
+    builds steps only for the messages the edit made, and equals the outline built
+    afresh."""
+    import histnorm.analysis.outline as outline_module
+    from histnorm.formats import seed_read
+
+    codec = CODECS[fmt]
+    seeded = 0
+    real = outline_module.outline_part
+    built: list[object] = []
+    monkeypatch.setattr(outline_module, "outline_part", lambda p: built.append(p) or real(p))
+    for where, value in [(w, v) for f, w, v in SAMPLES if f == fmt]:
+        read = codec.read_outline(value)
+        if read is None:
+            continue
+        transcript = seed_read(codec.decode(value), read, value)
+        if len(transcript.messages) < 2:
+            continue
+        edited = transcript.evolve(messages=transcript.messages[1:])
+        built.clear()
+        assert codec.outline_of(edited) == codec.outline_of(edited.model_copy(deep=True))
+        assert len(built) == sum(len(m.parts) for m in edited.messages), where  # the copy's
+        seeded += 1
+    assert seeded
+
+
 def test_a_sharegpt_turn_written_as_read_is_written_so_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

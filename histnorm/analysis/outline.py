@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from histnorm.analysis.paired import Pairing
 from histnorm.call_keys import unread_call_keys
 from histnorm.lazy import model
-from histnorm.model_terms import ToolFamily
+from histnorm.model_terms import ToolFamily, memo_source, same_source
 
 if TYPE_CHECKING:
     from histnorm.model import Part, ToolCallPart, Transcript
@@ -358,6 +358,33 @@ def build_outline(
             memo[_STEP] = (id(message), reader, step)
         steps.append(step)
     return Outline(tuple(steps), transcript.format, transcript.server_state, flags)
+
+
+OUTLINE_MEMO = "_histnorm_outline"
+"""Where `histnorm.formats.outline_of` keeps a transcript's outline in its `__dict__`
+(pydantic ignores it: not a field, not compared), with what it was worked out from."""
+
+
+def kept_outline(transcript: Transcript) -> Outline | None:
+    """The outline kept on `transcript` (`OUTLINE_MEMO`) while it still holds what that
+    was worked out from, else None (a copy made with `model_copy(update=...)` has none)."""
+    held = transcript.__dict__.get(OUTLINE_MEMO)
+    if held is not None and same_source(held[0], memo_source(transcript)):
+        found: Outline = held[1]
+        return found
+    return None
+
+
+def seed_steps(transcript: Transcript, outline: Outline, reader: str) -> None:
+    """Keep each step of `outline`, which the reader `reader` read from the very value
+    `transcript` was decoded from, on its message as `build_outline` keeps the steps it
+    builds (the representation test holds the two outlines equal): the first transcript a
+    fix makes builds steps only for the messages the fix made."""
+    steps = outline.messages
+    if len(steps) != len(transcript.messages):
+        return
+    for message, step in zip(transcript.messages, steps, strict=True):
+        message.__dict__[_STEP] = (id(message), reader, step)
 
 
 def read_steps(

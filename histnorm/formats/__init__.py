@@ -6,7 +6,13 @@ import importlib
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
-from histnorm.analysis.outline import Outline, build_outline
+from histnorm.analysis.outline import (
+    OUTLINE_MEMO,
+    Outline,
+    build_outline,
+    kept_outline,
+    seed_steps,
+)
 from histnorm.choices import FORMAT_NAMES
 from histnorm.content_keys import ANY_CONTENT, unread_content
 from histnorm.errors import HistnormError, NotATranscript, join_pointer
@@ -78,25 +84,17 @@ CODECS: Mapping[str, Codec] = _Codecs()
 """Every codec by format name, in detection-tie order."""
 
 
-_OUTLINE = "_histnorm_outline"
-"""Where `outline_of` keeps its answer in the transcript's `__dict__` (pydantic ignores
-it: not a field, not compared), with what it was computed from."""
-
-
 def outline_of(transcript: Transcript) -> Outline:
     """The outline of a decoded transcript, as its codec tells it (computed once per
     transcript): the reference every codec's `outline(native)` equals. The kept answer is
     used only while the transcript still holds what it was computed from, so a copy made
-    with `model_copy(update=...)` gets its own."""
-    memo = transcript.__dict__
-    source = memo_source(transcript)
-    held = memo.get(_OUTLINE)
-    if held is not None and same_source(held[0], source):
-        found: Outline = held[1]
+    with `model_copy(update=...)` gets its own (`kept_outline`)."""
+    found = kept_outline(transcript)
+    if found is not None:
         return found
     codec = CODECS.get(transcript.format or "")
     found = build_outline(transcript) if codec is None else codec.outline_of(transcript)
-    memo[_OUTLINE] = (source, found)
+    transcript.__dict__[OUTLINE_MEMO] = (memo_source(transcript), found)
     return found
 
 
@@ -118,7 +116,10 @@ def seed_read(
     Returns `transcript`."""
     source = memo_source(transcript)
     if outline is not None and outline.format == transcript.format:
-        transcript.__dict__[_OUTLINE] = (source, outline)
+        transcript.__dict__[OUTLINE_MEMO] = (source, outline)
+        reader = transcript.format
+        if reader is not None and reader in CODECS:  # its steps, as `outline_of` keeps them
+            seed_steps(transcript, outline, reader)
     if native is not None:
         transcript.__dict__[_READ] = (source, native, raw)
     return transcript
