@@ -90,13 +90,15 @@ def decode_tool_call(item: Any, pointer: str) -> ToolCallPart:
     call = expect_object(item, pointer, "a tool call")
     call_id = required_key(call, "id", pointer, "the tool call id")
     kind = call.get("type", "function" if "function" in call else None)
-    optional_str(kind, join_pointer(pointer, "type"), "the tool call type")
+    if kind is not None and type(kind) is not str:  # pointers are worked out to report
+        optional_str(kind, join_pointer(pointer, "type"), "the tool call type")
     body_key = "custom" if kind == "custom" else "function"
     body = call.get(body_key)
-    if kind in ("function", "custom"):
+    if kind in ("function", "custom") and type(body) is not dict:
         expect_object(body, join_pointer(pointer, body_key), f'the "{body_key}" of a tool call')
     name = body.get("name") if isinstance(body, dict) else None
-    optional_str(name, join_pointer(pointer, body_key, "name"), "the tool name")
+    if name is not None and type(name) is not str:
+        optional_str(name, join_pointer(pointer, body_key, "name"), "the tool name")
     if kind == "custom":
         args = body.get("input") if isinstance(body, dict) else None
         family = ToolFamily.CUSTOM
@@ -177,7 +179,7 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
                     pointer=join_pointer(pointer, "tool_calls"),
                 )
             for index, call in enumerate(calls):
-                parts.append(decode_tool_call(call, join_pointer(pointer, "tool_calls", index)))
+                parts.append(decode_tool_call(call, f"{pointer}/tool_calls/{index}"))
         audio = msg.get("audio")
         if isinstance(audio, dict) and role.casefold() == "assistant":
             parts.append(model.MediaPart(media_type="audio", native=audio, slot="audio"))
