@@ -46,9 +46,9 @@ from histnorm.formats.base import (
     first_index,
     join_envelope,
     messages_sniff,
-    optional_str,
+    optional_key,
     rebuild,
-    required_str,
+    required_key,
     reuse_native,
     type_name,
 )
@@ -104,15 +104,15 @@ _FOREIGN_KEYS = {
 def decode_message(obj: Any, pointer: str = "") -> Message:
     """Decode one message."""
     msg = expect_object(obj, pointer, "a message")
-    role = required_str(msg.get("role"), join_pointer(pointer, "role"), "the message role")
-    message_id = optional_str(msg.get("id"), join_pointer(pointer, "id"), "the message id")
+    role = required_key(msg, "role", pointer, "the message role")
+    message_id = optional_key(msg, "id", pointer, "the message id")
     content = msg.get("content")
-    at = join_pointer(pointer, "content")
+    at = f"{pointer}/content"
     parts: tuple[Part, ...]
     if isinstance(content, str):
         parts = (model.TextPart(text=content, native=content, slot=STRING_SLOT),)
     elif isinstance(content, list):
-        parts = tuple(decode_block(item, join_pointer(at, i)) for i, item in enumerate(content))
+        parts = tuple(decode_block(item, f"{at}/{i}") for i, item in enumerate(content))
     elif content is None:
         parts = ()
     else:

@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from histnorm.errors import HistnormError, join_pointer
+from histnorm.errors import HistnormError
 from histnorm.formats.base import (
     MISSING,
     expect_object,
-    optional_str,
+    optional_key,
     rebuild,
-    required_str,
+    required_key,
     strict_equal,
 )
 from histnorm.lazy import model
@@ -47,8 +47,8 @@ def hosted_result_type(kind: object) -> bool:
 
 
 def _call(block: dict[str, Any], kind: str, pointer: str) -> ToolCallPart:
-    call_id = required_str(block.get("id"), join_pointer(pointer, "id"), f"the {kind} id")
-    name = optional_str(block.get("name"), join_pointer(pointer, "name"), "the tool name")
+    call_id = required_key(block, "id", pointer, f"the {kind} id")
+    name = optional_key(block, "name", pointer, "the tool name")
     family = _CALLS[kind]
     if family is ToolFamily.FUNCTION and name and name.startswith(HANDOFF_PREFIX):
         family = ToolFamily.HANDOFF
@@ -64,9 +64,7 @@ def _call(block: dict[str, Any], kind: str, pointer: str) -> ToolCallPart:
 
 
 def _result(block: dict[str, Any], kind: str, pointer: str) -> ToolResultPart:
-    call_id = required_str(
-        block.get("tool_use_id"), join_pointer(pointer, "tool_use_id"), "tool_use_id"
-    )
+    call_id = required_key(block, "tool_use_id", pointer, "tool_use_id")
     content = block.get("content")
     if kind in _RESULTS:
         family, tool_type, name = _RESULTS[kind], kind, None
@@ -109,13 +107,12 @@ def _media(block: dict[str, Any], kind: str) -> MediaPart:
 def decode_block(item: Any, pointer: str = "") -> Part:
     """Decode one content block."""
     block = expect_object(item, pointer, "a content block")
-    kind = optional_str(block.get("type"), join_pointer(pointer, "type"), "the block type")
+    kind = optional_key(block, "type", pointer, "the block type")
     if kind == "text":
-        text = required_str(block.get("text"), join_pointer(pointer, "text"), "the text")
+        text = required_key(block, "text", pointer, "the text")
         return model.TextPart(text=text, native=block, slot=BLOCK_SLOT)
     if kind == "thinking":
-        at = join_pointer(pointer, "thinking")
-        thought = optional_str(block.get("thinking"), at, "the thinking text")
+        thought = optional_key(block, "thinking", pointer, "the thinking text")
         return model.ReasoningPart(
             text=thought, opaque=block.get("signature"), native=block, slot=BLOCK_SLOT
         )

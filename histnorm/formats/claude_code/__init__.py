@@ -145,11 +145,9 @@ def line_parts(
         if known is not None and (held := known.get(id(line))) is not None:
             parts[index] = held
             continue
-        at = join_pointer("", index, "message")
+        at = f"/{index}/message"
         body = expect_object(line.get("message"), at, f"the message of a {line['type']} line")
-        parts[index] = decode_content(
-            body.get("content"), line["uuid"], join_pointer(at, "content")
-        )
+        parts[index] = decode_content(body.get("content"), line["uuid"], f"{at}/content")
     return parts
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from histnorm.errors import HistnormError, join_pointer
-from histnorm.formats.base import optional_str, required_str, type_name
+from histnorm.errors import HistnormError
+from histnorm.formats.base import optional_key, required_key, type_name
 from histnorm.lazy import model
 from histnorm.model_terms import ToolFamily
 
@@ -73,8 +73,8 @@ def decode_block(block: Any, slot: str | None, pointer: str = "") -> Part:
     if kind == "redacted_thinking":
         return model.ReasoningPart(opaque=block.get("data"), native=block, slot=slot)
     if kind in _CALLS or kind == HOSTED_CALL:
-        call_id = required_str(block.get("id"), join_pointer(pointer, "id"), "the tool_use id")
-        name = optional_str(block.get("name"), join_pointer(pointer, "name"), "the tool name")
+        call_id = required_key(block, "id", pointer, "the tool_use id")
+        name = optional_key(block, "name", pointer, "the tool name")
         family = _CALLS.get(kind, ToolFamily.HOSTED)
         return model.ToolCallPart(
             call_id=call_id,
@@ -86,9 +86,7 @@ def decode_block(block: Any, slot: str | None, pointer: str = "") -> Part:
             slot=slot,
         )
     if kind in ("tool_result", "mcp_tool_result") or _is_hosted_result(kind):
-        call_id = required_str(
-            block.get("tool_use_id"), join_pointer(pointer, "tool_use_id"), "tool_use_id"
-        )
+        call_id = required_key(block, "tool_use_id", pointer, "tool_use_id")
         content = block.get("content")
         error = block.get("is_error") is True
         if kind not in _RESULTS:  # a server tool reports errors as `*_error` content
@@ -125,7 +123,7 @@ def decode_content(content: Any, uuid: str, pointer: str) -> list[Part]:
         return [model.TextPart(text=content, native=content, slot=slot_for(uuid, None))]
     if isinstance(content, list):
         return [
-            decode_block(block, slot_for(uuid, k), join_pointer(pointer, k))
+            decode_block(block, slot_for(uuid, k), f"{pointer}/{k}")
             for k, block in enumerate(content)
         ]
     raise HistnormError(
