@@ -71,6 +71,12 @@ def check(context: Context) -> Iterable[Diagnostic]:
     results with neither an id nor a name)."""
     outline = context.outline
     mode = context.profile.result_names
+    if not any(  # a result that names a tool, or one with neither id nor name where
+        type(part) is Result  # results pair by name: nothing else is reported
+        and (part.name is not None or (part.call_id is None and mode == "paired"))
+        for _, part in outline.tool_parts()
+    ):
+        return
     severity = Severity.INFO if mode == "free" else Severity.ERROR
     for result_at, call_at in sorted(context.pairing.result_calls.items()):
         result = outline_part_at(outline, result_at)
