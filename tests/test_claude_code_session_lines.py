@@ -263,3 +263,58 @@ def test_a_number_beyond_64_bits_in_a_rewritten_line_keeps_every_digit() -> None
     last = result.output.splitlines()[-1]
     assert last != rows[4]  # re-linked: rewritten
     assert last.startswith(big)
+
+
+def test_a_line_rewritten_beside_compact_lines_is_spelled_as_respelling_would(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A session written as compact JSON (each line what `jsonio.dumps` writes of it)
+    spells every scalar as a line written afresh does: its rewritten lines are not
+    respelled (`keep_spellings` is not asked, nor the lines scanned for repeated keys),
+    and the file is what respelling would give. A line spelled otherwise is respelled."""
+    import importlib
+
+    write = importlib.import_module("histnorm.document.write")  # the package has a `write`
+    data = b"".join(orjson.dumps(line) + b"\n" for line in _ORPHANED)
+    asked: list[bytes] = []
+    real = write.keep_spellings
+
+    def spy(new: bytes, old: bytes, moves: Any = None) -> bytes:
+        asked.append(old)
+        return real(new, old, moves)
+
+    monkeypatch.setattr(write, "keep_spellings", spy)
+    monkeypatch.setattr(write, "duplicate_keys", lambda text: pytest.fail("scanned"))
+    result = histnorm.fix_document(data, path_hint="s.jsonl")
+    assert result.applied == {"HN002": 1} and result.output is not None
+    assert asked == []
+    monkeypatch.setattr(write, "_as_written", lambda value, text: False)
+    monkeypatch.setattr(
+        write, "duplicate_keys", importlib.import_module("histnorm.linemap").duplicate_keys
+    )
+    respelled = histnorm.fix_document(data, path_hint="s.jsonl")
+    assert asked and respelled.output == result.output
+
+
+def test_the_type_check_of_a_fix_passes_over_the_lines_written_as_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`check_fixed`'s type check (`changed_type`) compares a kept message with what it
+    is written as; a message whose line is written as read (the very object) is passed
+    over without working out where it stands, so only the re-linked line is looked up."""
+    from histnorm.engine import fix
+    from histnorm.formats._fixed_types import changed_type
+
+    codec = CODECS["claude-code"]
+    original = codec.decode([orjson.loads(orjson.dumps(line)) for line in _ORPHANED])
+    fixed = fix(original).transcript
+    assert len(fixed.messages) < len(original.messages)
+    looked: list[int] = []
+    real = type(codec).message_pointer
+    monkeypatch.setattr(
+        type(codec), "message_pointer", lambda self, t, i: looked.append(i) or real(self, t, i)
+    )
+    written = codec.written(fixed)
+    assert changed_type(codec, original, fixed) is None
+    rewritten = [i for i, m in enumerate(fixed.messages) if all(m.native is not w for w in written)]
+    assert looked == rewritten and rewritten

@@ -118,13 +118,19 @@ def _repeats(text: bytes, value: Any) -> list[str]:
     """`duplicate_keys(text)`, where `value` is what `text` was parsed as (if known): none
     when `text` is the compact JSON histnorm writes of `value` (a serialised object
     repeats no key), which costs a fraction of the exact scan; else the scan answers."""
-    if value is not None and text[:1] in _OPENERS and text.find(b'": ', 0, 512) < 0:
-        try:
-            if jsonio.dumps(value) == text:
-                return []
-        except (TypeError, ValueError):
-            pass  # not writable as JSON as it stands: the scan answers
-    return duplicate_keys(text)
+    return [] if _as_written(value, text) else duplicate_keys(text)
+
+
+def _as_written(value: Any, text: bytes) -> bool:
+    """Whether `text` is the compact JSON `jsonio.dumps` writes of `value` (parsed from
+    it): then it repeats no key, and every scalar in it is spelled as `dumps` spells it,
+    so a value written afresh beside it needs no respelling (`keep_spellings`)."""
+    if value is None or text[:1] not in _OPENERS or text.find(b'": ', 0, 512) >= 0:
+        return False  # not compact JSON of an object or an array
+    try:
+        return jsonio.dumps(value) == text
+    except (TypeError, ValueError):
+        return False  # not writable as JSON as it stands
 
 
 _OPENERS = (b"{", b"[")
@@ -303,26 +309,29 @@ def _write_message_lines(document: Document, transcript: Transcript) -> list[Chu
     used = {originals[id(v)] for v in encoded if id(v) in originals} | set(paired.values())
     carried, after = _keep_blanks(body, rows, used, after)
     out: list[Chunk] = []  # joined once: a buffer and its copy would be two
-    near = rows[0] if rows else (0, 0, 0, 0)  # the line a new line is written as
+    near = 0  # the line a new line is written as
     for j, value in enumerate(encoded):
         index = originals.get(id(value))
         if _last_bytes(out, 1) not in (b"", b"\n"):
             out.append(ending)  # the last line as read had no ending, but is no longer last
         if index is not None:
-            blank, _, _, stop = near = rows[index]
+            blank, _, _, stop = rows[near := index]
             out += (carried.get(index, b""), view[blank:stop])
         elif j in paired:
-            blank, start, end, stop = near = rows[paired[j]]
-            line = body[start:end]
-            moves = moved(old_values[paired[j]], value)
+            blank, start, end, stop = rows[near := paired[j]]
+            line, was = body[start:end], old_values[near]
             text = jsonio.dumps(value, jsonio.detect_style(line))
-            out += (carried.get(paired[j], b""), view[blank:start])
-            out += (keep_spellings(text, line, moves), body[end:stop] or ending)
+            if not _as_written(was, line):  # else its spellings are those `dumps` writes
+                text = keep_spellings(text, line, moved(was, value))
+            out += (carried.get(near, b""), view[blank:start], text, body[end:stop] or ending)
         else:  # a new line (a split result, a synthesized one), written as the line before
             # it; the values it shares with it at the same place (a session's envelope)
             # keep that spelling
-            line = body[near[1] : near[2]]
-            out += (keep_spellings(jsonio.dumps(value, jsonio.detect_style(line)), line), ending)
+            line = body[rows[near][1] : rows[near][2]] if rows else b""
+            text = jsonio.dumps(value, jsonio.detect_style(line))
+            if not rows or not _as_written(old_values[near], line):
+                text = keep_spellings(text, line)
+            out += (text, ending)
     out.append(after)
     if document.tail:  # a torn last line: its bytes, and what followed them, as read
         out.append(document.tail)
