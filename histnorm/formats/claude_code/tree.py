@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from histnorm._record import record
-from histnorm.errors import HistnormError, join_pointer
+from histnorm.errors import HistnormError
 from histnorm.formats.base import type_name
 
 MESSAGE_TYPES = ("user", "assistant")
@@ -101,22 +101,22 @@ def check_lines(data: Any) -> list[dict[str, Any]]:
             f"expected a Claude Code session (an array of line objects), got {type_name(data)}",
             pointer="",
         )
-    for index, line in enumerate(data):
-        at = join_pointer("", index)
-        if not isinstance(line, dict):
+    for index, line in enumerate(data):  # pointers are worked out to report a problem
+        if type(line) is not dict and not isinstance(line, dict):
             raise HistnormError(
-                f"expected a session line (an object), got {type_name(line)}", pointer=at
+                f"expected a session line (an object), got {type_name(line)}",
+                pointer=f"/{index}",
             )
-        for key in ("uuid", "parentUuid"):
-            value = line.get(key)
+        uuid, parent = line.get("uuid"), line.get("parentUuid")
+        for key, value in (("uuid", uuid), ("parentUuid", parent)):
             if value is not None and not isinstance(value, str):
                 raise HistnormError(
                     f"expected {key} to be a string, got {type_name(value)}",
-                    pointer=join_pointer(at, key),
+                    pointer=f"/{index}/{key}",
                 )
-        if line.get("type") in MESSAGE_TYPES and uuid_of(line) is None:
+        if uuid is None and line.get("type") in MESSAGE_TYPES:
             raise HistnormError(
-                f"the uuid of a {line['type']} line is missing", pointer=join_pointer(at, "uuid")
+                f"the uuid of a {line['type']} line is missing", pointer=f"/{index}/uuid"
             )
     return data
 
