@@ -126,7 +126,7 @@ def _as_written(value: Any, text: bytes) -> bool:
     it): then it repeats no key, and every scalar in it is spelled as `dumps` spells it,
     so a value written afresh beside it needs no respelling (`keep_spellings`)."""
     if value is None or text[:1] not in _OPENERS or text.find(b'": ', 0, 512) >= 0:
-        return False  # not compact JSON of an object or an array
+        return False  # not compact JSON of an object or an array, or one that says `": `
     try:
         return jsonio.dumps(value) == text
     except (TypeError, ValueError):
