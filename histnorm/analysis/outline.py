@@ -387,27 +387,12 @@ def seed_steps(transcript: Transcript, outline: Outline, reader: str) -> None:
         message.__dict__[_STEP] = (id(message), reader, step)
 
 
-def read_steps(
-    data: Any,
-    read_step: Callable[[Any], Step | None],
-    format: str,
-    plain: Container[int],
-    *,
-    imageless: bool = False,
-) -> Outline | None:
-    """The outline of a message list or `{"messages": [...]}` record whose every message
-    `read_step` reads (a fast reader's loop: it reads only modelled roles), or None when
-    one of them it does not (`plain`, `imageless`: as for `gathered`)."""
+def listed_messages(data: Any) -> list[Any] | None:
+    """The messages a fast reader reads: a message list itself, or the list under
+    `messages` of a record or request body; None for anything else (message-per-line
+    JSONL is read as `ReadLines`, a list)."""
     messages = data.get("messages") if type(data) is dict else data
-    if not isinstance(messages, list):  # message-per-line JSONL: `ReadLines`, a list
-        return None
-    steps = []
-    for message in messages:
-        step = read_step(message)
-        if step is None:
-            return None
-        steps.append(step)
-    return gathered(tuple(steps), format, plain, imageless=imageless)
+    return messages if isinstance(messages, list) else None
 
 
 def gathered(

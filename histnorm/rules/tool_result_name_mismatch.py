@@ -71,11 +71,13 @@ def check(context: Context) -> Iterable[Diagnostic]:
     results with neither an id nor a name)."""
     outline = context.outline
     mode = context.profile.result_names
-    if not any(  # a result that names a tool, or one with neither id nor name where
-        type(part) is Result  # results pair by name: nothing else is reported
-        and (part.name is not None or (part.call_id is None and mode == "paired"))
-        for _, part in outline.tool_parts()
-    ):
+    by_name = mode == "paired"
+    for _, part in outline.tool_parts():  # a result that names a tool, or one with neither
+        if type(part) is Result and (  # id nor name where results pair by name: nothing
+            part.name is not None or (by_name and part.call_id is None)  # else is reported
+        ):
+            break
+    else:
         return
     severity = Severity.INFO if mode == "free" else Severity.ERROR
     for result_at, call_at in sorted(context.pairing.result_calls.items()):

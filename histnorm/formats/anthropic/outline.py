@@ -20,6 +20,7 @@ from histnorm.analysis.outline import (
     Step,
     function_call,
     function_result,
+    listed_messages,
 )
 from histnorm.call_keys import unread_call_keys
 from histnorm.formats.anthropic.blocks import HANDOFF_PREFIX
@@ -37,8 +38,8 @@ def read_outline(data: Any) -> Outline | None:
     Top-level request keys (`system`, `tools`, `model`, ...) are kept verbatim by the
     codec and never become messages, so they do not enter the outline.
     """
-    messages = data.get("messages") if type(data) is dict else data
-    if not isinstance(messages, list):  # message-per-line JSONL: `ReadLines`, a list
+    messages = listed_messages(data)
+    if messages is None:
         return None
     steps: list[Step] = []
     append = steps.append

@@ -48,7 +48,6 @@ from histnorm.formats.base import (
 from histnorm.formats.chat_template.outline import read_outline
 from histnorm.formats.chat_template.parts import (
     CONTENT_KEYS,
-    FOREIGN_KEYS,
     MESSAGE_KEYS,
     PLAIN_ROLES,
     arguments,
@@ -290,9 +289,7 @@ class ChatTemplateCodec(MessageListCodec):
         if isinstance(data, dict) and ("model" in data or not CONVERSE_BODY_KEYS.isdisjoint(data)):
             return 0.0
         window = messages[:50]
-        if FOREIGN_KEYS & set().union(*window):
-            return 0.0  # a message with another format's keys (`sniff_message`)
-        seen: set[str | None] = set()
+        seen: set[str | None] = set()  # a message with another format's keys is `foreign`
         plain = False  # a plain message has a role of `_ROLES`
         for m in window:
             if len(m) == 2:  # the usual message (`PLAIN_ROLES`), which is plain

@@ -20,7 +20,8 @@ from histnorm.analysis.outline import (
     Step,
     function_call,
     function_result,
-    read_steps,
+    gathered,
+    listed_messages,
 )
 from histnorm.call_keys import SPELLINGS
 from histnorm.formats.chat_template.parts import unread
@@ -36,7 +37,7 @@ _TEXT_STEPS = {role: (Step(role, (TEXT,)), Step(role, (EMPTY_TEXT_PART,))) for r
 """The steps of a message of each role holding a text and nothing else (non-blank, blank):
 steps are values, and every such message shares its role's."""
 _PLAIN = frozenset(id(steps[0]) for steps in _TEXT_STEPS.values())
-"""The shared steps with no tool part and no flag (`read_steps` passes over them)."""
+"""The shared steps with no tool part and no flag (`gathered` passes over them)."""
 
 
 def _plain_name(name: Any) -> bool:
@@ -80,13 +81,10 @@ def _calls(calls: Any) -> tuple[OutlinePart, ...] | None:
 
 
 def _step(message: Any) -> Step | None:
+    """The step of a message that is not the usual one (`read_outline` reads that), or
+    None when the fast path does not read it."""
     if type(message) is not dict:
         return None
-    if len(message) == 2:  # the usual message: a role and its text (a string each, below)
-        role, content = message.get("role"), message.get("content")
-        steps = _TEXT_STEPS.get(role) if type(role) is str else None
-        if steps is not None and type(content) is str:
-            return steps[0] if content.strip() else steps[1]
     if _unread_keys(message):
         return None
     role = message.get("role")
@@ -116,4 +114,20 @@ def _step(message: Any) -> Step | None:
 
 def read_outline(data: Any) -> Outline | None:
     """The outline of a message list or `{"messages": [...]}` record, or None."""
-    return read_steps(data, _step, "chat-template", _PLAIN, imageless=True)  # text content
+    messages = listed_messages(data)
+    if messages is None:
+        return None
+    steps: list[Step] = []
+    append = steps.append
+    for message in messages:
+        if type(message) is dict and len(message) == 2:  # the usual message: a role and
+            role, content = message.get("role"), message.get("content")  # its text
+            shared = _TEXT_STEPS.get(role) if type(role) is str else None
+            if shared is not None and type(content) is str:
+                append(shared[0] if content.strip() else shared[1])
+                continue
+        step = _step(message)
+        if step is None:
+            return None
+        append(step)
+    return gathered(tuple(steps), "chat-template", _PLAIN, imageless=True)  # text content

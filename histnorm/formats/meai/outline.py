@@ -18,6 +18,7 @@ from histnorm.analysis.outline import (
     Step,
     function_call,
     function_result,
+    listed_messages,
 )
 from histnorm.call_keys import unread_call_keys
 from histnorm.formats.meai.keys import _CALLS, _KNOWN, _RESULTS, HANDOFF_PREFIX, TYPE_KEY
@@ -66,8 +67,8 @@ def _extras_plain(obj: dict[str, Any]) -> bool:
 
 def read_outline(data: Any) -> Outline | None:
     """The outline of a message list or `{"messages": [...]}` record, or None."""
-    messages = data.get("messages") if type(data) is dict else data
-    if not isinstance(messages, list):  # message-per-line JSONL: `ReadLines`, a list
+    messages = listed_messages(data)
+    if messages is None:
         return None
     steps: list[Step] = []
     for msg in messages:

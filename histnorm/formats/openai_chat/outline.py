@@ -18,7 +18,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from histnorm.analysis.outline import TEXT, Call, Located, Other, Outline, Result, Step
+from histnorm.analysis.outline import (
+    TEXT,
+    Call,
+    Located,
+    Other,
+    Outline,
+    Result,
+    Step,
+    listed_messages,
+)
 from histnorm.analysis.paired import Pairing, Position
 from histnorm.formats.openai_chat.read import HANDOFF_PREFIX, unread
 from histnorm.model_terms import ToolFamily
@@ -51,8 +60,8 @@ def _texts(content: Any) -> tuple[Other, ...] | None:
 
 def read_outline(data: Any) -> Outline | None:
     """The outline of a message list or `{"messages": [...]}` record, or None."""
-    messages = data.get("messages") if type(data) is dict else data
-    if not isinstance(messages, list):  # message-per-line JSONL: `ReadLines`, a list
+    messages = listed_messages(data)
+    if messages is None:
         return None
     steps: list[Step] = []
     located: list[Located] = []
@@ -63,16 +72,23 @@ def read_outline(data: Any) -> Outline | None:
     duplicates: list[tuple[Position, Position]] = []
     paired = True  # no call id has repeated a pending one: the pairing below is `pair()`'s
     items = False  # a tool message's content is a list
-    for mi, message in enumerate(messages):
+    append = steps.append
+    for message in messages:
         if type(message) is not dict:
             return None
+        if len(message) == 2 and "content" in message:  # the usual message: a role and
+            role, content = message.get("role"), message["content"]  # non-blank text
+            if (
+                type(role) is str
+                and role in _TEXT_STEPS
+                and type(content) is str
+                and content.strip()
+            ):
+                append(_TEXT_STEPS[role])
+                continue
         get = message.get
         role = get("role")
-        if type(role) is str and role in _TEXT_STEPS and len(message) == 2:
-            content = get("content")  # the usual message: a role and non-blank text
-            if type(content) is str and content.strip():
-                steps.append(_TEXT_STEPS[role])
-                continue
+        mi = len(steps)  # one step a message: the index of this one
         if role == "tool":
             call_id, name = get("tool_call_id"), get("name")
             if type(call_id) is not str or not call_id:
@@ -85,7 +101,7 @@ def read_outline(data: Any) -> Outline | None:
             if type(content) is list:
                 items = True  # a result of items, where an image may be
             result = _new(Result, (call_id, name, _FUNCTION, "tool", "tool_result"))
-            steps.append(_new(Step, ("tool", (result,), 0, None)))
+            append(_new(Step, ("tool", (result,), 0, None)))
             at = (mi, 0)
             located.append((at, result))
             call_at = pending.pop(call_id, None)
@@ -114,7 +130,7 @@ def read_outline(data: Any) -> Outline | None:
                 return None
             if not texts:
                 return None
-            steps.append(_new(Step, (role, texts, 0, None)))
+            append(_new(Step, (role, texts, 0, None)))
             continue
         if type(calls) is not list:
             return None
@@ -140,7 +156,7 @@ def read_outline(data: Any) -> Outline | None:
             else:
                 pending[call_id] = at
                 answered.pop(call_id, None)
-        steps.append(_new(Step, (role, tuple(parts), 0, None)))
+        append(_new(Step, (role, tuple(parts), 0, None)))
     pairing = None
     if paired:
         pairing = Pairing(

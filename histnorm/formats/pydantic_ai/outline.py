@@ -20,6 +20,7 @@ from histnorm.analysis.outline import (
     Step,
     function_call,
     function_result,
+    listed_messages,
 )
 from histnorm.call_keys import unread_call_keys
 
@@ -29,8 +30,8 @@ _TEXT = frozenset({"system-prompt", "user-prompt", "text"})
 
 def read_outline(data: Any) -> Outline | None:
     """The outline of a message list or an object holding `messages`, or None."""
-    messages = data.get("messages") if type(data) is dict else data
-    if not isinstance(messages, list):  # message-per-line JSONL: `ReadLines`, a list
+    messages = listed_messages(data)
+    if messages is None:
         return None
     steps: list[Step] = []
     for message in messages:
