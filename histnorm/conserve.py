@@ -19,7 +19,7 @@ transcript never reaches it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from histnorm.analysis.outline import Call, Result
 from histnorm.diagnostic import Diagnostic
@@ -257,18 +257,36 @@ def _encoded(written: _Written, index: int, part: int | None) -> set[Atom]:
     return found | written.lines_of(index) if part is None else found
 
 
-def owned(
+class _Owned(NamedTuple):
+    """What fixes own in a transcript (`_named`): the messages and parts they name. A
+    call or a result they remove takes with it, besides, every object of the document
+    that names its id (`_naming_removed`)."""
+
+    atoms: set[Atom]
+    """The atoms of the messages and parts they name."""
+    whole: set[int]
+    """The messages they own whole."""
+    parts: dict[int, set[int]]
+    """The parts they own of each other message."""
+
+
+def _naming_removed(
     transcript: Transcript,
-    fixes: Iterable[Diagnostic],
-    encoded: Any = None,
-    after: Transcript | None = None,
-    kept: set[int] | frozenset[int] = frozenset(),
-) -> set[Atom] | None:
-    """The atoms of what `fixes` own in `transcript`, which encodes to `encoded` (None: a
-    fix with no position owns the whole transcript, so nothing is checked). A call or a
-    result they remove (`after` holds it no more) takes with it every object of `encoded`
-    that names its id, but for the objects in `kept` (by id: the document after the fix
-    holds them, and so everything in them)."""
+    found: _Owned,
+    encoded: Any,
+    after: Transcript | None,
+    kept: set[int] | frozenset[int],
+) -> set[Atom]:
+    """The atoms of every object of `encoded`, the document `transcript` is written as,
+    that names a call or result the fixes of `found` removed (`after` holds it no more),
+    but for the objects in `kept` (by id: the document after the fix holds them, and so
+    everything in them)."""
+    return _naming(encoded, _removed_ids(transcript, found.whole, found.parts, after), kept)
+
+
+def _named(transcript: Transcript, fixes: Iterable[Diagnostic], encoded: Any) -> _Owned | None:
+    """The messages and parts `fixes` name in `transcript` and their atoms, in it and in
+    `encoded` (None: a fix with no position owns the whole transcript)."""
     parts: dict[int, set[int]] = {}
     whole: set[int] = set()
     messages = transcript.messages
@@ -303,7 +321,7 @@ def owned(
         found |= _lines(transcript, mi, held)
         for pi in held:
             found |= _part_atoms(message.parts[pi]) | _encoded(written, mi, pi)
-    return found | _naming(encoded, _removed_ids(transcript, whole, parts, after), kept)
+    return _Owned(found, whole, parts)
 
 
 def _signature(part: Any) -> tuple[object, ...]:
@@ -396,10 +414,14 @@ def lost(
     ]
     if not missing:
         return None
-    mine = owned(before, fixes, old, after, containers)  # what `new` holds is not lost
-    if mine is None:
+    named = _named(before, fixes, old)
+    if named is None:
         return None
+    mine = named.atoms
     missing = [(atom, key) for atom, key in missing if atom not in mine]
+    if missing:  # what names a removed call or result goes with it (`_naming_removed`)
+        mine = mine | _naming_removed(before, named, old, after, containers)
+        missing = [(atom, key) for atom, key in missing if atom not in mine]
     if missing and same:  # the lines both hold are searched only for what is missing
         found = _found_in(list(same.values()), {atom for atom, _ in missing})
         missing = [(atom, key) for atom, key in missing if atom not in found]

@@ -11,6 +11,7 @@ import histnorm.conversations as conversations
 from histnorm._record import record
 from histnorm.analysis.context import Context, NeedsModel
 from histnorm.analysis.outline import SEVERAL, Outline
+from histnorm.analysis.read_size import carry_text
 from histnorm.conserve import lost, written_as_before
 from histnorm.diagnostic import Applicability, Diagnostic, Location, Severity
 from histnorm.edit import dropped_answers, is_result_only
@@ -503,6 +504,7 @@ def _fix(
                     return _refusal(seen[0], settings, reason, trial)
                 if not trial:  # a trial answers only whether fix refuses
                     fixes.extend(_locate(transcript, d) for d in wanted)
+                carry_text(seen[0], fixed)  # the size checks bound what it holds as read
                 transcript, changed = fixed, True
                 unknown = blocks(transcript)
                 applied[rule.code] = applied.get(rule.code, 0) + len(wanted)

@@ -25,7 +25,7 @@ from histnorm.engine import fix, lint
 from histnorm.formats.claude_code.sizes import line_sizes
 from histnorm.jsonio import string_json
 from histnorm.last_answer import LastAnswer, ReadLines
-from histnorm.rules.oversized_content import _json_size, _plain_size
+from histnorm.rules.oversized_content import _json_size, _plain
 from histnorm.settings import Settings
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -147,4 +147,4 @@ def test_a_string_is_written_as_orjson_writes_it_without_orjson(text: str) -> No
 def test_the_request_size_bound_never_undercounts(value: Any) -> None:
     """HN113 sums every message's JSON only when twice the standard library's count of
     it could be over the limit: that count may never be under half of orjson's."""
-    assert _json_size(value) <= 2 * _plain_size([value])
+    assert _json_size(value) <= 2 * _plain(value)

@@ -13,6 +13,7 @@ from histnorm.analysis.outline import (
     kept_outline,
     seed_steps,
 )
+from histnorm.analysis.read_size import keep_text
 from histnorm.choices import FORMAT_NAMES
 from histnorm.content_keys import ANY_CONTENT, unread_content
 from histnorm.errors import HistnormError, NotATranscript, join_pointer
@@ -122,6 +123,8 @@ def seed_read(
             seed_steps(transcript, outline, reader)
     if native is not None:
         transcript.__dict__[_READ] = (source, native, raw)
+        if raw is not None:  # what the fixed ones hold as read is bounded by its length
+            keep_text(transcript, native, raw)
     return transcript
 
 

@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 
 import histnorm.jsonio as jsonio
 from histnorm.analysis.context import Context
+from histnorm.analysis.read_size import read_bound
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import rewrite, with_content
 from histnorm.lazy import model
@@ -59,7 +60,7 @@ from histnorm.rules._media import Image, images, placeholder, replace_images
 from histnorm.settings import Settings
 
 if TYPE_CHECKING:
-    from histnorm.model import Part, TextPart, Transcript
+    from histnorm.model import Message, Part, TextPart, Transcript
 
 
 def _limits(profile: Profile) -> list[int]:
@@ -180,10 +181,12 @@ def _images(transcript: Transcript, profile: Profile) -> Iterator[Diagnostic]:
 
 
 def _request(transcript: Transcript, limit: int) -> Iterator[Diagnostic]:
-    natives = [m.native for m in transcript.messages]
-    if 2 * _plain_size(natives) <= limit:
+    bound, others = read_bound(transcript)  # what it holds as read, by its text
+    if 2 * (bound + _plain_size(others)) <= limit:
         return
-    sizes = [_json_size(value) for value in natives]
+    if 2 * _plain_size(transcript.messages) <= limit:
+        return
+    sizes = [_json_size(m.native) for m in transcript.messages]
     total = sum(sizes)
     if total > limit:
         largest = max(range(len(sizes)), key=sizes.__getitem__)
@@ -197,16 +200,39 @@ def _request(transcript: Transcript, limit: int) -> Iterator[Diagnostic]:
 _PLAIN = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
 
 
-def _plain_size(values: list[Any]) -> float:
-    """At least half the size `_json_size` gives `values` together (inf if unknown),
-    counted without orjson, which keeps a UTF-8 copy inside every non-ASCII string it
-    writes for as long as that string lives: the strings of a whole session, here. The
-    standard library writes the same bytes but for floats, which orjson spells at most
-    1.4 times as long (`0.00001` for `1e-05`)."""
-    try:
-        return sum(len(_PLAIN.encode(v).encode("utf-8", "surrogatepass")) for v in values)
-    except (TypeError, ValueError, RecursionError):
-        return math.inf
+_SIZE = "_histnorm_plain_size"
+"""Where `_plain_size` keeps a message's size in its `__dict__` (pydantic ignores it: not
+a field, not compared), with the `id` of the message it was measured for."""
+
+
+def _plain(value: Any) -> int:
+    """At least half the size `_json_size` gives `value`, counted without orjson, which
+    keeps a UTF-8 copy inside every non-ASCII string it writes for as long as that string
+    lives: the strings of a whole session, here. The standard library writes the same
+    bytes but for floats, which orjson spells at most 1.4 times as long (`0.00001` for
+    `1e-05`). Raises `TypeError`, `ValueError` or `RecursionError` for what it cannot
+    write."""
+    return len(_PLAIN.encode(value).encode("utf-8", "surrogatepass"))
+
+
+def _plain_size(messages: Sequence[Message]) -> float:
+    """`_plain` of the native values of `messages` together (inf if unknown). Each message
+    is measured once and keeps its size (models are frozen, and a copy has another `id`),
+    so the transcripts a run of fixes makes measure only the messages the fixes made."""
+    total = 0
+    for message in messages:
+        memo = message.__dict__
+        held = memo.get(_SIZE)
+        if held is not None and held[0] == id(message):
+            total += held[1]
+            continue
+        try:
+            size = _plain(message.native)
+        except (TypeError, ValueError, RecursionError):
+            return math.inf
+        memo[_SIZE] = (id(message), size)
+        total += size
+    return total
 
 
 def _json_size(value: Any) -> int:

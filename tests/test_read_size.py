@@ -1,0 +1,144 @@
+"""The request-size check (HN113) on the transcripts a run of fixes makes: what they still
+hold as read is bounded by the length of the text it was read from
+(`histnorm.analysis.read_size`), so only the messages a fix made are measured."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies_json import JSON_VALUES
+
+import histnorm
+import histnorm.jsonio as jsonio
+import histnorm.rules.oversized_content as oversized
+from histnorm.analysis.read_size import GROWTH
+from histnorm.document import fix_document, lint_document, read_document
+from histnorm.engine import fix, lint
+from histnorm.settings import Settings
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def _texts(values: list[Any]) -> list[bytes]:
+    """`values` as a list in three spellings: compact, indented, and ASCII-escaped."""
+    return [
+        orjson.dumps(values),
+        json.dumps(values, indent=2).encode(),
+        json.dumps(values, ensure_ascii=True).encode(),
+    ]
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(st.lists(JSON_VALUES, max_size=6))
+def test_the_items_of_a_parsed_list_measure_at_most_growth_times_its_text(
+    values: list[Any],
+) -> None:
+    for text in _texts(values):
+        items = jsonio.loads(text)
+        assert sum(oversized._plain(item) for item in items) <= GROWTH * len(text)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(st.integers(1, 9), st.integers(-30, 30), st.booleans()), min_size=1))
+def test_floats_in_exponent_form_stay_within_the_bound(floats: list[tuple[int, int, bool]]) -> None:
+    """The one token Python spells longer than a JSON text may: `1e15` is
+    `1000000000000000.0`; an envelope's list is bounded the same way."""
+    tokens = [f"{'-' if minus else ''}{digit}e{power}" for digit, power, minus in floats]
+    for text in (f"[{','.join(tokens)}]", f'{{"messages":[{",".join(tokens)}]}}'):
+        parsed = jsonio.loads(text.encode())
+        items = parsed["messages"] if isinstance(parsed, dict) else parsed
+        assert sum(oversized._plain(item) for item in items) <= GROWTH * len(text)
+
+
+def test_the_worst_float_is_four_and_a_half_times_its_text() -> None:
+    """`GROWTH` is that, rounded up: a tighter one would undercount."""
+    assert oversized._plain(jsonio.loads(b"[1e15]")[0]) == 18 == 4.5 * len("1e15")
+
+
+def _damaged_session() -> bytes:
+    """A Claude Code session with a result no call answers appended (HN002, whose fix
+    removes its line and makes no message)."""
+    data = (FIXTURES / "formats" / "claude-code" / "parallel-tools.jsonl").read_bytes()
+    last = orjson.loads(data.splitlines()[-1])
+    block = {"type": "tool_result", "tool_use_id": "toolu_gone", "content": "ok"}
+    extra = {
+        **last,
+        "parentUuid": last["uuid"],
+        "uuid": "00000000-0000-4000-8000-000000000999",
+        "type": "user",
+        "message": {"role": "user", "content": [block]},
+    }
+    return data + orjson.dumps(extra) + b"\n"
+
+
+@pytest.mark.parametrize("check", [lint_document, fix_document])
+def test_a_fixed_session_measures_none_of_the_lines_it_holds_as_read(
+    check: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Claude Code sessions are checked under Anthropic's 32 MiB request limit. The
+    session the fix of HN002 makes holds every line but the one it drops as read: the
+    length of the file bounds them, and none is written out to be measured."""
+    measured: list[Any] = []
+    plain = oversized._plain
+
+    def spy(value: Any) -> int:
+        measured.append(value)
+        return plain(value)
+
+    monkeypatch.setattr(oversized, "_plain", spy)
+    result = check(_damaged_session(), path_hint="session.jsonl")
+    codes = [d.code for d in (result.diagnostics if check is lint_document else result.fixes)]
+    assert codes == ["HN002"]
+    assert measured == []
+
+
+def test_a_message_is_measured_once_however_many_transcripts_hold_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without a text to bound them (a transcript built in memory), each message's size is
+    kept on it: the transcripts a run of fixes makes measure only the messages it made."""
+    transcript = read_document(_damaged_session(), path_hint="session.jsonl").records[0].transcript
+    assert transcript is not None
+    measured: list[Any] = []
+    plain = oversized._plain
+
+    def spy(value: Any) -> int:
+        measured.append(value)
+        return plain(value)
+
+    monkeypatch.setattr(oversized, "_plain", spy)
+    first = oversized._plain_size(transcript.messages)
+    assert len(measured) == len(transcript.messages)
+    assert oversized._plain_size(transcript.messages) == first
+    assert len(measured) == len(transcript.messages)
+
+
+def _over_the_limit() -> list[dict[str, Any]]:
+    """Four turns of 9 MiB of text (36 MiB, over Anthropic's 32 MiB request limit) and a
+    result no call answers (HN002), whose fix leaves the rest as read."""
+    turns: list[dict[str, Any]] = [
+        {"role": role, "content": "y" * (9 * 1024 * 1024)} for role in ("user", "assistant")
+    ] * 2
+    orphan = {"type": "tool_result", "tool_use_id": "toolu_gone", "content": "ok"}
+    return [*turns, {"role": "user", "content": [orphan]}]
+
+
+def test_a_fixed_transcript_over_the_request_limit_is_still_reported() -> None:
+    """The bound rules out only what it can: a history as long as the limit is measured,
+    after a fix as before it."""
+    data = orjson.dumps(_over_the_limit())
+    found = histnorm.lint(data, format="anthropic")
+    assert sorted(d.code for d in found) == ["HN002", "HN113"]
+    transcript = read_document(data, format="anthropic").records[0].transcript
+    assert transcript is not None
+    settings = Settings(profile="anthropic")
+    result = fix(transcript, settings)
+    assert dict(result.applied) == {"HN002": 1}
+    assert [d.code for d in result.remaining] == ["HN113"]
+    assert [d.code for d in lint(result.transcript, settings)] == ["HN113"]
