@@ -5,13 +5,13 @@ hold as read is bounded by the length of the text it was read from
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from session_helpers import session
 from strategies_json import JSON_VALUES
 
 import histnorm
@@ -21,8 +21,6 @@ from histnorm.analysis.read_size import GROWTH
 from histnorm.document import fix_document, lint_document, read_document
 from histnorm.engine import fix, lint
 from histnorm.settings import Settings
-
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
 
 def _texts(values: list[Any]) -> list[bytes]:
@@ -61,58 +59,41 @@ def test_the_worst_float_is_four_and_a_half_times_its_text() -> None:
     assert oversized._plain(jsonio.loads(b"[1e15]")[0]) == 18 == 4.5 * len("1e15")
 
 
-def _damaged_session() -> bytes:
-    """A Claude Code session with a result no call answers appended (HN002, whose fix
-    removes its line and makes no message)."""
-    data = (FIXTURES / "formats" / "claude-code" / "parallel-tools.jsonl").read_bytes()
-    last = orjson.loads(data.splitlines()[-1])
-    block = {"type": "tool_result", "tool_use_id": "toolu_gone", "content": "ok"}
-    extra = {
-        **last,
-        "parentUuid": last["uuid"],
-        "uuid": "00000000-0000-4000-8000-000000000999",
-        "type": "user",
-        "message": {"role": "user", "content": [block]},
-    }
-    return data + orjson.dumps(extra) + b"\n"
+@pytest.fixture
+def measured(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The values HN113 writes out to measure (`_plain`), in order."""
+    found: list[Any] = []
+    plain = oversized._plain
+
+    def spy(value: Any) -> int:
+        found.append(value)
+        return plain(value)
+
+    monkeypatch.setattr(oversized, "_plain", spy)
+    return found
 
 
 @pytest.mark.parametrize("check", [lint_document, fix_document])
 def test_a_fixed_session_measures_none_of_the_lines_it_holds_as_read(
-    check: Any, monkeypatch: pytest.MonkeyPatch
+    check: Any, measured: list[Any]
 ) -> None:
     """Claude Code sessions are checked under Anthropic's 32 MiB request limit. The
     session the fix of HN002 makes holds every line but the one it drops as read: the
     length of the file bounds them, and none is written out to be measured."""
-    measured: list[Any] = []
-    plain = oversized._plain
-
-    def spy(value: Any) -> int:
-        measured.append(value)
-        return plain(value)
-
-    monkeypatch.setattr(oversized, "_plain", spy)
-    result = check(_damaged_session(), path_hint="session.jsonl")
+    result = check(session("claude-code", True, "parallel-tools"), path_hint="session.jsonl")
     codes = [d.code for d in (result.diagnostics if check is lint_document else result.fixes)]
     assert codes == ["HN002"]
     assert measured == []
 
 
 def test_a_message_is_measured_once_however_many_transcripts_hold_it(
-    monkeypatch: pytest.MonkeyPatch,
+    measured: list[Any],
 ) -> None:
     """Without a text to bound them (a transcript built in memory), each message's size is
     kept on it: the transcripts a run of fixes makes measure only the messages it made."""
-    transcript = read_document(_damaged_session(), path_hint="session.jsonl").records[0].transcript
+    data = session("claude-code", True, "parallel-tools")
+    transcript = read_document(data, path_hint="session.jsonl").records[0].transcript
     assert transcript is not None
-    measured: list[Any] = []
-    plain = oversized._plain
-
-    def spy(value: Any) -> int:
-        measured.append(value)
-        return plain(value)
-
-    monkeypatch.setattr(oversized, "_plain", spy)
     first = oversized._plain_size(transcript.messages)
     assert len(measured) == len(transcript.messages)
     assert oversized._plain_size(transcript.messages) == first

@@ -11,13 +11,13 @@ from __future__ import annotations
 import gc
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from session_helpers import session
 from strategies_json import JSON_VALUES, strings
 
 from histnorm.document import fix_document, lint_document, read_document
@@ -27,30 +27,6 @@ from histnorm.jsonio import string_json
 from histnorm.last_answer import LastAnswer, ReadLines
 from histnorm.rules.oversized_content import _json_size, _plain
 from histnorm.settings import Settings
-
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
-
-
-def _session(fmt: str, damaged: bool, name: str = "simple") -> bytes:
-    """The fixture `name`.jsonl of `fmt`; `damaged`: with a result no call answers
-    appended (HN002, which `fix` removes), so both paths build models."""
-    data = (FIXTURES / "formats" / fmt / f"{name}.jsonl").read_bytes()
-    if not damaged:
-        return data
-    last = orjson.loads(data.splitlines()[-1])
-    if fmt == "codex":
-        item = {"type": "function_call_output", "call_id": "call_gone", "output": "ok"}
-        extra = {"timestamp": last["timestamp"], "type": "response_item", "payload": item}
-    else:
-        block = {"type": "tool_result", "tool_use_id": "toolu_gone", "content": "ok"}
-        extra = {
-            **last,
-            "parentUuid": last["uuid"],
-            "uuid": "00000000-0000-4000-8000-000000000999",
-            "type": "user",
-            "message": {"role": "user", "content": [block]},
-        }
-    return data + orjson.dumps(extra) + b"\n"
 
 
 def _alive() -> int:
@@ -64,7 +40,7 @@ def _alive() -> int:
 def test_no_parsed_line_outlives_the_check_of_its_file(fmt: str, damaged: bool, fix: bool) -> None:
     before = _alive()
     check = fix_document if fix else lint_document
-    result = check(_session(fmt, damaged), path_hint="session.jsonl")
+    result = check(session(fmt, damaged), path_hint="session.jsonl")
     if fix:
         assert (result.output is not None) == damaged
     else:
@@ -114,7 +90,7 @@ def test_checking_a_session_leaves_its_strings_as_small_as_they_were_read(
     hold its text twice until the file is done. The request-size limit (HN113, under
     `anthropic`) and the count of kept results (`fix`, which keys each answered result by
     its content) measure them without it."""
-    lines = [orjson.loads(line) for line in _session(fmt, True, name).splitlines()]
+    lines = [orjson.loads(line) for line in session(fmt, True, name).splitlines()]
     data = b"".join(orjson.dumps(_non_ascii(line)) + b"\n" for line in lines)
     transcript = read_document(data, path_hint="session.jsonl").records[0].transcript
     assert transcript is not None
