@@ -59,18 +59,23 @@ def test_the_worst_float_is_four_and_a_half_times_its_text() -> None:
     assert oversized._plain(jsonio.loads(b"[1e15]")[0]) == 18 == 4.5 * len("1e15")
 
 
+def _spied(monkeypatch: pytest.MonkeyPatch, name: str) -> list[Any]:
+    """What the function `name` of HN113's module is called with from now on, in order."""
+    found: list[Any] = []
+    real = getattr(oversized, name)
+
+    def spy(value: Any) -> Any:
+        found.append(value)
+        return real(value)
+
+    monkeypatch.setattr(oversized, name, spy)
+    return found
+
+
 @pytest.fixture
 def measured(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """The values HN113 writes out to measure (`_plain`), in order."""
-    found: list[Any] = []
-    plain = oversized._plain
-
-    def spy(value: Any) -> int:
-        found.append(value)
-        return plain(value)
-
-    monkeypatch.setattr(oversized, "_plain", spy)
-    return found
+    return _spied(monkeypatch, "_plain")
 
 
 @pytest.mark.parametrize("check", [lint_document, fix_document])
@@ -123,3 +128,45 @@ def test_a_fixed_transcript_over_the_request_limit_is_still_reported() -> None:
     assert dict(result.applied) == {"HN002": 1}
     assert [d.code for d in result.remaining] == ["HN113"]
     assert [d.code for d in lint(result.transcript, settings)] == ["HN113"]
+
+
+def _orphan_call_history() -> bytes:
+    """An OpenAI Chat history whose second call no result answers (HN001, whose fix
+    rewrites the assistant message without it and leaves the others as read)."""
+    calls = [
+        {"id": f"call_{n}", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+        for n in (1, 2)
+    ]
+    messages = [
+        {"role": "user", "content": "weather and a table?"},
+        {"role": "assistant", "content": None, "tool_calls": calls},
+        {"role": "tool", "tool_call_id": "call_1", "content": "4 C"},
+        {"role": "user", "content": "thanks"},
+        {"role": "assistant", "content": "you are welcome"},
+    ]
+    return orjson.dumps({"messages": messages})
+
+
+def test_a_fixed_transcript_checks_the_strings_of_the_messages_a_fix_made(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Under OpenAI's 10 MiB string limit, the messages decoded from a shorter text hold
+    no longer string; only the message the fix of HN001 rewrote is looked at."""
+    looked = _spied(monkeypatch, "_part_value")
+    result = fix_document(_orphan_call_history(), path_hint="history.json")
+    assert dict(result.applied) == {"HN001": 1}
+    assert [getattr(part, "call_id", None) for part in looked] == ["call_1"]
+
+
+def test_a_string_over_the_limit_in_a_fixed_transcript_is_still_reported() -> None:
+    """A text longer than the limit rules nothing out: its strings are looked at, after a
+    fix as before it."""
+    history = orjson.loads(_orphan_call_history())
+    history["messages"][3]["content"] = "x" * (10 * 1024 * 1024 + 1)
+    data = orjson.dumps(history)
+    transcript = read_document(data, path_hint="history.json").records[0].transcript
+    assert transcript is not None
+    result = fix(transcript, Settings(ignore=("HN113",)))
+    assert dict(result.applied) == {"HN001": 1}
+    found = lint(result.transcript, Settings())
+    assert [(d.code, d.location.message_index) for d in found] == [("HN113", 3)]

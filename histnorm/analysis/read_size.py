@@ -8,6 +8,8 @@ transcript as read keeps its text's length (`keep_text`), a fixed one made from 
 given the same (`carry_text`), and `read_bound` bounds by it what the messages whose
 native value is an item of the list that text was parsed as (a message of a message
 list, a line of a session) measure together: only the messages a fix made are measured.
+The string-length check passes over the messages decoded from a text no longer than its
+limit the same way (`decoded_within`).
 
 Why the bound holds: the items of a parsed list are disjoint parts of its text, and the
 compact JSON the check measures spells no token longer than the text did, but a float in
@@ -36,15 +38,25 @@ field, not compared), with what it was kept for (`memo_source`)."""
 
 
 class _Text:
-    """The parsed native value a transcript was decoded from and the length of the JSON
-    text it was parsed from; the `id`s of the items of its list, worked out on first use."""
+    """The parsed native value a transcript was decoded from, the length of the JSON text
+    it was parsed from and the messages decoded from it; the `id`s of the items of its
+    list, and of those messages, worked out on first use."""
 
-    __slots__ = ("_items", "length", "native")
+    __slots__ = ("_decoded", "_items", "length", "messages", "native")
 
-    def __init__(self, native: Any, length: int) -> None:
+    def __init__(self, native: Any, length: int, messages: Sequence[Message]) -> None:
         self.native = native
         self.length = length
+        self.messages = messages
         self._items: frozenset[int] | None = None
+        self._decoded: frozenset[int] | None = None
+
+    def decoded(self) -> frozenset[int]:
+        """The `id` of each message decoded from the text."""
+        found = self._decoded
+        if found is None:
+            found = self._decoded = frozenset(map(id, self.messages))
+        return found
 
     def items(self) -> frozenset[int]:
         """The `id` of each item of the native list, or of each list directly under the
@@ -70,7 +82,8 @@ class _Text:
 def keep_text(transcript: Transcript, native: Any, raw: bytes) -> None:
     """Keep on `transcript`, decoded from `native`, the length of `raw`, the JSON text
     `native` was parsed from (or the compact JSON of it)."""
-    transcript.__dict__[_TEXT] = (memo_source(transcript), _Text(native, len(raw)))
+    text = _Text(native, len(raw), transcript.messages)
+    transcript.__dict__[_TEXT] = (memo_source(transcript), text)
 
 
 def carry_text(original: Transcript, fixed: Transcript) -> None:
@@ -81,16 +94,24 @@ def carry_text(original: Transcript, fixed: Transcript) -> None:
         fixed.__dict__[_TEXT] = (memo_source(fixed), held[1])
 
 
+def _kept(transcript: Transcript) -> _Text | None:
+    """The text `transcript` keeps (`keep_text`, `carry_text`), if any."""
+    held = transcript.__dict__.get(_TEXT)
+    if held is None or not same_source(held[0], memo_source(transcript)):
+        return None
+    text: _Text = held[1]
+    return text
+
+
 def read_bound(transcript: Transcript) -> tuple[int, Sequence[Message]]:
     """A bound on the compact JSON size of the native values of the messages of
     `transcript` that hold an item of the text it keeps (`keep_text`, `carry_text`), each
     item once, and the messages it does not bound (those a fix made, and any that holds
     an item another message holds too)."""
     messages = transcript.messages
-    held = transcript.__dict__.get(_TEXT)
-    if held is None or not same_source(held[0], memo_source(transcript)):
+    text = _kept(transcript)
+    if text is None:
         return 0, messages
-    text: _Text = held[1]
     items = text.items()
     counted: set[int] = set()
     others: list[Message] = []
@@ -101,3 +122,14 @@ def read_bound(transcript: Transcript) -> tuple[int, Sequence[Message]]:
         else:
             others.append(message)
     return (GROWTH * text.length if counted else 0), others
+
+
+def decoded_within(transcript: Transcript, limit: int) -> frozenset[int]:
+    """The `id`s of the messages of the text `transcript` keeps that were decoded from it
+    (the very messages, which a fix would have replaced to change), when that text is no
+    longer than `limit` characters: no string any of them holds is longer (each is read
+    from its spelling in the text, and made of no more than that); else none."""
+    text = _kept(transcript)
+    if text is None or text.length > limit:
+        return frozenset()
+    return text.decoded()

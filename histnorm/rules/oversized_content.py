@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any
 
 import histnorm.jsonio as jsonio
 from histnorm.analysis.context import Context
-from histnorm.analysis.read_size import read_bound
+from histnorm.analysis.read_size import decoded_within, read_bound
 from histnorm.diagnostic import Applicability, Diagnostic, Severity
 from histnorm.edit import rewrite, with_content
 from histnorm.lazy import model
@@ -109,7 +109,10 @@ def _part_value(part: Part) -> Any:
 
 
 def _strings(transcript: Transcript, limit: int) -> Iterator[Diagnostic]:
+    within = decoded_within(transcript, limit)  # messages as read from a short enough text
     for mi, message in enumerate(transcript.messages):
+        if id(message) in within:
+            continue
         for pi, part in enumerate(message.parts):
             value = _part_value(part)
             length = len(value) if type(value) is str else _longest(value)
