@@ -284,9 +284,11 @@ def _naming_removed(
     return _naming(encoded, _removed_ids(transcript, found.whole, found.parts, after), kept)
 
 
-def _named(transcript: Transcript, fixes: Iterable[Diagnostic], encoded: Any) -> _Owned | None:
-    """The messages and parts `fixes` name in `transcript` and their atoms, in it and in
-    `encoded` (None: a fix with no position owns the whole transcript)."""
+def _positions(
+    transcript: Transcript, fixes: Iterable[Diagnostic]
+) -> tuple[set[int], dict[int, set[int]]] | None:
+    """The messages `fixes` name whole in `transcript`, and the parts they name of each
+    other message (None: a fix with no position owns the whole transcript)."""
     parts: dict[int, set[int]] = {}
     whole: set[int] = set()
     messages = transcript.messages
@@ -306,6 +308,37 @@ def _named(transcript: Transcript, fixes: Iterable[Diagnostic], encoded: Any) ->
                 whole.add(mi)
             else:
                 parts.setdefault(mi, set()).add(pi)
+    return whole, parts
+
+
+def _read_as(transcript: Transcript, whole: set[int], parts: dict[int, set[int]]) -> set[Atom]:
+    """What the messages and parts named (`_positions`) were read as: the atoms of the
+    native value of each message owned whole (named whole, or each of its parts named),
+    and of each other part named with the key it lived under. `_named` owns all of these
+    (and more): a value missing that they hold is owned."""
+    messages = transcript.messages
+    values: list[Any] = [messages[mi].native for mi in whole]
+    found: set[Atom] = set()
+    for mi, held in parts.items():
+        if mi in whole:
+            continue
+        if len(held) == len(messages[mi].parts):
+            values.append(messages[mi].native)
+            continue
+        for pi in held:
+            part = messages[mi].parts[pi]
+            values.append(part.native)
+            if part.slot is not None:
+                found.add(("k", part.slot))
+    return found | atoms(values)
+
+
+def _named(
+    transcript: Transcript, whole: set[int], parts: dict[int, set[int]], encoded: Any
+) -> _Owned:
+    """The messages (`whole`) and parts (`parts`) the fixes name in `transcript` (see
+    `_positions`) and their atoms, in it and in `encoded`."""
+    messages = transcript.messages
     found: set[Atom] = set()
     written = _Written(transcript, encoded)
     for mi in whole:
@@ -414,9 +447,13 @@ def lost(
     ]
     if not missing:
         return None
-    named = _named(before, fixes, old)
-    if named is None:
+    positions = _positions(before, fixes)
+    if positions is None:
         return None
+    held = _read_as(before, *positions)  # owned: when it holds every atom missing,
+    if all(atom in held for atom, _ in missing):  # nothing more is worked out
+        return None
+    named = _named(before, *positions, old)
     mine = named.atoms
     missing = [(atom, key) for atom, key in missing if atom not in mine]
     if missing:  # what names a removed call or result goes with it (`_naming_removed`)

@@ -278,6 +278,30 @@ def test_a_dropped_message_takes_the_line_it_is_written_as() -> None:
 # --- the check itself ------------------------------------------------------------------
 
 
+_ORPHAN_RESULT = [
+    {"role": "user", "content": "Weather?"},
+    {"role": "tool", "tool_call_id": "gone", "content": "Sunny."},
+    {"role": "assistant", "content": "It is sunny."},
+]
+_ORPHAN_CALL = [
+    {"role": "user", "content": "Weather?"},
+    {
+        "role": "assistant",
+        "content": "Checking.",
+        "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+        ],
+    },
+    {"role": "user", "content": "Never mind."},
+]
+
+
+def test_a_fix_owns_the_part_it_removes() -> None:
+    result = histnorm.fix(_load(_ORPHAN_CALL, "openai-chat"))
+    assert result.applied == {"HN001": 1}
+    assert "tool_calls" not in histnorm.encode(result.transcript)[1]
+
+
 def test_a_fix_that_drops_a_value_it_does_not_own_is_refused(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -317,21 +341,41 @@ def test_a_fix_that_drops_a_value_it_does_not_own_is_refused(
     assert any("HN001's fix would drop the value 'planner'" in d.message for d in result.remaining)
 
 
-def test_a_fix_owns_the_part_it_removes() -> None:
-    document = [
-        {"role": "user", "content": "Weather?"},
-        {
-            "role": "assistant",
-            "content": "Checking.",
-            "tool_calls": [
-                {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
-            ],
-        },
-        {"role": "user", "content": "Never mind."},
-    ]
+@pytest.mark.parametrize(
+    ("document", "applied"),
+    [(_ORPHAN_RESULT, {"HN002": 1}), (_ORPHAN_CALL, {"HN001": 1})],
+    ids=["message", "part"],
+)
+def test_what_a_fix_removes_is_owned_without_working_out_the_rest(
+    monkeypatch: pytest.MonkeyPatch, document: list[dict[str, Any]], applied: dict[str, int]
+) -> None:
+    """A fix that removes a message (HN002's orphan result) or a part (HN001's orphan
+    call) it owns is checked on what that message or part was read as: what else the fix
+    owns is not worked out."""
+    import histnorm.conserve as conserve
+
+    asked: list[object] = []
+    named = conserve._named
+    monkeypatch.setattr(conserve, "_named", lambda *args: asked.append(args) or named(*args))
     result = histnorm.fix(_load(document, "openai-chat"))
-    assert result.applied == {"HN001": 1}
-    assert "tool_calls" not in histnorm.encode(result.transcript)[1]
+    assert result.applied == applied
+    assert b"tool_call" not in orjson.dumps(histnorm.encode(result.transcript))  # it is gone
+    assert asked == []
+
+
+def test_a_message_owned_whole_does_not_cover_a_value_dropped_elsewhere() -> None:
+    """Owning a removed message owns what it holds, not a value another message lost."""
+    document = [
+        {"role": "user", "name": "bob", "content": "Weather?"},
+        {"role": "tool", "tool_call_id": "gone", "content": "Sunny."},
+        {"role": "assistant", "content": "It is sunny."},
+    ]
+    before = _load(document, "openai-chat")
+    after = _load([{"role": "user", "content": "Weather?"}, document[2]], "openai-chat")
+    removes = Diagnostic("HN002", "x", "m", histnorm.Severity.ERROR).at(message_index=1)
+    assert lost(before, after, [removes]) == "would drop the value 'bob' at /0/name"
+    kept = _load([document[0], document[2]], "openai-chat")
+    assert lost(before, kept, [removes]) is None
 
 
 def test_a_removed_call_takes_its_copy_in_the_content_blocks() -> None:

@@ -140,8 +140,16 @@ def fix(
     staying: list[Message] = []
     origin: dict[int, int] = {}
     """Original index of each message that stays (position in `staying` → index)."""
+    named: dict[int, dict[int, int]] = {}  # the targets of each message's parts that move
+    for (mi, pi), target in targets.items():
+        named.setdefault(mi, {})[pi] = target
     for mi, message in enumerate(transcript.messages):
-        goes = {pi: targets[(mi, pi)] for pi in range(len(message.parts)) if (mi, pi) in targets}
+        mine = named.get(mi)
+        if mine is None:  # nothing of it moves
+            origin[len(staying)] = mi
+            staying.append(message)
+            continue
+        goes = {pi: mine[pi] for pi in range(len(message.parts)) if pi in mine}
         if len(goes) == len(message.parts) and len(set(goes.values())) == 1:
             moved.setdefault(next(iter(goes.values())), []).append(message)
             continue

@@ -63,12 +63,21 @@ def is_v1_content(content: Any) -> bool:
 
 
 def dialect_of(messages: Sequence[Message]) -> Dialect:
-    """The dialect of a transcript, from the native messages it was read from."""
-    natives = [m.native for m in messages if isinstance(m.native, dict)]
-    return Dialect(
-        v1=any(is_v1_content(native.get("content")) for native in natives),
-        weights=any(WEIGHT_KEY in native for native in natives),
-    )
+    """The dialect of a transcript, from the native messages it was read from (one walk,
+    which ends once both marks are found)."""
+    v1 = weights = False
+    for message in messages:
+        native = message.native
+        if not isinstance(native, dict):
+            continue
+        if not v1:
+            content = native.get("content")
+            v1 = isinstance(content, list) and is_v1_content(content)
+        if not weights and WEIGHT_KEY in native:
+            weights = True
+        if v1 and weights:
+            break
+    return Dialect(v1=v1, weights=weights) if v1 or weights else PLAIN
 
 
 def writes_v1(base: dict[str, Any], dialect: Dialect) -> bool:
