@@ -17,8 +17,8 @@ import histnorm
 import histnorm.analysis.context as context_module
 import histnorm.jsonio as jsonio
 from histnorm.analysis.context import Context, NeedsModel
-from histnorm.engine import outline_clean, proven_clean
-from histnorm.formats import get_codec
+from histnorm.engine import fix, lint, outline_clean, proven_clean
+from histnorm.formats import get_codec, outline_of
 from histnorm.media import (
     decoded_size,
     head_bytes,
@@ -503,3 +503,45 @@ def test_sizes_are_bounded_by_the_text_read_escapes_or_not() -> None:
     assert list(oversized_content.RULE.run(context)) == []
     assert context.json_size == len(raw)
     assert "native_json" not in vars(context)  # neither searched nor written again
+
+
+def _with_orphan(result_content: Any) -> list[dict[str, Any]]:
+    """An OpenAI Chat history whose answered call's result holds `result_content`, and a
+    result no call answers (HN002, whose fix drops it)."""
+    call = {"id": "call_1", "type": "function", "function": {"name": "shot", "arguments": "{}"}}
+    return [
+        {"role": "user", "content": "Show me."},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "call_1", "content": result_content},
+        {"role": "tool", "tool_call_id": "call_gone", "content": "late"},
+        {"role": "assistant", "content": "Done."},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("content", "slot"),
+    [("a picture", False), ([{"type": "text", "text": "a picture"}], True)],
+    ids=["text", "items"],
+)
+def test_a_fixed_transcript_looks_for_images_only_where_they_can_be(
+    content: Any, slot: bool
+) -> None:
+    """A transcript a fix made has no JSON text to search: its messages tell whether an
+    image can be where the media checks look (a media part, a result of items)."""
+    settings = Settings(profile="anthropic")
+    transcript = histnorm.load(orjson.dumps(_with_orphan(content)), format="openai-chat")
+    fixed = fix(transcript, settings).transcript
+    assert len(fixed.messages) == 4
+    context = Context(outline_of(fixed), settings, transcript=fixed)
+    assert context.may_hold_image is slot
+
+
+def test_an_image_in_a_fixed_transcript_is_still_reported() -> None:
+    bmp = {"type": "image_url", "image_url": {"url": "data:image/bmp;base64,Qk0="}}
+    data = orjson.dumps(_with_orphan([{"type": "text", "text": "a picture"}, bmp]))
+    transcript = histnorm.load(data, format="openai-chat")
+    settings = Settings(profile="anthropic", ignore=("HN114",))
+    result = fix(transcript, settings)
+    assert dict(result.applied) == {"HN002": 1}
+    found = lint(result.transcript, Settings(profile="anthropic"))
+    assert [(d.code, d.location.message_index) for d in found] == [("HN114", 2)]

@@ -19,6 +19,7 @@ from histnorm.analysis.outline import (
     UNANSWERED,
     Other,
     Outline,
+    holds_image_slot,
 )
 from histnorm.model_terms import JsonValue
 from histnorm.pairing import Pairing, pair_transcript
@@ -132,10 +133,11 @@ class Context:
     def may_hold_image(self) -> bool:
         """Whether the transcript may hold an image where `histnorm.rules._media.images`
         looks: False when its reader saw none can (`Outline.imageless`), when its outline
-        shows no media part and no tool result, or when `native_json` is known and does
-        not hold `IMAGE_MARKER`. Worked out once for every
-        check that asks; the outline is looked at first (a search of the JSON text costs
-        more than a walk of the parts)."""
+        shows no media part and no tool result, when `native_json` is known and does not
+        hold `IMAGE_MARKER`, or, without it (a transcript a fix made), when no message of
+        the transcript has a part where images are read (`holds_image_slot`). Worked out
+        once for every check that asks; the outline is looked at first (a search of the
+        JSON text costs more than a walk of the parts)."""
         outline = self.outline
         if outline.imageless:
             return False
@@ -144,7 +146,10 @@ class Context:
         ):
             return False
         text = self.native_json
-        return text is None or IMAGE_MARKER in text
+        if text is not None:
+            return IMAGE_MARKER in text
+        transcript = self._transcript  # a fixed one: its messages tell
+        return transcript is None or any(map(holds_image_slot, transcript.messages))
 
     @property
     def transcript(self) -> Transcript:

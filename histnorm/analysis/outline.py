@@ -22,7 +22,7 @@ from histnorm.lazy import model
 from histnorm.model_terms import ToolFamily, memo_source, same_source
 
 if TYPE_CHECKING:
-    from histnorm.model import Part, ToolCallPart, Transcript
+    from histnorm.model import Message, Part, ToolCallPart, Transcript
 
 PARTIAL = 1
 """The message is marked as part of a cancelled (partial) response."""
@@ -320,6 +320,29 @@ def outline_part(part: Part) -> OutlinePart:
     if isinstance(part, model.TextPart):
         return EMPTY_TEXT_PART if not part.text.strip() else TEXT
     return Other(part.kind)
+
+
+_IMAGE_SLOT = "_histnorm_image_slot"
+"""Where `holds_image_slot` keeps its answer in a message's `__dict__` (pydantic ignores
+it), with the `id` of the message it holds for."""
+
+
+def holds_image_slot(message: Message) -> bool:
+    """Whether a part of `message` is where images are read (`histnorm.rules._media.images`):
+    a media part, or a tool result whose content is a list. Kept on the message (models are
+    frozen: the answer holds for the message it was found for, and a copy has another
+    `id`), so the transcripts a run of fixes makes look only at the messages it made."""
+    memo = message.__dict__
+    held = memo.get(_IMAGE_SLOT)
+    if held is not None and held[0] == id(message):
+        return bool(held[1])
+    found = any(
+        isinstance(part, model.MediaPart)
+        or (isinstance(part, model.ToolResultPart) and isinstance(part.content, list))
+        for part in message.parts
+    )
+    memo[_IMAGE_SLOT] = (id(message), found)
+    return found
 
 
 _STEP = "_histnorm_step"

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from histnorm._record import record
 from histnorm.analysis.context import Context
+from histnorm.analysis.outline import holds_image_slot
 from histnorm.diagnostic import Diagnostic
 from histnorm.edit import rewrite, with_content
 from histnorm.lazy import model
@@ -92,6 +93,8 @@ def _part_image(part: MediaPart) -> tuple[str | None, str | None] | None:
 def images(transcript: Transcript) -> Iterator[Image]:
     """Every image of `transcript`: media parts and images inside tool results."""
     for mi, message in enumerate(transcript.messages):
+        if not holds_image_slot(message):
+            continue
         for pi, part in enumerate(message.parts):
             if isinstance(part, model.MediaPart):
                 found = _part_image(part)

@@ -255,7 +255,8 @@ def check(context: Context) -> Iterable[Diagnostic]:
         return
     if profile.max_string_length is not None:
         yield from _strings(transcript, profile.max_string_length)
-    yield from _images(transcript, profile)
+    if context.may_hold_image:
+        yield from _images(transcript, profile)
     if profile.max_request_bytes is not None:
         yield from _request(transcript, profile.max_request_bytes)
 
