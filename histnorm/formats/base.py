@@ -219,11 +219,6 @@ class MessageListCodec(Codec):
         """Decode one native message found at `pointer`: a module-level function, set as
         `staticmethod(decode_message)`, which the writer hands `reuse_native` too."""
 
-    def read_message(self, obj: Any, pointer: str) -> Message:
-        """Decode one native message found at `pointer`, marked as what `message_decoder`
-        makes of it (`decoded`)."""
-        return decoded(self.message_decoder(obj, pointer), self.message_decoder)
-
     def decode(self, data: JsonValue) -> Transcript:
         """Decode a bare message list or an object holding one under `envelope_key`."""
         return self._decode(data, {})
@@ -251,10 +246,15 @@ class MessageListCodec(Codec):
     def _decode(self, data: JsonValue, known: Mapping[int, Message]) -> Transcript:
         """`decode`, taking the message `known` holds by the `id` of a native message."""
         messages, base = split_envelope(data, self.envelope_key, self.message_noun)
-        decoded = tuple(
-            known.get(id(m)) or self.read_message(m, join_pointer(base, i))
-            for i, m in enumerate(messages)
-        )
+        decoder = self.message_decoder
+        key = _decoder_key(decoder)  # each message marked as what it makes (`decoded`)
+        found: list[Message] = []
+        for i, m in enumerate(messages):
+            message = known.get(id(m)) if known else None
+            if message is None:  # an index needs no escape in its pointer
+                message = marked(decoder(m, f"{base}/{i}"), key)
+            found.append(message)
+        decoded = tuple(found)
         native = data if isinstance(data, dict) else None
         return model.Transcript(messages=decoded, format=self.name, native=native)
 
@@ -327,7 +327,12 @@ def decoded(obj: Message, decoder: Callable[[Any], Any]) -> Message:
     such: `reuse_native(obj, decoder)` answers from that without decoding it again (a fix
     decodes a transcript once, and encodes the messages it leaves alone as they were
     read)."""
-    key = _decoder_key(decoder)
+    return marked(obj, _decoder_key(decoder))
+
+
+def marked(obj: Message, key: object) -> Message:
+    """`decoded`, given the decoder's key (`_decoder_key`, which a caller marking many
+    messages works out once)."""
     if key is not None and obj.native is not None:
         obj.__dict__[_REUSE] = {key: (id(obj), True)}
     return obj

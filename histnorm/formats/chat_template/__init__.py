@@ -102,11 +102,15 @@ def _result(msg: dict[str, Any], pointer: str) -> ToolResultPart:
 
 def decode_message(obj: Any, pointer: str = "") -> Message:
     """Decode one chat-template message."""
-    msg = expect_object(obj, pointer, "a message")
-    role = required_key(msg, "role", pointer, "the message role")
+    msg = obj if type(obj) is dict else expect_object(obj, pointer, "a message")
+    role = msg.get("role")  # a string, the usual case, is read without the checks' calls
+    if type(role) is not str:
+        role = required_key(msg, "role", pointer, "the message role")
     if role.casefold() == "tool":
         return model.Message(role=role, parts=(_result(msg, pointer),), native=obj)
-    author = optional_key(msg, "name", pointer, "the author name")
+    author = msg.get("name")
+    if author is not None and type(author) is not str:
+        author = optional_key(msg, "name", pointer, "the author name")
     parts: list[Part] = [
         model.ReasoningPart(text=msg[key], native=msg[key], slot=key)
         for key in REASONING_KEYS

@@ -87,8 +87,10 @@ def decode_content_item(item: Any) -> Part:
 
 def decode_tool_call(item: Any, pointer: str) -> ToolCallPart:
     """Decode one entry of `tool_calls`."""
-    call = expect_object(item, pointer, "a tool call")
-    call_id = required_key(call, "id", pointer, "the tool call id")
+    call = item if type(item) is dict else expect_object(item, pointer, "a tool call")
+    call_id = call.get("id")
+    if type(call_id) is not str:
+        call_id = required_key(call, "id", pointer, "the tool call id")
     kind = call.get("type", "function" if "function" in call else None)
     if kind is not None and type(kind) is not str:  # pointers are worked out to report
         optional_str(kind, join_pointer(pointer, "type"), "the tool call type")
@@ -133,14 +135,19 @@ def decode_function_call(item: Any, pointer: str) -> ToolCallPart:
 
 def decode_message(obj: Any, pointer: str = "") -> Message:
     """Decode one Chat Completions message."""
-    msg = expect_object(obj, pointer, "a message")
-    role = required_key(msg, "role", pointer, "the message role")
+    msg = obj if type(obj) is dict else expect_object(obj, pointer, "a message")
+    role = msg.get("role")  # a string, the usual case, is read without the checks' calls
+    if type(role) is not str:
+        role = required_key(msg, "role", pointer, "the message role")
     parts: list[Part] = []
     content = msg.get("content")
     author = None
-    if role.casefold() in ("tool", "function"):
-        if role.casefold() == "tool":
-            call_id = required_key(msg, "tool_call_id", pointer, "tool_call_id")
+    folded = role.casefold()
+    if folded in ("tool", "function"):
+        if folded == "tool":
+            call_id = msg.get("tool_call_id")
+            if type(call_id) is not str:
+                call_id = required_key(msg, "tool_call_id", pointer, "tool_call_id")
             name = optional_key(msg, "name", pointer, "the tool name")
         else:
             call_id = None
@@ -153,11 +160,13 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
                 family=_family(name),
                 tool_type=role,
                 native=content,
-                slot=role.casefold(),
+                slot=folded,
             )
         )
     else:
-        author = optional_key(msg, "name", pointer, "the author name")
+        author = msg.get("name")
+        if author is not None and type(author) is not str:
+            author = optional_key(msg, "name", pointer, "the author name")
         if isinstance(content, str):
             parts.append(model.TextPart(text=content, native=content, slot="content"))
         elif isinstance(content, list):
@@ -168,8 +177,9 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
                 f"got {type_name(content)}",
                 pointer=join_pointer(pointer, "content"),
             )
-        refusal = optional_key(msg, "refusal", pointer, "refusal")
+        refusal = msg.get("refusal")
         if refusal is not None:
+            refusal = optional_key(msg, "refusal", pointer, "refusal")
             parts.append(model.RefusalPart(text=refusal, native=refusal, slot="refusal"))
         calls = msg.get("tool_calls")
         if calls is not None:
@@ -181,7 +191,7 @@ def decode_message(obj: Any, pointer: str = "") -> Message:
             for index, call in enumerate(calls):
                 parts.append(decode_tool_call(call, f"{pointer}/tool_calls/{index}"))
         audio = msg.get("audio")
-        if isinstance(audio, dict) and role.casefold() == "assistant":
+        if isinstance(audio, dict) and folded == "assistant":
             parts.append(model.MediaPart(media_type="audio", native=audio, slot="audio"))
         if msg.get("function_call") is not None:
             fc_pointer = join_pointer(pointer, "function_call")
