@@ -314,8 +314,9 @@ def _positions(
 def _read_as(transcript: Transcript, whole: set[int], parts: dict[int, set[int]]) -> set[Atom]:
     """What the messages and parts named (`_positions`) were read as: the atoms of the
     native value of each message owned whole (named whole, or each of its parts named),
-    and of each other part named with the key it lived under. `_named` owns all of these
-    (and more): a value missing that they hold is owned."""
+    and of each other part named with the key it lived under and the line it was read
+    from (`_lines`). `_named` owns all of these (and more): a value missing that they
+    hold is owned."""
     messages = transcript.messages
     values: list[Any] = [messages[mi].native for mi in whole]
     found: set[Atom] = set()
@@ -325,6 +326,7 @@ def _read_as(transcript: Transcript, whole: set[int], parts: dict[int, set[int]]
         if len(held) == len(messages[mi].parts):
             values.append(messages[mi].native)
             continue
+        found |= _lines(transcript, mi, held)  # the lines the parts were read from
         for pi in held:
             part = messages[mi].parts[pi]
             values.append(part.native)

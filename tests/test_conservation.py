@@ -24,11 +24,13 @@ from fuzzing.damages import DAMAGES
 from fuzzing.invariants import FileRun
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from session_helpers import session
 
 import histnorm
 import histnorm.engine as engine
 from histnorm.conserve import _align, atoms, lost
 from histnorm.diagnostic import Applicability, Diagnostic, FixInfo
+from histnorm.document import fix_document
 from histnorm.model import Message, TextPart, Transcript
 from histnorm.profiles import PROFILES
 
@@ -341,26 +343,41 @@ def test_a_fix_that_drops_a_value_it_does_not_own_is_refused(
     assert any("HN001's fix would drop the value 'planner'" in d.message for d in result.remaining)
 
 
+@pytest.fixture
+def named(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """The calls of `_named` (working out all that fixes own) from now on."""
+    import histnorm.conserve as conserve
+
+    asked: list[object] = []
+    real = conserve._named
+    monkeypatch.setattr(conserve, "_named", lambda *args: asked.append(args) or real(*args))
+    return asked
+
+
 @pytest.mark.parametrize(
     ("document", "applied"),
     [(_ORPHAN_RESULT, {"HN002": 1}), (_ORPHAN_CALL, {"HN001": 1})],
     ids=["message", "part"],
 )
 def test_what_a_fix_removes_is_owned_without_working_out_the_rest(
-    monkeypatch: pytest.MonkeyPatch, document: list[dict[str, Any]], applied: dict[str, int]
+    named: list[object], document: list[dict[str, Any]], applied: dict[str, int]
 ) -> None:
     """A fix that removes a message (HN002's orphan result) or a part (HN001's orphan
     call) it owns is checked on what that message or part was read as: what else the fix
     owns is not worked out."""
-    import histnorm.conserve as conserve
-
-    asked: list[object] = []
-    named = conserve._named
-    monkeypatch.setattr(conserve, "_named", lambda *args: asked.append(args) or named(*args))
     result = histnorm.fix(_load(document, "openai-chat"))
     assert result.applied == applied
     assert b"tool_call" not in orjson.dumps(histnorm.encode(result.transcript))  # it is gone
-    assert asked == []
+    assert named == []
+
+
+def test_a_removed_block_owns_the_session_line_it_was_read_from(named: list[object]) -> None:
+    """A Claude Code result block removed with its line (HN002) owns that line: its ids,
+    links and time go with it, and nothing more is worked out."""
+    result = fix_document(session("claude-code", True, "parallel-tools"), path_hint="s.jsonl")
+    assert [d.code for d in result.fixes] == ["HN002"]
+    assert b"toolu_gone" not in result.output
+    assert named == []
 
 
 def test_a_message_owned_whole_does_not_cover_a_value_dropped_elsewhere() -> None:

@@ -91,7 +91,13 @@ def changed_type(codec: Writer, original: Transcript, fixed: Transcript) -> str 
             if head not in parents:
                 parents[head] = _resolve(document, head)
             parent = parents[head]
-            written = document if not pointer else None if parent is None else _step(parent, last)
+            if not pointer:
+                written = document
+            elif type(parent) is list and last.isdigit():  # `_step` of an index, inline
+                at = int(last)
+                written = parent[at] if at < len(parent) else None
+            else:
+                written = None if parent is None else _step(parent, last)
             if written is message.native:
                 continue  # written as it was read
             where = f" in message {index + 1} of {len(fixed.messages)}"
