@@ -19,8 +19,10 @@ from histnorm.analysis.outline import (
     EMPTY_TEXT,
     PARTIAL,
     TEXT,
+    UNKNOWN_ROLE,
     Call,
     Other,
+    Outline,
     Result,
     Step,
 )
@@ -304,6 +306,18 @@ def test_sharegpt_reads_its_codecs_roles() -> None:
     from histnorm.formats.sharegpt import outline
 
     assert CODECS["sharegpt"].known_roles == outline._ROLES
+
+
+def test_the_flags_kept_for_one_set_of_roles_are_not_given_for_another() -> None:
+    """`all_flags` keeps its answer for the roles it was asked with: a role outside
+    them is `UNKNOWN_ROLE`, and asking with other roles (or none) works it out again."""
+    found = Outline((Step("user", (TEXT,)), Step("narrator", (TEXT,))), "openai-chat")
+    known = frozenset({"user", "assistant"})
+    assert not found.all_flags() & UNKNOWN_ROLE
+    assert found.all_flags(known) & UNKNOWN_ROLE
+    assert found.all_flags(known) & UNKNOWN_ROLE  # the kept answer
+    assert not found.all_flags() & UNKNOWN_ROLE
+    assert found.all_flags(frozenset({"user", "narrator"})) == found.all_flags()
 
 
 @pytest.mark.parametrize("fmt", ["chat-template", "sharegpt"])

@@ -273,12 +273,16 @@ class Outline:
         outside `known_roles` (the codec's, with `MODELLED_ROLES`) is `UNKNOWN_ROLE`."""
         if self._seen is not None:  # its reader read only modelled roles and saw these
             return self.flags | ALWAYS | self._seen
+        held = self.__dict__.get("_all_flags")  # the last answer, for the same roles
+        if held is not None and held[0] is known_roles:
+            return held[1]  # type: ignore[no-any-return]
         known = None if known_roles is None else known_roles | MODELLED_ROLES
         found = self.flags | ALWAYS
         for message in self.messages:
             found |= step_flags(message)
             if known is not None and _unknown(message.role, known):
                 found |= UNKNOWN_ROLE
+        self.__dict__["_all_flags"] = (known_roles, found)
         return found
 
 

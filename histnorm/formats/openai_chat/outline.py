@@ -39,6 +39,10 @@ _FUNCTION = ToolFamily.FUNCTION
 _TEXT_STEPS = {role: Step(role, _ONE_TEXT) for role in _ROLES}
 """The step of a message of each role holding one non-blank text and nothing else (steps
 are values: every such message shares its role's)."""
+_UNPAIRED = Pairing()
+"""The pairing of a history with no call and no result."""
+_PAIRING_REST = Pairing()[6:]
+"""The fields of `Pairing` after `duplicate_results`, which this subset never has."""
 
 
 def _texts(content: Any) -> tuple[Other, ...] | None:
@@ -159,16 +163,18 @@ def read_outline(data: Any) -> Outline | None:
         append(_new(Step, (role, tuple(parts), 0, None)))
     pairing = None
     if paired:
-        pairing = Pairing(
-            call_results=call_results,
-            result_calls={result: call for call, result in call_results.items()},
-            unmatched_calls=tuple(sorted(pending.values())),
-            orphan_results=tuple(orphans),
-            duplicate_results=tuple(duplicates),
-        )
+        if not located:
+            pairing = _UNPAIRED
+        else:  # built as `_make` does (positional, in field order), without its `__new__`
+            backwards = {result: call for call, result in call_results.items()}
+            unmatched = tuple(sorted(pending.values()))
+            fields = (call_results, backwards, unmatched, tuple(orphans), (), tuple(duplicates))
+            pairing = _new(Pairing, fields + _PAIRING_REST)
     return Outline(
         tuple(steps),
         "openai-chat",
+        None,
+        0,
         tool_parts=tuple(located),
         seen=0,
         pairing=pairing,
