@@ -16,7 +16,7 @@ from histnorm.conserve import lost, written_as_before
 from histnorm.diagnostic import Applicability, Diagnostic, Location, Severity
 from histnorm.edit import dropped_answers, is_result_only
 from histnorm.errors import HistnormError
-from histnorm.formats import CODECS, get_codec, model_context
+from histnorm.formats import CODECS, detect_reading, get_codec, model_context
 from histnorm.guard import Block, blocks, guard, keeps
 from histnorm.lazy import model
 from histnorm.model_terms import JsonValue
@@ -398,6 +398,19 @@ def checked_outline(
     transcript (`histnorm.formats.seed_read`) rather than building it again."""
     outline = get_codec(format).read_outline(value)
     return outline is not None and outline_clean(outline, settings, value, raw), outline
+
+
+def detected_outline(
+    value: JsonValue, format: str | None, settings: Settings, raw: bytes | None = None
+) -> tuple[str, bool, Outline | None]:
+    """The format `value` is read in (`format`, else the detected one) and
+    `checked_outline` of it in that format. Detection and the outline take one walk
+    where the fast reader proves its format on the way (`detect_reading`)."""
+    if format is None:
+        format, outline = detect_reading(value)
+    else:
+        outline = get_codec(format).read_outline(value)
+    return format, outline is not None and outline_clean(outline, settings, value, raw), outline
 
 
 def outline_clean(

@@ -25,7 +25,7 @@ from histnorm._document_repair import empty_history, repair_document
 from histnorm._record import record
 from histnorm.diagnostic import Diagnostic
 from histnorm.errors import HistnormError, NotATranscript
-from histnorm.formats import detect_format, get_codec, seed_read
+from histnorm.formats import get_codec, seed_read
 from histnorm.settings import DEFAULT_SETTINGS, Settings, check_options, with_options
 
 if TYPE_CHECKING:
@@ -140,7 +140,7 @@ def read_as_passed(
 ) -> tuple[str | None, bool, Outline | None, bytes | None]:
     """The format `value` was read in as passed (None: it was not), whether its format's
     reader proves it clean: no copy, no model, one serialisation (which the size and media
-    checks reuse), the outline that reader read (`engine.checked_outline`) and that
+    checks reuse), the outline that reader read (`engine.detected_outline`) and that
     serialisation (None: it has none). Only a list or dict that serialises with no object
     histnorm would read through `model_dump()` (SDK and pydantic objects, subclasses,
     dataclasses: those go to `plain`) is tried; the reader reads exact JSON types only, so
@@ -152,8 +152,7 @@ def read_as_passed(
     except (TypeError, RecursionError):  # orjson's JSONEncodeError is a TypeError
         return None, False, None, None
     try:
-        found = format if format is not None else detect_format(value)
-        return found, *engine.checked_outline(value, found, settings, raw), raw
+        return *engine.detected_outline(value, format, settings, raw), raw
     except HistnormError:
         return None, False, None, None
 
@@ -169,8 +168,7 @@ def _repair_value(value: Any, format: str | None, settings: Settings) -> Repair[
         if passed is not None and data is value:  # JSON data as passed: read just above
             found = passed
         else:
-            found = format if format is not None else detect_format(data)
-            clean, outline = engine.checked_outline(data, found, settings)
+            found, clean, outline = engine.detected_outline(data, format, settings)
             if clean:
                 return Repair(value, _EMPTY, (), found)
             raw = None  # `data` is a copy of `value`, which `raw` is the JSON of

@@ -156,6 +156,12 @@ class Codec(ABC):
         fast reader does not handle (`outline` decodes those). The default reads nothing."""
         return None
 
+    def read_detected(self, data: JsonValue) -> tuple[Outline | None, bool]:
+        """`read_outline(data)`, and whether the same walk proved that `detect_format`
+        gives this format for `data` (`histnorm.formats.detect_reading`). The default
+        proves nothing."""
+        return self.read_outline(data), False
+
     def read_back(self, fixed: Transcript) -> Transcript | None:
         """The transcript the encoding of `fixed` reads back as, when its messages differ
         (a reader that chooses what to read, as Claude Code's active branch), else None.

@@ -32,7 +32,7 @@ except ImportError as error:
 
 import histnorm.engine as engine
 from histnorm.errors import HistnormError
-from histnorm.formats import detect_format, get_codec
+from histnorm.formats import get_codec
 from histnorm.integrations._arrow_rows import Place, strip
 from histnorm.integrations._rows import COLUMNS as COLUMNS  # the columns looked for
 from histnorm.integrations._rows import (
@@ -226,8 +226,8 @@ class Linter:
         plain = strip(value, {})
         settings = self.settings or DEFAULT_SETTINGS
         try:
-            format = self.format or detect_format(plain)
-            if engine.proven_clean(plain, format, settings):
+            format, clean, _ = engine.detected_outline(plain, self.format or None, settings)
+            if clean:
                 return True  # on its outline, no models built
             return not engine.lint(get_codec(format).decode(plain), settings)
         except HistnormError:  # unreadable, or no transcript at all

@@ -22,7 +22,7 @@ from histnorm.formats.base import (
     join_envelope,
     messages_sniff,
 )
-from histnorm.formats.openai_chat.outline import read_outline
+from histnorm.formats.openai_chat.outline import read
 from histnorm.formats.openai_chat.read import (
     CONTENT_KEYS,
     HANDOFF_PREFIX,
@@ -121,7 +121,12 @@ class OpenAIChatCodec(MessageListCodec):
 
     def read_outline(self, data: JsonValue) -> Outline | None:
         """The outline read without building models, or None (`Codec.read_outline`)."""
-        return read_outline(data)
+        return read(data, False)[0]
+
+    def read_detected(self, data: JsonValue) -> tuple[Outline | None, bool]:
+        """`read_outline(data)`, and whether that walk proved the format
+        (`histnorm.formats.openai_chat.outline.read`)."""
+        return read(data)
 
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode to the native shape the transcript was read from."""

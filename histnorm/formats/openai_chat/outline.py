@@ -12,6 +12,9 @@ every call and result is a function part with a non-empty id, so `pair()` pairs 
 result with the pending call of its id, and the walk does the same (the representation
 test holds the two equal on every fixture, the corpus and fuzzed damage); a repeated id
 leaves the pairing to `pair()`.
+
+The same walk tells whether the history carries OpenAI Chat's marks so plainly that
+detection picks this format (`read`): then detection need not look again.
 """
 
 from __future__ import annotations
@@ -43,6 +46,24 @@ _UNPAIRED = Pairing()
 """The pairing of a history with no call and no result."""
 _PAIRING_REST = Pairing()[6:]
 """The fields of `Pairing` after `duplicate_results`, which this subset never has."""
+_PLAIN_KEYS = frozenset(
+    {"role", "content", "name", "tool_calls", "tool_call_id"}
+    | {"refusal", "function_call", "audio", "annotations", "weight"}
+)
+"""Message keys that mark no other format (`histnorm.formats.signature`): a message with
+others leaves detection to `detect_format`."""
+_BODY_KEYS = frozenset(
+    {"messages", "model", "tools", "tool_choice", "parallel_tool_calls", "functions"}
+    | {"temperature", "top_p", "n", "stop", "seed", "max_tokens", "max_completion_tokens"}
+    | {"stream", "stream_options", "response_format", "logit_bias", "logprobs"}
+    | {"top_logprobs", "frequency_penalty", "presence_penalty", "reasoning_effort"}
+    | {"user", "metadata", "service_tier", "modalities", "prediction", "verbosity"}
+    | {"store", "prompt_cache_key", "safety_identifier", "web_search_options", "audio"}
+)
+"""Top-level keys of a Chat Completions request body or fine-tuning line that mark no
+other format: a record with others leaves detection to `detect_format`."""
+_WINDOW = 50
+"""How many messages detection reads (`histnorm.formats.signature`)."""
 
 
 def _texts(content: Any) -> tuple[Other, ...] | None:
@@ -64,9 +85,21 @@ def _texts(content: Any) -> tuple[Other, ...] | None:
 
 def read_outline(data: Any) -> Outline | None:
     """The outline of a message list or `{"messages": [...]}` record, or None."""
+    return read(data, detect=False)[0]
+
+
+def read(data: Any, detect: bool = True) -> tuple[Outline | None, bool]:
+    """`read_outline(data)`, and (asked with `detect`) whether `data` is OpenAI Chat
+    beyond doubt: every message read, none with a key of another format (`_PLAIN_KEYS`),
+    no array content and no object `arguments` (chat-template's marks), and among the
+    first 50 a string content and a call or result (this format's own marks); a record
+    has only request keys (`_BODY_KEYS`). Then `detect_format`'s signature rules out
+    every other codec and this one's `sniff` is sure, so `detect_format(data)` is
+    "openai-chat" (`tests/test_detect_reading.py` holds the two to that on every fixture
+    and on generated histories)."""
     messages = listed_messages(data)
     if messages is None:
-        return None
+        return None, False
     steps: list[Step] = []
     located: list[Located] = []
     pending: dict[str, Position] = {}
@@ -76,10 +109,13 @@ def read_outline(data: Any) -> Outline | None:
     duplicates: list[tuple[Position, Position]] = []
     paired = True  # no call id has repeated a pending one: the pairing below is `pair()`'s
     items = False  # a tool message's content is a list
+    plain = detect and (type(data) is not dict or data.keys() <= _BODY_KEYS)  # no other
+    # format's mark in what was read so far (a question asked only to `detect`)
     append = steps.append
+    plain_keys = _PLAIN_KEYS.issuperset
     for message in messages:
         if type(message) is not dict:
-            return None
+            return None, False
         if len(message) == 2 and "content" in message:  # the usual message: a role and
             role, content = message.get("role"), message["content"]  # non-blank text
             if (
@@ -92,16 +128,18 @@ def read_outline(data: Any) -> Outline | None:
                 continue
         get = message.get
         role = get("role")
+        if plain and not plain_keys(message):
+            plain = False
         mi = len(steps)  # one step a message: the index of this one
         if role == "tool":
             call_id, name = get("tool_call_id"), get("name")
             if type(call_id) is not str or not call_id:
-                return None
+                return None, False
             if name is not None and (type(name) is not str or name.startswith(HANDOFF_PREFIX)):
-                return None
+                return None, False
             content = get("content")
-            if content is None and unread(message):
-                return None  # its content lies where the reader does not look (`content_keys`)
+            if content is None and unread(message):  # its content lies where the reader
+                return None, False  # does not look (`content_keys`)
             if type(content) is list:
                 items = True  # a result of items, where an image may be
             result = _new(Result, (call_id, name, _FUNCTION, "tool", "tool_result"))
@@ -117,40 +155,45 @@ def read_outline(data: Any) -> Outline | None:
                 orphans.append(at)
             continue
         if type(role) is not str or role not in _ROLES:
-            return None
+            return None, False
         if get("refusal") is not None or get("function_call") is not None:
-            return None
+            return None, False
         if get("audio") is not None:
-            return None
+            return None, False
         name = get("name")
         if name is not None and type(name) is not str:
-            return None
-        texts = _texts(get("content"))
+            return None, False
+        content = get("content")
+        texts = _texts(content)
         if texts is None:
-            return None
+            return None, False
+        if plain and type(content) is list:
+            plain = False
         calls = get("tool_calls")
         if not calls:
             if calls is not None and type(calls) is not list:
-                return None
+                return None, False
             if not texts:
-                return None
+                return None, False
             append(_new(Step, (role, texts, 0, None)))
             continue
         if type(calls) is not list:
-            return None
+            return None, False
         parts: list[Any] = list(texts)
         for call in calls:
             if type(call) is not dict:
-                return None
+                return None, False
             kind = call.get("type", "function" if "function" in call else None)
             if kind != "function":
-                return None
+                return None, False
             call_id, body = call.get("id"), call.get("function")
             if type(call_id) is not str or not call_id or type(body) is not dict:
-                return None
+                return None, False
             name = body.get("name")
             if name is not None and (type(name) is not str or name.startswith(HANDOFF_PREFIX)):
-                return None
+                return None, False
+            if plain and type(body.get("arguments")) is dict:
+                plain = False  # chat-template's object arguments
             part = _new(Call, (call_id, name, _FUNCTION, "function", False, "tool_call"))
             at = (mi, len(parts))
             parts.append(part)
@@ -170,7 +213,7 @@ def read_outline(data: Any) -> Outline | None:
             unmatched = tuple(sorted(pending.values()))
             fields = (call_results, backwards, unmatched, tuple(orphans), (), tuple(duplicates))
             pairing = _new(Pairing, fields + _PAIRING_REST)
-    return Outline(
+    outline = Outline(
         tuple(steps),
         "openai-chat",
         None,
@@ -180,3 +223,16 @@ def read_outline(data: Any) -> Outline | None:
         pairing=pairing,
         imageless=not items,  # text content and no media part: images only in results
     )
+    return outline, plain and not items and _marked(steps, located)
+
+
+def _marked(steps: list[Step], located: list[Located]) -> bool:
+    """Whether the first 50 messages hold a call or a result and a string content (array
+    content is ruled out before this is asked, so a text part is a string content)."""
+    if not located or located[0][0][0] >= _WINDOW:
+        return False
+    for step in steps[:_WINDOW]:
+        parts = step[1]
+        if parts and parts[0] is TEXT:
+            return True
+    return False
