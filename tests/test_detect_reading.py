@@ -111,7 +111,9 @@ _MARKS = st.sampled_from(
     [
         ("name", "f"), ("refusal", None), ("audio", None), ("function_call", None),
         ("annotations", []), ("weight", 0), ("tool_calls", []), ("content", []),
-        ("content", [{"type": "text", "value": "x"}]),
+        ("content", [{"type": "text", "value": "x"}]), ("content", [{"type": "text", "text": "x"}]),
+        ("content", [{"type": "text", "text": "x", "value": "y"}]), ("reasoning_content", "x"),
+        ("reasoning_content", [{"type": "text"}]), ("content", [{"type": "image_url"}]),
     ]
     + [(key, "x") for key in _FOREIGN_KEYS]
 )  # fmt: skip
@@ -159,7 +161,16 @@ def _history(*messages: dict[str, Any]) -> list[dict[str, Any]]:
     [
         pytest.param(_history({"role": "user", "content": "x", "type": "message"}), id="key"),
         pytest.param(
-            _history({"role": "user", "content": [{"type": "text", "text": "x"}]}), id="array"
+            _history({"role": "user", "content": [{"type": "text", "text": "x", "id": "1"}]}),
+            id="array-item-key",
+        ),
+        pytest.param(
+            _history({"role": "user", "content": [{"type": "image_url", "image_url": {}}]}),
+            id="array-image",
+        ),
+        pytest.param(
+            [*_USUAL[:3], {**_USUAL[3], "content": [{"type": "text", "text": "x", "v": 1}]}],
+            id="array-result-item-key",
         ),
         pytest.param(
             [
@@ -183,6 +194,30 @@ def test_the_reader_leaves_detection_to_detect_format_without_plain_marks(value:
     """Each mark the reader needs, missing: it proves nothing, and detection answers."""
     assert read(_USUAL)[1]
     assert not read(value)[1]
+    agree(value)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        pytest.param(
+            _history({"role": "user", "content": [{"type": "text", "text": "x"}]}), id="array"
+        ),
+        pytest.param(
+            [*_USUAL[:3], {**_USUAL[3], "content": [{"type": "text", "text": "x"}]}],
+            id="array-result",
+        ),
+        pytest.param(
+            _history({"role": "assistant", "content": "x", "reasoning_content": "y"}),
+            id="reasoning",
+        ),
+        pytest.param({"messages": _USUAL, "model": "m", "tools": [], "store": False}, id="body"),
+    ],
+)
+def test_the_reader_proves_openai_chat_with_its_own_marks(value: Any) -> None:
+    """Text items, a reasoning string and request keys are this format's: the reader is
+    sure, and detection agrees."""
+    assert read(value)[1]
     agree(value)
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import histnorm.engine as engine
 from histnorm._record import record
 from histnorm.diagnostic import Diagnostic
-from histnorm.document.layout import Record
+from histnorm.document.layout import UNREAD, Record
 from histnorm.document.write import lost_by_rewrite
 from histnorm.engine import fix, lint, unreadable
 from histnorm.errors import HistnormError
@@ -31,11 +31,18 @@ def proven_clean(
 
 
 def checked_outline(
-    value: JsonValue, format: str, settings: Settings, raw: bytes | None = None
+    value: JsonValue,
+    format: str,
+    settings: Settings,
+    raw: bytes | None = None,
+    outline: Any = UNREAD,
 ) -> tuple[bool, Outline | None]:
     """`proven_clean`, and the outline read on the way (`engine.checked_outline`): the
-    one place the document layer asks the engine's fast path."""
-    return engine.checked_outline(value, format, settings, raw)
+    one place the document layer asks the engine's fast path. `outline`, when the format's
+    fast reader has read `value` already (`pick_reading`), is not read again."""
+    if outline is UNREAD:
+        return engine.checked_outline(value, format, settings, raw)
+    return outline is not None and engine.outline_clean(outline, settings, value, raw), outline
 
 
 @record(frozen=True)

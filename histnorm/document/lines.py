@@ -15,7 +15,7 @@ import histnorm.jsonio as jsonio
 from histnorm._record import copied
 from histnorm.document.check import Mode
 from histnorm.document.layout import BOM, Record
-from histnorm.document.read import WINDOW, parse_line, pick_format, read_value
+from histnorm.document.read import WINDOW, parse_line, pick_reading, read_value
 from histnorm.document.result import LineResult, Skip
 from histnorm.document.write import write_line
 from histnorm.engine import unreadable
@@ -131,7 +131,7 @@ class _State:
             value = parse_line(content, number)  # the exact reader reads it, or says why not
         if isinstance(value, Record):
             return value
-        format = pick_format(value, self.format, self.detected, self.detect)
+        format, read = pick_reading(value, self.format, self.detected, self.detect)
         if (
             format is not None
             and self.format is None
@@ -140,7 +140,7 @@ class _State:
             self.detected = format  # per line: tried first on the next; else the file's
         outline = None
         if format is not None:
-            clean, outline = check.checked_outline(value, format, self.settings, content)
+            clean, outline = check.checked_outline(value, format, self.settings, content, read)
             if clean:
                 return None  # nothing to report or fix: no models built
         if jsonio.has_long_number(content):

@@ -27,6 +27,8 @@ from histnorm.document.prefix import looks_like_transcript
 from histnorm.document.torn import READERS, around_torn_lines
 from histnorm.errors import HistnormError, NotATranscript, join_pointer
 from histnorm.formats import (
+    CODECS,
+    SURE_READER,
     claims,
     common_format,
     detect_format,
@@ -158,6 +160,23 @@ def pick_format(
         return detect_format(value)
     except HistnormError:
         return None
+
+
+def pick_reading(
+    value: Any, format: str | None = None, likely: str | None = None, detect: str = "file"
+) -> tuple[str | None, Any]:
+    """`pick_format`, and the outline of `value` its format's fast reader read on the way
+    (None: it reads none), else `UNREAD`. Where the format is detected (no `format`) and
+    OpenAI Chat's may be it (`likely` is None or that one), its reader is asked first: a
+    history it proves OpenAI Chat's (`histnorm.formats.detect_reading`) takes no sniff, and
+    is read once."""
+    if format is not None or (likely is not None and likely != SURE_READER):
+        return pick_format(value, format, likely, detect), UNREAD
+    outline, sure = CODECS[SURE_READER].read_detected(value)
+    if sure:  # `detect_format` gives it, and so does the file's format: its sniff is sure
+        return SURE_READER, outline
+    found = pick_format(value, format, likely, detect)
+    return found, outline if found == SURE_READER else UNREAD
 
 
 def parse_line(line: bytes, number: int) -> Any | Record:

@@ -26,7 +26,7 @@ from histnorm.document.locate import place
 from histnorm.document.read import (
     exactly,
     parse_message_lines,
-    pick_format,
+    pick_reading,
     read_json,
     read_jsonl,
     read_message_lines,
@@ -123,14 +123,14 @@ def _proven_clean(
     """Whether the parsed `value` of a document holding one transcript (None: not read
     here) is proven clean without models; the format it is read in (`format`, else the
     detected one, else None) and the outline the fast path read, for decoding it."""
-    chosen = None if value is None else pick_format(value, format)
+    chosen, read = (None, None) if value is None else pick_reading(value, format)
     if chosen is None:
         return False, format, None
     # the size and media checks read the text the value was parsed from: the JSON text of
     # a document, or the lines of message-per-line JSONL, which hold the JSON text of every
     # line (a bound on each string and on every message's size, and "image" wherever an
     # image is), so the session is not serialised again to be measured
-    clean, outline = check.checked_outline(value, chosen, settings, data)
+    clean, outline = check.checked_outline(value, chosen, settings, data, read)
     return clean, chosen, outline
 
 

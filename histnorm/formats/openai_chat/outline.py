@@ -48,7 +48,7 @@ _PAIRING_REST = Pairing()[6:]
 """The fields of `Pairing` after `duplicate_results`, which this subset never has."""
 _PLAIN_KEYS = frozenset(
     {"role", "content", "name", "tool_calls", "tool_call_id"}
-    | {"refusal", "function_call", "audio", "annotations", "weight"}
+    | {"refusal", "function_call", "audio", "annotations", "weight", "reasoning_content"}
 )
 """Message keys that mark no other format (`histnorm.formats.signature`): a message with
 others leaves detection to `detect_format`."""
@@ -64,6 +64,8 @@ _BODY_KEYS = frozenset(
 other format: a record with others leaves detection to `detect_format`."""
 _WINDOW = 50
 """How many messages detection reads (`histnorm.formats.signature`)."""
+_SHARED_STEPS = frozenset(map(id, _TEXT_STEPS.values()))
+"""The steps of the usual message (string content), by `id`."""
 
 
 def _texts(content: Any) -> tuple[Other, ...] | None:
@@ -91,12 +93,12 @@ def read_outline(data: Any) -> Outline | None:
 def read(data: Any, detect: bool = True) -> tuple[Outline | None, bool]:
     """`read_outline(data)`, and (asked with `detect`) whether `data` is OpenAI Chat
     beyond doubt: every message read, none with a key of another format (`_PLAIN_KEYS`),
-    no array content and no object `arguments` (chat-template's marks), and among the
-    first 50 a string content and a call or result (this format's own marks); a record
-    has only request keys (`_BODY_KEYS`). Then `detect_format`'s signature rules out
-    every other codec and this one's `sniff` is sure, so `detect_format(data)` is
-    "openai-chat" (`tests/test_detect_reading.py` holds the two to that on every fixture
-    and on generated histories)."""
+    array content only of this format's text items and no object `arguments` (no mark
+    of chat-template's), and among the first 50 a string content and a call or result
+    (this format's own marks); a record has only request keys (`_BODY_KEYS`). Then
+    `detect_format`'s signature rules out every other codec and this one's `sniff` is
+    sure, so `detect_format(data)` is "openai-chat" (`tests/test_detect_reading.py` holds
+    the two to that on every fixture and on generated histories)."""
     messages = listed_messages(data)
     if messages is None:
         return None, False
@@ -109,6 +111,7 @@ def read(data: Any, detect: bool = True) -> tuple[Outline | None, bool]:
     duplicates: list[tuple[Position, Position]] = []
     paired = True  # no call id has repeated a pending one: the pairing below is `pair()`'s
     items = False  # a tool message's content is a list
+    text = False  # a message among the first 50 read the slow way has string content
     plain = detect and (type(data) is not dict or data.keys() <= _BODY_KEYS)  # no other
     # format's mark in what was read so far (a question asked only to `detect`)
     append = steps.append
@@ -142,6 +145,8 @@ def read(data: Any, detect: bool = True) -> tuple[Outline | None, bool]:
                 return None, False  # does not look (`content_keys`)
             if type(content) is list:
                 items = True  # a result of items, where an image may be
+                if plain and not _text_items(content):
+                    plain = False
             result = _new(Result, (call_id, name, _FUNCTION, "tool", "tool_result"))
             append(_new(Step, ("tool", (result,), 0, None)))
             at = (mi, 0)
@@ -167,8 +172,11 @@ def read(data: Any, detect: bool = True) -> tuple[Outline | None, bool]:
         texts = _texts(content)
         if texts is None:
             return None, False
-        if plain and type(content) is list:
-            plain = False
+        if plain:
+            if type(content) is str:
+                text = text or mi < _WINDOW
+            elif type(content) is list and not _text_items(content):
+                plain = False
         calls = get("tool_calls")
         if not calls:
             if calls is not None and type(calls) is not list:
@@ -223,16 +231,23 @@ def read(data: Any, detect: bool = True) -> tuple[Outline | None, bool]:
         pairing=pairing,
         imageless=not items,  # text content and no media part: images only in results
     )
-    return outline, plain and not items and _marked(steps, located)
+    return outline, plain and _marked(steps, located, text)
 
 
-def _marked(steps: list[Step], located: list[Located]) -> bool:
-    """Whether the first 50 messages hold a call or a result and a string content (array
-    content is ruled out before this is asked, so a text part is a string content)."""
+def _text_items(content: list[Any]) -> bool:
+    """Whether `content` is a non-empty array of `{"type": "text", "text": ...}` items with
+    no other key: text items of this format, no other's (chat-template's `value`)."""
+    for item in content:
+        if type(item) is not dict or len(item) != 2 or item.get("type") != "text":
+            return False
+        if type(item.get("text")) is not str:
+            return False
+    return bool(content)
+
+
+def _marked(steps: list[Step], located: list[Located], text: bool) -> bool:
+    """Whether the first 50 messages hold a call or a result, and a string content (`text`
+    for those read the slow way; the usual message's shared step for the others)."""
     if not located or located[0][0][0] >= _WINDOW:
         return False
-    for step in steps[:_WINDOW]:
-        parts = step[1]
-        if parts and parts[0] is TEXT:
-            return True
-    return False
+    return text or any(id(step) in _SHARED_STEPS for step in steps[:_WINDOW])
