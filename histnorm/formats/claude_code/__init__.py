@@ -122,7 +122,10 @@ from histnorm.model_terms import JsonValue, memo_source, native_memo, same_sourc
 if TYPE_CHECKING:
     from histnorm.model import Message, Part, Transcript
 
-_SESSION_KEYS = ("uuid", "parentUuid", "sessionId", "leafUuid", "messageId")
+_SESSION_KEY_SET = frozenset({"uuid", "parentUuid", "sessionId", "leafUuid", "messageId"})
+"""Keys only a session line has."""
+_SURE = 0.95
+"""The score of a session with a message line."""
 _OTHER_TYPES = {
     "summary",
     "system",
@@ -308,11 +311,13 @@ class ClaudeCodeCodec(Codec):
         for line in data[:200]:
             if not isinstance(line, dict) or "role" in line or "messages" in line:
                 return 0.0
+            if score == _SURE:
+                continue  # only a line ruling the format out changes the answer now
             kind = line.get("type")
-            if not isinstance(kind, str) or not any(key in line for key in _SESSION_KEYS):
+            if not isinstance(kind, str) or _SESSION_KEY_SET.isdisjoint(line):
                 continue
             if kind in MESSAGE_TYPES and isinstance(line.get("message"), dict):
-                score = 0.95
+                score = _SURE
             elif kind in _OTHER_TYPES:
                 score = max(score, 0.6)
         return score
