@@ -1,4 +1,5 @@
-"""Detection in the walk that reads the outline (`histnorm.formats.detect_reading`).
+"""Detection in the walk that reads the outline (`histnorm.formats.detect_reading`,
+`histnorm.document.read.pick_reading`).
 
 OpenAI Chat's fast reader tells, in the walk that reads a history's outline, whether the
 history is this format beyond doubt (`histnorm.formats.openai_chat.outline.read`); then
@@ -12,6 +13,7 @@ keys the formats use.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -25,14 +27,34 @@ from test_signature import CHAT_MESSAGES, FIXTURE_FILES, FIXTURES, JSON, MESSAGE
 import histnorm
 import histnorm.formats as formats
 from benchmarks.library_calls import clean_history, damaged_history
+from histnorm.document.layout import UNREAD
+from histnorm.document.read import pick_format, pick_reading
 from histnorm.errors import HistnormError
 from histnorm.formats import CODECS, detect_format, detect_reading
+from histnorm.formats.chat_template.outline import read_scored
 from histnorm.formats.openai_chat.outline import read, read_outline
+
+
+def scored_agrees(data: Any) -> None:
+    """Chat-template's reader tells the score its `sniff` gives, whenever it reads `data`;
+    `pick_reading` picks as `pick_format` does, with the outline the format's reader reads."""
+    codec = CODECS["chat-template"]
+    scored = read_scored(data)
+    if scored is not None:
+        assert scored == (codec.read_outline(data), codec.sniff(data))
+    for likely in (None, "openai-chat", "chat-template", "anthropic"):
+        for detect in ("file", "per-line"):
+            want = pick_format(data, None, likely, detect)
+            found, outline = pick_reading(data, None, likely, detect)
+            assert found == want
+            if outline is not UNREAD:
+                assert outline == CODECS[found].read_outline(data)
 
 
 def agree(data: Any) -> bool:
     """Check `read` and `detect_reading` against `detect_format` on `data`; whether the
     reader was sure."""
+    scored_agrees(data)
     outline, sure = read(data)
     assert outline == read_outline(data)
     try:
@@ -219,6 +241,20 @@ def test_the_reader_proves_openai_chat_with_its_own_marks(value: Any) -> None:
     sure, and detection agrees."""
     assert read(value)[1]
     agree(value)
+
+
+def test_the_chat_template_reader_scores_the_dense_records_as_its_sniff() -> None:
+    """Not a vacuous agreement: the reader reads and scores chat-template records of each
+    kind the dense corpus holds (plain chat at 0.3, object arguments at 0.95)."""
+    from benchmarks import dense
+
+    scores = set()
+    for _, record in itertools.islice(dense.records("chat-template"), 60):
+        scored = read_scored(record)
+        assert scored is not None
+        scored_agrees(record)
+        scores.add(scored[1])
+    assert scores == {0.3, 0.95}
 
 
 def test_a_proven_history_is_repaired_without_the_signature_or_the_sniffs(

@@ -141,18 +141,23 @@ def read_json(
 
 
 def pick_format(
-    value: Any, format: str | None = None, likely: str | None = None, detect: str = "file"
+    value: Any,
+    format: str | None = None,
+    likely: str | None = None,
+    detect: str = "file",
+    score: float | None = None,
 ) -> str | None:
     """The format to read `value` with: `format` if given; else, in one-format-per-file
     detection, `likely` (the file's format) when its codec claims `value` (None when it
     does not: decoding says why); else the detected one (per line, `likely` is the
     previous line's format, tried first when its codec is sure); None when nothing
-    matches (decoding then reports why)."""
+    matches (decoding then reports why). `score`: the `sniff` score of `value` by the
+    codec of `likely`, when the caller has it (`pick_reading`)."""
     if format is not None:
         return format
     if likely is not None:
         sure = 0.9 if detect == "per-line" else 0.0
-        if get_codec(likely).sniff(value) > sure:
+        if (get_codec(likely).sniff(value) if score is None else score) > sure:
             return likely
         if detect != "per-line":
             return kin(likely, claims(value))  # None: another format (decoding says so)
@@ -169,9 +174,16 @@ def pick_reading(
     (None: it reads none), else `UNREAD`. Where the format is detected (no `format`) and
     OpenAI Chat's may be it (`likely` is None or that one), its reader is asked first: a
     history it proves OpenAI Chat's (`histnorm.formats.detect_reading`) takes no sniff, and
-    is read once."""
-    if format is not None or (likely is not None and likely != SURE_READER):
-        return pick_format(value, format, likely, detect), UNREAD
+    is read once. Where the file's format is another whose reader tells its `sniff` score
+    in the walk that reads the outline (`Codec.read_scored`), that walk is the sniff."""
+    if format is not None:
+        return format, UNREAD
+    if likely is not None and likely != SURE_READER:
+        scored = CODECS[likely].read_scored(value)
+        if scored is None:
+            return pick_format(value, format, likely, detect), UNREAD
+        found = pick_format(value, format, likely, detect, scored[1])
+        return found, scored[0] if found == likely else UNREAD
     outline, sure = CODECS[SURE_READER].read_detected(value)
     if sure:  # `detect_format` gives it, and so does the file's format: its sniff is sure
         return SURE_READER, outline

@@ -156,6 +156,12 @@ class Codec(ABC):
         fast reader does not handle (`outline` decodes those). The default reads nothing."""
         return None
 
+    def read_scored(self, data: JsonValue) -> tuple[Outline, float] | None:
+        """The outline `read_outline` reads of `data` and the `sniff` score of `data`,
+        found in the same walk, or None when the fast reader does not read `data` or
+        does not tell its score (the default)."""
+        return None
+
     def read_detected(self, data: JsonValue) -> tuple[Outline | None, bool]:
         """`read_outline(data)`, and whether the same walk proved that `detect_format`
         gives this format for `data` (`histnorm.formats.detect_reading`). The default

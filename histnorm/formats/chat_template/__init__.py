@@ -29,13 +29,11 @@ import histnorm.jsonio as jsonio
 from histnorm.analysis.outline import Outline
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import (
-    CONVERSE_BODY_KEYS,
     MISSING,
     MessageListCodec,
     all_objects,
     expect_object,
     first_index,
-    has_role,
     join_envelope,
     messages_sniff,
     optional_key,
@@ -45,12 +43,13 @@ from histnorm.formats.base import (
     strict_equal,
     type_name,
 )
-from histnorm.formats.chat_template.outline import read_outline
+from histnorm.formats.chat_template.outline import read_outline, read_scored
 from histnorm.formats.chat_template.parts import (
     CONTENT_KEYS,
     MESSAGE_KEYS,
     PLAIN_ROLES,
     arguments,
+    body_refused,
     decode_item,
     decode_tool_call,
     encode_item,
@@ -58,6 +57,7 @@ from histnorm.formats.chat_template.parts import (
     family,
     null_or_missing,
     sniff_message,
+    window_score,
 )
 from histnorm.formats.chat_template.v1 import (
     PLAIN,
@@ -79,8 +79,6 @@ if TYPE_CHECKING:
 
 REASONING_KEYS = ("reasoning_content", "thinking", "reasoning")
 _CONTENT_SLOTS = {"content", "content[]"}
-_ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "ipython"})
-"""Roles that mark a chat-template transcript (`ipython`: Llama 3's tool output)."""
 
 
 def _result(msg: dict[str, Any], pointer: str) -> ToolResultPart:
@@ -288,27 +286,20 @@ class ChatTemplateCodec(MessageListCodec):
         for plain chat (below OpenAI Chat's 0.5); 0 for other tool calls and results (OpenAI
         Chat's), OpenAI-only keys and other formats."""
         messages = messages_sniff(data, "messages")
-        if not messages or not all_objects(messages):
+        if not messages or not all_objects(messages) or body_refused(data):
             return 0.0
-        if isinstance(data, dict) and ("model" in data or not CONVERSE_BODY_KEYS.isdisjoint(data)):
-            return 0.0
-        window = messages[:50]
         seen: set[str | None] = set()  # a message with another format's keys is `foreign`
-        plain = False  # a plain message has a role of `_ROLES`
-        for m in window:
-            if len(m) == 2:  # the usual message (`PLAIN_ROLES`), which is plain
+        for m in messages[:50]:
+            if len(m) == 2:  # the usual message (`PLAIN_ROLES`), which has no mark
                 role, content = m.get("role"), m.get("content")
                 if type(role) is str and role in PLAIN_ROLES and type(content) is str and content:
-                    plain = True
                     continue
             seen.add(sniff_message(m))
-        if "foreign" in seen or not (plain or has_role(messages, _ROLES)):
-            return 0.0
-        if "distinctive" in seen:
-            return 0.95
-        if "openai" in seen:
-            return 0.0
-        return 0.6 if "media" in seen else 0.3
+        return window_score(messages, seen)
+
+    def read_scored(self, data: JsonValue) -> tuple[Outline, float] | None:
+        """The outline and the `sniff` score of `data` in one walk (`Codec.read_scored`)."""
+        return read_scored(data)
 
     def read_outline(self, data: JsonValue) -> Outline | None:
         """The outline read without building models, or None (`Codec.read_outline`)."""

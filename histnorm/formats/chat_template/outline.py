@@ -24,7 +24,12 @@ from histnorm.analysis.outline import (
     listed_messages,
 )
 from histnorm.call_keys import SPELLINGS
-from histnorm.formats.chat_template.parts import unread
+from histnorm.formats.chat_template.parts import (
+    body_refused,
+    sniff_message,
+    unread,
+    window_score,
+)
 from histnorm.formats.openai_chat.read import HANDOFF_PREFIX
 
 _ROLES = frozenset({"system", "developer", "user", "assistant"})
@@ -38,6 +43,8 @@ _TEXT_STEPS = {role: (Step(role, (TEXT,)), Step(role, (EMPTY_TEXT_PART,))) for r
 steps are values, and every such message shares its role's."""
 _PLAIN = frozenset(id(steps[0]) for steps in _TEXT_STEPS.values())
 """The shared steps with no tool part and no flag (`gathered` passes over them)."""
+_SHARED = frozenset(id(step) for steps in _TEXT_STEPS.values() for step in steps)
+"""Every shared step: the usual message, a role of `PLAIN_ROLES` and its text."""
 
 
 def _plain_name(name: Any) -> bool:
@@ -131,3 +138,21 @@ def read_outline(data: Any) -> Outline | None:
             return None
         append(step)
     return gathered(tuple(steps), "chat-template", _PLAIN, imageless=True)  # text content
+
+
+def read_scored(data: Any) -> tuple[Outline, float] | None:
+    """`read_outline(data)` and the codec's `sniff` score of `data`, or None when the
+    reader does not read it. The score comes from what the walk found: the usual message
+    (a shared step: a role and its text, blank or not) has no mark, so `sniff_message` is
+    asked only of the others among the first 50, as `sniff` asks it."""
+    outline = read_outline(data)
+    if outline is None:
+        return None
+    messages = listed_messages(data)
+    if not messages or body_refused(data):
+        return outline, 0.0
+    seen: set[str | None] = set()
+    for message, step in zip(messages[:50], outline.messages, strict=False):
+        if id(step) not in _SHARED:
+            seen.add(sniff_message(message))
+    return outline, window_score(messages, seen)

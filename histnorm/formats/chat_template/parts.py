@@ -17,8 +17,10 @@ from histnorm.content_keys import unread_content
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import (
     CONVERSE_BLOCK_KEYS,
+    CONVERSE_BODY_KEYS,
     MISSING,
     expect_object,
+    has_role,
     optional_key,
     rebuild,
     reuse_native,
@@ -173,9 +175,32 @@ PLAIN_ROLES = frozenset({"system", "developer", "user", "assistant"})
 else, which `sniff_message` finds plain (the codec's `sniff` passes over it at once)."""
 
 
+SNIFF_ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "ipython"})
+"""Roles that mark a chat-template transcript (`ipython`: Llama 3's tool output)."""
+
+
+def body_refused(data: Any) -> bool:
+    """Whether `data` is a request body, which chat-template's sniff scores 0 (a `model`,
+    or Bedrock Converse's keys)."""
+    return isinstance(data, dict) and ("model" in data or not CONVERSE_BODY_KEYS.isdisjoint(data))
+
+
+def window_score(messages: list[Any], seen: set[str | None]) -> float:
+    """The codec's `sniff` score of `messages` (objects, not a request body), from the
+    marks `sniff_message` gives those of the first 50 that are not the usual message (a
+    role of `PLAIN_ROLES` and a non-empty string content, which it gives none)."""
+    if "foreign" in seen or not has_role(messages, SNIFF_ROLES):
+        return 0.0
+    if "distinctive" in seen:
+        return 0.95
+    if "openai" in seen:
+        return 0.0
+    return 0.6 if "media" in seen else 0.3
+
+
 def sniff_message(msg: dict[str, Any]) -> str | None:
     """`foreign`, `openai`, `distinctive`, `media` or None (plain) for one message."""
-    if "role" not in msg or FOREIGN_KEYS & msg.keys():
+    if "role" not in msg or not FOREIGN_KEYS.isdisjoint(msg):
         return "foreign"
     role = msg["role"].casefold() if isinstance(msg["role"], str) else ""
     content = msg.get("content")
