@@ -532,8 +532,8 @@ def _same_items(old: Any, new: Any) -> dict[int, Any]:
 
 def _shared(old: list[Any], new: list[Any]) -> dict[int, Any]:
     """The objects and arrays among the items of `new` that are items of `old` too, by id."""
-    mine = {id(item) for item in old if isinstance(item, dict | list)}
-    return {id(item): item for item in new if id(item) in mine}
+    mine = set(map(id, old))  # an item of both is one object: alive, so its id is its own
+    return {id(item): item for item in new if id(item) in mine and isinstance(item, dict | list)}
 
 
 def _found_in(values: list[Any], wanted: set[Atom]) -> set[Atom]:
@@ -597,7 +597,11 @@ def _atoms_outside(
                 yield ("k", str(key)), str(key)
                 stack.append((inner, str(key)))
         elif isinstance(here, list):
-            stack.extend((inner, under) for inner in here)
+            for inner in here:  # the usual list: the lines or messages, most of them kept
+                if id(inner) in skip:  # an object in `skip` (alive: the id is its own)
+                    shared.add(id(inner))
+                else:
+                    stack.append((inner, under))
         else:
             yield from ((atom, under) for atom in _scalar(here))
 
