@@ -31,18 +31,22 @@ from histnorm.document.layout import UNREAD
 from histnorm.document.read import pick_format, pick_reading
 from histnorm.errors import HistnormError
 from histnorm.formats import CODECS, detect_format, detect_reading
-from histnorm.formats.chat_template.outline import read_scored
 from histnorm.formats.openai_chat.outline import read, read_outline
+
+SCORED = ("chat-template", "sharegpt")
+"""The formats whose reader tells its `sniff` score (`Codec.read_scored`)."""
 
 
 def scored_agrees(data: Any) -> None:
-    """Chat-template's reader tells the score its `sniff` gives, whenever it reads `data`;
-    `pick_reading` picks as `pick_format` does, with the outline the format's reader reads."""
-    codec = CODECS["chat-template"]
-    scored = read_scored(data)
-    if scored is not None:
-        assert scored == (codec.read_outline(data), codec.sniff(data))
-    for likely in (None, "openai-chat", "chat-template", "anthropic"):
+    """Each reader that tells its codec's `sniff` score gives that score whenever it reads
+    `data`; `pick_reading` picks as `pick_format` does, with the outline the format's
+    reader reads."""
+    for name in SCORED:
+        codec = CODECS[name]
+        scored = codec.read_scored(data)
+        if scored is not None:
+            assert scored == (codec.read_outline(data), codec.sniff(data))
+    for likely in (None, "openai-chat", *SCORED, "anthropic"):
         for detect in ("file", "per-line"):
             want = pick_format(data, None, likely, detect)
             found, outline = pick_reading(data, None, likely, detect)
@@ -243,18 +247,37 @@ def test_the_reader_proves_openai_chat_with_its_own_marks(value: Any) -> None:
     agree(value)
 
 
-def test_the_chat_template_reader_scores_the_dense_records_as_its_sniff() -> None:
-    """Not a vacuous agreement: the reader reads and scores chat-template records of each
-    kind the dense corpus holds (plain chat at 0.3, object arguments at 0.95)."""
+@pytest.mark.parametrize(("fmt", "want"), [("chat-template", {0.3, 0.95}), ("sharegpt", {0.95})])
+def test_the_readers_score_the_dense_records_as_their_sniffs(fmt: str, want: set[float]) -> None:
+    """Not a vacuous agreement: each reader reads and scores the records of each kind the
+    dense corpus holds (chat-template: plain chat at 0.3, object arguments at 0.95)."""
     from benchmarks import dense
 
     scores = set()
-    for _, record in itertools.islice(dense.records("chat-template"), 60):
-        scored = read_scored(record)
+    for _, record in itertools.islice(dense.records(fmt), 60):
+        scored = CODECS[fmt].read_scored(record)
         assert scored is not None
         scored_agrees(record)
         scores.add(scored[1])
-    assert scores == {0.3, 0.95}
+    assert scores == want
+
+
+@pytest.mark.parametrize(
+    ("value", "score"),
+    [
+        ({"conversations": []}, 0.6),
+        ([], 0.0),
+        ([{"from": "human", "value": "x"}], 0.8),
+        ({"conversations": [{"from": "human", "value": "x", "content": "y"}]}, 0.0),
+        ({"conversations": [{"from": "human", "value": "x", "role": "user"}]}, 0.0),
+    ],
+)
+def test_the_sharegpt_reader_scores_empty_and_foreign_turns_as_its_sniff(
+    value: Any, score: float
+) -> None:
+    scored = CODECS["sharegpt"].read_scored(value)
+    assert scored is not None and scored[1] == score
+    scored_agrees(value)
 
 
 def test_a_proven_history_is_repaired_without_the_signature_or_the_sniffs(

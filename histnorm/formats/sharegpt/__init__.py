@@ -62,7 +62,7 @@ from histnorm.formats.sharegpt.calls import (
     parse_calls,
     tag_kind,
 )
-from histnorm.formats.sharegpt.outline import read_outline
+from histnorm.formats.sharegpt.outline import read_outline, read_scored, turns_score
 from histnorm.lazy import model
 from histnorm.model_terms import JsonValue
 
@@ -286,13 +286,15 @@ class ShareGPTCodec(Codec):
         for turn in turns[:50]:
             if not isinstance(turn, dict) or not isinstance(turn.get("from"), str):
                 return 0.0
-            if "role" in turn or "content" in turn:
-                return 0.0
-        return 0.95 if isinstance(data, dict) else 0.8
+        return turns_score(data, turns)
 
     def read_outline(self, data: JsonValue) -> Outline | None:
         """The outline read without building models, or None (`Codec.read_outline`)."""
         return read_outline(data)
+
+    def read_scored(self, data: JsonValue) -> tuple[Outline, float] | None:
+        """The outline and the `sniff` score of `data` in one walk (`Codec.read_scored`)."""
+        return read_scored(data)
 
     def decode(self, data: JsonValue) -> Transcript:
         """Decode a record holding `conversations`, or a bare list of turns."""

@@ -94,3 +94,26 @@ def read_outline(data: Any) -> Outline | None:
         flags = UNKNOWN if unread_call_keys(turn) else 0
         steps.append(_new(Step, (role, parts, flags, None)))
     return gathered(tuple(steps), "sharegpt", _PLAIN, _ROLES)
+
+
+def turns_score(data: Any, turns: list[Any]) -> float:
+    """The codec's `sniff` score of a record (or bare list) whose first 50 turns are
+    objects with a string `from`: 0 when one of them has a chat message's `role` or
+    `content`, else sure of a record and likely of a bare list."""
+    for turn in turns[:50]:
+        if "role" in turn or "content" in turn:
+            return 0.0
+    return 0.95 if isinstance(data, dict) else 0.8
+
+
+def read_scored(data: Any) -> tuple[Outline, float] | None:
+    """`read_outline(data)` and the codec's `sniff` score of `data`, or None when the
+    reader does not read it: every turn it reads is an object with a string `from`, so
+    only the keys `turns_score` asks about are left to look at."""
+    outline = read_outline(data)
+    if outline is None:
+        return None
+    turns = data.get(KEY) if type(data) is dict else data
+    if not turns:  # an empty record is a ShareGPT record; an empty list, nothing
+        return outline, 0.6 if type(data) is dict else 0.0
+    return outline, turns_score(data, turns)
