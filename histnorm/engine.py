@@ -307,24 +307,45 @@ class _Found:
     changed nothing are not run again by the lint that ends it, nor the rules `lint` ran
     by the trial fix that follows it, until a fix changes the transcript."""
 
-    __slots__ = ("by_rule", "look", "transcript")
+    __slots__ = ("by_rule", "look", "proven", "transcript")
 
     def __init__(self) -> None:
         self.transcript: Transcript | None = None
         self.by_rule: dict[str, list[Diagnostic]] = {}
         self.look: _Look | None = None
+        self.proven: bool | None = None
+
+    def _look(self, transcript: Transcript, settings: Settings) -> _Look:
+        """What the checks of `transcript` under `settings` share, worked out once."""
+        if transcript is not self.transcript:
+            self.transcript, self.by_rule, self.look, self.proven = transcript, {}, None, None
+        look = self.look
+        if look is None or look.context.settings is not settings:
+            look, self.proven = _Look(transcript, settings), None
+            self.look = look
+        return look
+
+    def clean(self, transcript: Transcript, settings: Settings) -> bool:
+        """Whether no selected rule can report anything on `transcript`, asked as the
+        lint fast path asks (`outline_clean`) on its model's context: each rule's check
+        of the outline, the flags content rules want. True means every rule's check finds
+        nothing (what `of` would find, before scope); False only "not proven". The
+        context is the one `of` then reads."""
+        look = self._look(transcript, settings)
+        if self.proven is None:
+            flags = look.flags
+            self.proven = not flags & SEVERAL and _context_clean(look.context, settings, flags)
+        return self.proven
 
     def of(
         self, rule: Rule, transcript: Transcript, settings: Settings, unknown: Sequence[Block]
     ) -> list[Diagnostic]:
         """`guarded(rule, transcript, ...)`, computed once for this transcript."""
         if transcript is not self.transcript:
-            self.transcript, self.by_rule, self.look = transcript, {}, None
+            self.transcript, self.by_rule, self.look, self.proven = transcript, {}, None, None
         found = self.by_rule.get(rule.code)
         if found is None:
-            look = self.look
-            if look is None or look.context.settings is not settings:
-                look = self.look = _Look(transcript, settings)
+            look = self._look(transcript, settings)
             found = guarded(
                 rule, transcript, settings, check_rule(rule, transcript, settings, look), unknown
             )
@@ -428,7 +449,13 @@ def outline_clean(
     flags = outline_flags(outline)
     if flags & SEVERAL:
         return False  # each conversation is linted on its own (`histnorm.conversations`)
-    context = Context(outline, settings, native=native, raw=raw)
+    return _context_clean(Context(outline, settings, native=native, raw=raw), settings, flags)
+
+
+def _context_clean(context: Context, settings: Settings, flags: int) -> bool:
+    """`outline_clean` of a context whose outline has `flags` (and no `SEVERAL`): on the
+    fast path its checks raise `NeedsModel` for what the outline does not hold; on a
+    model's context (`_Found.clean`) they read the model, as `check_rule` does."""
     wanted, checks = _selection(settings).plan(context.profile)
     if wanted & flags:
         return False  # a content rule wants a flag the outline has
@@ -499,7 +526,10 @@ def _fix(
     fallback: Transcript | None = None  # the last fixed one whose file reads as another
     while passes < MAX_PASSES:
         changed = False
-        for rule in rules:
+        checked = transcript
+        # a fixed transcript the fast path proves clean has nothing left to fix or report
+        clean = transcript is not seen[0] and known.clean(transcript, settings)
+        for rule in () if clean else rules:
             found = known.of(rule, transcript, settings, unknown)
             wanted = [d for d in found if fix_allowed(d, settings)]
             if not wanted:
@@ -521,6 +551,8 @@ def _fix(
                 transcript, changed = fixed, True
                 unknown = blocks(transcript)
                 applied[rule.code] = applied.get(rule.code, 0) + len(wanted)
+                if known.clean(transcript, settings):
+                    break  # the rules after it find nothing on it either
         passes += 1
         if changed and fallback is not None and transcript in seen:
             transcript, changed = fallback, False  # fixing the read-back only undoes the fix
@@ -537,7 +569,10 @@ def _fix(
             problem = post_condition(seen[0], transcript)
             if problem is not None:
                 return _refusal(seen[0], settings, problem, trial)
-            remaining = () if trial else _lint(transcript, settings, known)
+            if trial or (clean and transcript is checked):
+                remaining: tuple[Diagnostic, ...] = ()
+            else:
+                remaining = _lint(transcript, settings, known)
             return FixResult(transcript, MappingProxyType(applied), remaining, tuple(fixes))
         if transcript in seen:
             raise FixDidNotConverge("fixes undo each other (a cycle); please report this input")

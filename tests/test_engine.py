@@ -197,6 +197,7 @@ def _cycling_rule(monkeypatch, steps):
     monkeypatch.setattr(engine, "ALL_RULES", (rule,))
     monkeypatch.setattr(engine, "FIX_ORDER", (rule,))
     monkeypatch.setattr(engine, "resolve", lambda name: rule)
+    monkeypatch.setattr(engine, "_SELECTED", {})  # selections of the real rules
     return rule
 
 
