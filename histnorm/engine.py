@@ -549,10 +549,10 @@ def _fix(
                     fixes.extend(_locate(transcript, d) for d in wanted)
                 carry_text(seen[0], fixed)  # the size checks bound what it holds as read
                 transcript, changed = fixed, True
-                unknown = blocks(transcript)
                 applied[rule.code] = applied.get(rule.code, 0) + len(wanted)
                 if known.clean(transcript, settings):
-                    break  # the rules after it find nothing on it either
+                    break  # the rules after it find nothing on it, nor guard their fixes
+                unknown = blocks(transcript)
         passes += 1
         if changed and fallback is not None and transcript in seen:
             transcript, changed = fallback, False  # fixing the read-back only undoes the fix
