@@ -2,18 +2,21 @@
 `python -m benchmarks.sessions [--sizes 4,8,16] [--json out.json]`.
 
 Codex rollouts and Claude Code sessions are one transcript per file, read whole because
-a fix relinks and moves lines. This writes one session of each format per size (drawn by
-`benchmarks.corpus`, 10% of its stretches damaged, so `fix` has work all along the file),
-runs `histnorm lint` and `histnorm fix -o` on it as a subprocess, and prints the peak RSS
-of the process (`os.wait4`), its ratio to the file size, and the CPU seconds. The target
-(issue #28): peak memory under 3x the file size, time linear in it. Each figure also
-holds the interpreter and histnorm's modules (`baseline`: `histnorm lint` of a one-message
-session), which are reported apart; the ratio is of what the file adds.
+a fix relinks and moves lines (a long Claude Code session that needs nothing is read a
+line at a time: `histnorm.document.streamed`). This writes two sessions of each format
+per size (drawn by `benchmarks.corpus`: one with 10% of its stretches damaged, so `fix`
+has work all along the file, and one clean), runs `histnorm lint` and `histnorm fix -o`
+on each as a subprocess, and prints the peak RSS of the process (`os.wait4`), its ratio
+to the file size, and the CPU seconds. The target (issue #28): peak memory under 3x the
+file size, time linear in it. Each figure also holds the interpreter and histnorm's
+modules (`baseline`: `histnorm lint` of a one-message session), which are reported apart;
+the ratio is of what the file adds.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
@@ -33,15 +36,16 @@ QUICK_SIZES = (4.0, 8.0, 16.0)
 TARGET_RATIO = 3.0
 
 
-def _claude_code_lines(rng: random.Random) -> Iterator[dict[str, Any]]:
-    """One Claude Code session: the corpus's session lines, every stretch chained to the
-    previous one by `parentUuid`, all under one `sessionId`."""
+def _claude_code_stretches(rng: random.Random, damage: float) -> Iterator[list[dict[str, Any]]]:
+    """One Claude Code session, a stretch of lines at a time: the corpus's session lines
+    (`damage` of its stretches damaged), every stretch chained to the previous one by
+    `parentUuid`, all under one `sessionId`."""
     drawer = corpus._Drawer(rng, "anthropic")
     parent: str | None = None
     session: str | None = None
     index = 0
     while True:
-        lines = corpus.render_claude_code(drawer.draw(index, 0.1), drawer)
+        lines = corpus.render_claude_code(drawer.draw(index, damage), drawer)
         index += 1
         for line in lines:
             session = session or line["sessionId"]
@@ -49,32 +53,40 @@ def _claude_code_lines(rng: random.Random) -> Iterator[dict[str, Any]]:
                 line["parentUuid"] = parent
             line["sessionId"] = session
             parent = line["uuid"]
-            yield line
+        yield lines
 
 
-def _codex_lines(rng: random.Random) -> Iterator[dict[str, Any]]:
-    """One Codex rollout: a `session_meta` line, then the corpus's items and events."""
+def _codex_stretches(rng: random.Random, damage: float) -> Iterator[list[dict[str, Any]]]:
+    """One Codex rollout, a stretch of lines at a time: a `session_meta` line, then the
+    corpus's items and events (`damage` of its stretches damaged)."""
     drawer = corpus._Drawer(rng, "openai")
     index = 0
     while True:
-        lines = corpus.render_codex(drawer.draw(index, 0.1), drawer)
-        yield from lines if index == 0 else lines[1:]
+        lines = corpus.render_codex(drawer.draw(index, damage), drawer)
+        yield lines if index == 0 else lines[1:]
         index += 1
 
 
-FORMATS: dict[str, Callable[[random.Random], Iterator[dict[str, Any]]]] = {
-    "claude-code": _claude_code_lines,
-    "codex": _codex_lines,
+FORMATS: dict[str, Callable[[random.Random, float], Iterator[list[dict[str, Any]]]]] = {
+    "claude-code": _claude_code_stretches,
+    "codex": _codex_stretches,
 }
 
 
-def write_session(path: Path, fmt: str, size_mb: float, seed: int = 0) -> int:
-    """Write one session of about `size_mb` in `fmt`; returns its size in bytes."""
+DAMAGE = {"damaged": 0.1, "clean": 0.0}
+"""The sessions measured: 10% of their stretches damaged (fix has work all along the
+file), and none (the usual session, which lint and fix prove clean)."""
+
+
+def write_session(path: Path, fmt: str, size_mb: float, seed: int = 0, damage: float = 0.1) -> int:
+    """Write one session of about `size_mb` in `fmt` (`damage` of its stretches damaged),
+    whole stretches only (a clean session ends with its last turn); returns its size in
+    bytes."""
     wanted = int(size_mb * MB)
     written = 0
     with path.open("wb", buffering=MB) as out:
-        for line in FORMATS[fmt](random.Random(seed)):
-            data = orjson.dumps(line) + b"\n"
+        for lines in FORMATS[fmt](random.Random(seed), damage):
+            data = b"".join(orjson.dumps(line) + b"\n" for line in lines)
             out.write(data)
             written += len(data)
             if written >= wanted:
@@ -101,27 +113,27 @@ def measure(sizes: tuple[float, ...], seed: int = 0) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="histnorm-sessions-") as name:
         folder = Path(name)
         tiny = folder / "tiny.jsonl"
-        line = next(_claude_code_lines(random.Random(seed)))
+        line = next(_claude_code_stretches(random.Random(seed), 0.0))[0]
         tiny.write_bytes(orjson.dumps({**line, "parentUuid": None}) + b"\n")
         baseline = run(["lint", str(tiny)])
-        for fmt in FORMATS:
-            for size in sizes:
-                path = folder / f"{fmt}-{size:g}.jsonl"
-                nbytes = write_session(path, fmt, size, seed)
-                for command in ("lint", "fix"):
-                    extra = ["-o", str(folder / "out.jsonl")] if command == "fix" else []
-                    got = run([command, str(path), *extra])
-                    added = max(got["peak_mb"] - baseline["peak_mb"], 0.0)
-                    rows.append(
-                        {
-                            "format": fmt,
-                            "command": command,
-                            "size_mb": round(nbytes / MB, 1),
-                            **got,
-                            "ratio": round(added / (nbytes / MB), 2),
-                        }
-                    )
-                path.unlink()
+        for fmt, (kind, damage), size in itertools.product(FORMATS, DAMAGE.items(), sizes):
+            path = folder / f"{fmt}-{kind}-{size:g}.jsonl"
+            nbytes = write_session(path, fmt, size, seed, damage)
+            for command in ("lint", "fix"):
+                extra = ["-o", str(folder / "out.jsonl")] if command == "fix" else []
+                got = run([command, str(path), *extra])
+                added = max(got["peak_mb"] - baseline["peak_mb"], 0.0)
+                rows.append(
+                    {
+                        "format": fmt,
+                        "session": kind,
+                        "command": command,
+                        "size_mb": round(nbytes / MB, 1),
+                        **got,
+                        "ratio": round(added / (nbytes / MB), 2),
+                    }
+                )
+            path.unlink()
     return {"baseline_mb": baseline["peak_mb"], "target_ratio": TARGET_RATIO, "rows": rows}
 
 
@@ -130,14 +142,15 @@ def table(result: dict[str, Any]) -> str:
     lines = [
         f"baseline (`histnorm lint` of a one-line session): {result['baseline_mb']} MB",
         "",
-        "| format | command | file MB | peak MB | x file (above baseline) | CPU s | CPU s/MB |",
-        "|---|---|---|---|---|---|---|",
+        "| format | session | command | file MB | peak MB | x file (above baseline) | CPU s "
+        "| CPU s/MB |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for r in result["rows"]:
         per_mb = r["cpu_s"] / r["size_mb"] if r["size_mb"] else 0.0
         lines.append(
-            f"| {r['format']} | {r['command']} | {r['size_mb']} | {r['peak_mb']} | "
-            f"{r['ratio']} | {r['cpu_s']} | {per_mb:.2f} |"
+            f"| {r['format']} | {r['session']} | {r['command']} | {r['size_mb']} | "
+            f"{r['peak_mb']} | {r['ratio']} | {r['cpu_s']} | {per_mb:.2f} |"
         )
     return "\n".join(lines)
 

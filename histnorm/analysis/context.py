@@ -21,6 +21,7 @@ from histnorm.analysis.outline import (
     Outline,
     holds_image_slot,
 )
+from histnorm.last_answer import ReadLines
 from histnorm.model_terms import JsonValue
 from histnorm.pairing import Pairing, pair_transcript
 from histnorm.profiles import Profile, profile_for
@@ -66,6 +67,27 @@ class _once(Generic[_T]):
 
 _MEDIA = Other("media")
 """A media part in an outline."""
+
+
+class Unheld:
+    """The native value of a session whose outline was read from its text a line at a
+    time, no line held (`histnorm.document.streamed`): a check finds it is no object (so
+    no request body), its JSON is the text the context holds (`raw`), and it cannot be
+    serialised, so without that text a check asks for the model. `sizes`: the length of
+    each line in that text, as `ReadLines` holds them."""
+
+    __slots__ = ("sizes",)
+
+    def __init__(self, sizes: tuple[int, ...]) -> None:
+        self.sizes = sizes
+
+    def __repr__(self) -> str:
+        return f"Unheld({len(self.sizes)} lines)"
+
+
+def _count(native: ReadLines | Unheld) -> int:
+    """How many lines `native` holds, or has the sizes of."""
+    return len(native.sizes) if isinstance(native, Unheld) else len(native)
 
 
 class NeedsModel(Exception):
@@ -128,6 +150,18 @@ class Context:
             return len(self._raw)
         text = self.native_json
         return None if text is None else len(text)
+
+    @_once
+    def item_size(self) -> int | None:
+        """A bound on the length of every string of `native` (an image's base64 text is
+        one): the longest line when `native` holds a session's lines with the size of
+        each in the text given (`ReadLines`, `Unheld`), since no string spans two lines;
+        else `json_size`."""
+        native = self.native
+        sizes = native.sizes if isinstance(native, ReadLines | Unheld) else None
+        if self._raw is None or not sizes or len(sizes) != _count(native):
+            return self.json_size
+        return max(sizes)
 
     @_once
     def may_hold_image(self) -> bool:
@@ -201,4 +235,4 @@ class Context:
         return profile_for(self.settings.profile, self.outline.format)
 
 
-__all__ = ["Context", "NeedsModel"]
+__all__ = ["Context", "NeedsModel", "Unheld"]

@@ -32,6 +32,7 @@ from histnorm.document.read import (
     read_message_lines,
 )
 from histnorm.document.result import DocumentResult, Skip
+from histnorm.document.streamed import streamed_clean
 from histnorm.document.torn import torn_lines
 from histnorm.document.write import Chunk, joined, write_chunks
 from histnorm.engine import unreadable
@@ -76,10 +77,13 @@ def check_document(
 def _message_lines(
     data: bytes, mode: Mode, settings: Settings, format: str | None
 ) -> DocumentResult | _Checked:
-    """Check message-per-line JSONL, parsed once: the fast path reads the lines, and when
-    it does not prove the transcript clean they are decoded with the format and outline
-    it found (`loads_typed`: types and strings are all the fast path reads; numbers beyond
+    """Check message-per-line JSONL: a long session read a line at a time when that
+    proves it clean (`streamed_clean`), else parsed once: the fast path reads the lines,
+    and when it does not prove the transcript clean they are decoded with the format and
+    outline it found (`loads_typed`: types and strings are all the fast path reads; numbers beyond
     64 bits are read exactly before decoding)."""
+    if streamed_clean(data, format, settings):
+        return DocumentResult(Layout.JSONL_MESSAGES, transcripts=1)  # no line held
     body = data.removeprefix(BOM)
     parsed = parse_message_lines(body, exact=False)
     values = parsed.values if parsed.values and not parsed.broken else None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import repeat
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
@@ -28,6 +28,13 @@ def _model_type() -> Any:
 
 
 _WRITTEN = "_histnorm_written"
+
+LIST_WINDOW = 200
+"""How many lines of a session detection reads at most: the session formats' sniffs read
+the first 200 and the signature the first 50, and a message list's sniff finds no
+message among session lines. So a list whose first `LIST_WINDOW` items detection reads
+as a session is detected so whatever follows them (`histnorm.document.streamed` detects
+a long session on them; `tests/test_streamed.py` holds detection to that)."""
 """Where `Codec.written` keeps a transcript's encoding in its `__dict__`."""
 
 
@@ -154,6 +161,13 @@ class Codec(ABC):
     def read_outline(self, data: JsonValue) -> Outline | None:
         """The outline of `data` read without building models, or None for anything the
         fast reader does not handle (`outline` decodes those). The default reads nothing."""
+        return None
+
+    def read_streamed(self, lines: Iterable[Any], sizes: list[int]) -> Outline | None:
+        """`read_outline` of a list of lines given one at a time, none held once read (a
+        long session file, `histnorm.document.streamed`); `sizes` holds the byte size of
+        each line read once `lines` is exhausted. None: the format's reader does not read
+        it (the default: it reads no list a line at a time)."""
         return None
 
     def read_scored(self, data: JsonValue) -> tuple[Outline, float] | None:

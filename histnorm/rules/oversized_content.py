@@ -68,16 +68,23 @@ def _limits(profile: Profile) -> list[int]:
     return [limit for limit in found if limit is not None]
 
 
+def _over(size: int, limit: int | None) -> bool:
+    return limit is not None and size > limit
+
+
 def _model(context: Context) -> Transcript | None:
     """The transcript to check, or None when the JSON it was read from rules every limit
-    out: it is no longer than the smallest size limit and, when sides are limited, names
-    no image. Without JSON or model it asks for the model (`NeedsModel`)."""
+    out: it is no longer than the request limit, no string of it can be longer than the
+    string limit (`Context.item_size`) and, where an image may be
+    (`Context.may_hold_image`), sides are not limited and no string is longer than the
+    image limit. Without JSON or model it asks for the model (`NeedsModel`)."""
     size = context.json_size
     if size is not None:
-        limits = _limits(context.profile)
-        small = not limits or size <= min(limits)
-        sides = context.profile.max_image_side is not None
-        if small and not (sides and context.may_hold_image):
+        profile = context.profile
+        item = context.item_size or size
+        long = _over(item, profile.max_string_length) or _over(size, profile.max_request_bytes)
+        images = profile.max_image_side is not None or _over(item, profile.max_image_base64)
+        if not long and not (images and context.may_hold_image):
             return None
     return context.transcript  # raises NeedsModel on the fast path
 

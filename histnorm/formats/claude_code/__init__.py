@@ -94,16 +94,16 @@ A call id a fix renames (HN104) is renamed where a line that is no message cites
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.outline import BROKEN_CHAIN, LONG_LINE, Outline
 from histnorm.errors import HistnormError, join_pointer
-from histnorm.formats.base import Codec, expect_object
+from histnorm.formats.base import LIST_WINDOW, Codec, expect_object
 from histnorm.formats.claude_code.blocks import decode_content, parse_slot
 from histnorm.formats.claude_code.encode import encode_session
-from histnorm.formats.claude_code.outline import read_outline
-from histnorm.formats.claude_code.sizes import has_long_line
+from histnorm.formats.claude_code.outline import read_lines, read_outline
+from histnorm.formats.claude_code.sizes import has_long_line, long_size
 from histnorm.formats.claude_code.tree import (
     MESSAGE_TYPES,
     Session,
@@ -308,7 +308,7 @@ class ClaudeCodeCodec(Codec):
         if not isinstance(data, list) or not data:
             return 0.0
         score = 0.0
-        for line in data[:200]:
+        for line in data[:LIST_WINDOW]:
             if not isinstance(line, dict) or "role" in line or "messages" in line:
                 return 0.0
             if score == _SURE:
@@ -381,6 +381,14 @@ class ClaudeCodeCodec(Codec):
         line longer than the default limit gives it `LONG_LINE` (HN018)."""
         outline = read_outline(data)
         if outline is None or not isinstance(data, list) or not has_long_line(data):
+            return outline
+        return Outline(outline.messages, outline.format, outline.server_state, LONG_LINE)
+
+    def read_streamed(self, lines: Iterable[Any], sizes: list[int]) -> Outline | None:
+        """`read_outline` of a session's lines read one at a time and not held: `sizes`
+        holds the size of each line read, in bytes, once `lines` is exhausted."""
+        outline = read_lines(lines)
+        if outline is None or not long_size(sizes):
             return outline
         return Outline(outline.messages, outline.format, outline.server_state, LONG_LINE)
 

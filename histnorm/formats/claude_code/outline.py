@@ -26,6 +26,7 @@ message line (HN017 checks what it names), other content; the codec then decodes
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from histnorm.analysis.outline import (
@@ -84,6 +85,12 @@ def read_outline(data: Any) -> Outline | None:
     (at most) parallel-tool forks, as the module docstring says."""
     if not isinstance(data, list):  # a file's lines come as `ReadLines`, a list
         return None
+    return read_lines(data)
+
+
+def read_lines(data: Iterable[Any]) -> Outline | None:
+    """`read_outline` of a session's lines, each read once in file order and not held (a
+    long session can be read one line at a time)."""
     steps: list[Step] = []
     uuids: set[str] = set()
     previous: str | None = None  # uuid of the last node

@@ -9,7 +9,7 @@ by a fix) is measured as Claude Code writes a line: its compact JSON encoding
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import histnorm.jsonio as jsonio
@@ -27,4 +27,9 @@ def line_sizes(lines: Sequence[Any]) -> tuple[int, ...]:
 
 def has_long_line(lines: Sequence[Any]) -> bool:
     """Whether a line is longer than the default `Settings.claude_code_line_limit`."""
-    return any(size > CLAUDE_CODE_LINE_LIMIT for size in line_sizes(lines))
+    return long_size(line_sizes(lines))
+
+
+def long_size(sizes: Iterable[int]) -> bool:
+    """Whether one of the line sizes `sizes` is over the default limit (HN018)."""
+    return any(size > CLAUDE_CODE_LINE_LIMIT for size in sizes)

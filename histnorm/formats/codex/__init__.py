@@ -37,7 +37,7 @@ sends anyway. A rollout without native lines (a converted transcript) is written
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.outline import Outline
@@ -47,6 +47,7 @@ from histnorm.formats.codex.lines import (
     check_lines,
     decode_lines,
     payload_index,
+    read_lines,
     read_outline,
     renamed_event,
     sniff,
@@ -109,6 +110,10 @@ class CodexCodec(Codec):
     def read_outline(self, data: JsonValue) -> Outline | None:
         """The outline read without building models, or None (`Codec.read_outline`)."""
         return read_outline(data)
+
+    def read_streamed(self, lines: Iterable[Any], sizes: list[int]) -> Outline | None:
+        """`read_outline` of a rollout's lines read one at a time and not held."""
+        return read_lines(lines)
 
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode to rollout lines, rewriting only the lines the edits touch."""

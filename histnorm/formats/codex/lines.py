@@ -7,14 +7,14 @@ Helpers for `histnorm.formats.codex`; see that module for the shapes. A line is 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.outline import Outline
 from histnorm.errors import HistnormError, join_pointer
-from histnorm.formats.base import decoded, expect_object, type_name
+from histnorm.formats.base import LIST_WINDOW, decoded, expect_object, type_name
 from histnorm.formats.openai_responses.items import decode_item
-from histnorm.formats.openai_responses.outline import read_outline as read_items_outline
+from histnorm.formats.openai_responses.outline import read_items
 from histnorm.model_terms import JsonValue
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ def sniff(data: JsonValue) -> float:
     if not isinstance(data, list) or not data:
         return 0.0
     score = 0.0
-    for line in data[:200]:
+    for line in data[:LIST_WINDOW]:
         if not isinstance(line, dict) or FOREIGN_KEYS & line.keys():
             return 0.0
         if not is_rollout_line(line):
@@ -116,17 +116,31 @@ def read_outline(data: Any) -> Outline | None:
     payloads as the `openai-responses` fast reader reads them, or None."""
     if not isinstance(data, list):  # a file's lines come as `ReadLines`, a list
         return None
-    payloads = []
-    for line in data:
-        if type(line) is not dict:
-            return None
-        if line.get("type") == RESPONSE_ITEM:
-            payload = line.get("payload")
-            if type(payload) is not dict:
-                return None
-            payloads.append(payload)
-    found = read_items_outline(payloads)
-    return None if found is None else Outline(found.messages, "codex", None, found.flags)
+    return read_lines(data)
+
+
+def read_lines(data: Iterable[Any]) -> Outline | None:
+    """`read_outline` of a rollout's lines, each read once in file order and not held (a
+    long rollout can be read one line at a time)."""
+    broken = False  # a line that is no object, or a response_item without an object payload
+
+    def payloads() -> Iterator[dict[str, Any]]:
+        nonlocal broken
+        for line in data:
+            if type(line) is not dict:
+                broken = True
+                return
+            if line.get("type") == RESPONSE_ITEM:
+                payload = line.get("payload")
+                if type(payload) is not dict:
+                    broken = True
+                    return
+                yield payload
+
+    found = read_items(payloads())
+    if found is None or broken:
+        return None
+    return Outline(found.messages, "codex", None, found.flags)
 
 
 def renamed_event(line: Any, renames: Mapping[str, str]) -> Any:

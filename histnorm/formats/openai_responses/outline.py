@@ -10,6 +10,7 @@ calls by `call_id`; `function_call_output` items are tool results. Anything else
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from histnorm.analysis.outline import (
@@ -43,6 +44,12 @@ def read_outline(data: Any) -> Outline | None:
         items = data
     if type(items) is not list:
         return None
+    return read_items(items, state)
+
+
+def read_items(items: Iterable[Any], state: Any = None) -> Outline | None:
+    """`read_outline` of an item list (`state`: the request's server state), each item
+    read once in order and not held (a rollout's items can be read a line at a time)."""
     steps: list[Step] = []
     append = steps.append
     new = tuple.__new__  # Step(...) without the NamedTuple's Python-level __new__
