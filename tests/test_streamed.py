@@ -82,6 +82,9 @@ def _sessions() -> list[tuple[str, bytes]]:
     ]
     for n, lines in enumerate(generated("claude-code", 0.3, 11, 60)):
         found.append((f"corpus claude-code #{n}", _session_bytes(lines)))
+        if n < 20:  # "image" spelled with an escape in its first text, and an arrow
+            escaped = _session_bytes(lines).replace(b'"text":"', b'"text":"\\u0069mage \\u2192', 1)
+            found.append((f"corpus claude-code #{n}, escaped", escaped))
     for n, lines in enumerate(generated("codex", 0.3, 11, 10)):
         found.append((f"corpus codex #{n}", _session_bytes(lines)))
     return found
@@ -101,8 +104,7 @@ def test_the_streamed_verdict_is_the_whole_files(profile, monkeypatch):
         values = parse_message_lines(data, exact=False).values
         whole = _proven_clean(values, data, None, settings)
         found = streamed.streamed_clean(data, None, settings)
-        readable = whole[1] in SESSION_FORMATS and b"\\u" not in data
-        assert found == (whole[0] and readable), where
+        assert found == (whole[0] and whole[1] in SESSION_FORMATS), where
         if found:
             proven += 1
             assert lint_document(data, path_hint="s.jsonl", profile=profile).diagnostics == ()
@@ -127,7 +129,6 @@ def test_a_long_clean_session_is_not_read_whole(monkeypatch):
     "change",
     [
         lambda data: data + b"not json\n",  # a torn line: read whole, which says where
-        lambda data: data.replace(b'"content":"', b'"content":"\\u0041', 1),  # an escape
         lambda data: data + session("claude-code", True).splitlines(keepends=True)[-1],
     ],
 )
@@ -135,7 +136,23 @@ def test_what_is_not_proven_is_read_whole(change, monkeypatch):
     data = change(session("claude-code", False))
     monkeypatch.setattr(streamed, "STREAMED_FROM", 0)
     assert not streamed.streamed_clean(data, None, Settings())
-    assert lint_document(data, path_hint="s.jsonl").diagnostics != () or b"\\u" in data
+    assert lint_document(data, path_hint="s.jsonl").diagnostics != ()
+
+
+def test_an_image_spelled_with_escapes_is_found_in_the_lines(monkeypatch):
+    """Where a line's text has a `\\u` escape, its JSON is searched for "image" as
+    written again: an escape can spell it."""
+    monkeypatch.setattr(streamed, "STREAMED_FROM", 0)
+    data = _padded("IMAGE and ARROW ", 2).replace(b"IMAGE", b"\\u0069mage")
+    data = data.replace(b"ARROW", b"\\u2192")
+    settings = Settings(profile="anthropic")
+    assert b"image" not in data
+    values = parse_message_lines(data, exact=False).values
+    assert not _proven_clean(values, data, None, settings)[0]  # the sides are measured
+    assert not streamed.streamed_clean(data, None, settings)
+    plain = _padded("A and ARROW ", 2).replace(b"ARROW", b"\\u2192")
+    assert _proven_clean(parse_message_lines(plain, exact=False).values, plain, None, settings)[0]
+    assert streamed.streamed_clean(plain, None, settings)
 
 
 def test_a_format_read_whole_is_not_streamed(monkeypatch):
@@ -201,9 +218,23 @@ def test_the_longest_line_bounds_strings_only_for_the_lines_of_the_text_given():
     lines = ReadLines([{"a": "x" * 10}, {"b": 1}], (19, 7))
     raw = b'{"a":"xxxxxxxxxx"}\n{"b":1}\n'
     assert Context(outline, Settings(), native=lines, raw=raw).item_size == 19
-    assert Context(outline, Settings(), native=Unheld((19, 7)), raw=raw).item_size == 19
+    assert Context(outline, Settings(), native=Unheld((19, 7), False), raw=raw).item_size == 19
     assert Context(outline, Settings(), native=list(lines), raw=raw).item_size == len(raw)
     whole = len(orjson.dumps(list(lines)))  # no text given: the JSON of it all
     assert Context(outline, Settings(), native=lines).item_size == whole
     short = ReadLines([{"a": "x" * 10}, {"b": 1}], (19,))  # sizes of other lines
     assert Context(outline, Settings(), native=short, raw=raw).item_size == len(raw)
+
+
+@pytest.mark.parametrize("profile", [None, "anthropic"])
+def test_lint_and_fix_give_what_they_give_read_whole(profile, monkeypatch):
+    """Reading a line at a time first changes no result: a clean session is reported
+    clean, and a damaged one is checked with the format and outline that reading found."""
+    for where, data in SESSIONS:
+        results = []
+        for start in (0, math.inf):
+            monkeypatch.setattr(streamed, "STREAMED_FROM", start)
+            linted = lint_document(data, path_hint="s.jsonl", profile=profile)
+            fixed = fix_document(data, path_hint="s.jsonl", profile=profile)
+            results.append((linted, fixed))
+        assert results[0] == results[1], where

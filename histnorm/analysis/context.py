@@ -74,12 +74,15 @@ class Unheld:
     time, no line held (`histnorm.document.streamed`): a check finds it is no object (so
     no request body), its JSON is the text the context holds (`raw`), and it cannot be
     serialised, so without that text a check asks for the model. `sizes`: the length of
-    each line in that text, as `ReadLines` holds them."""
+    each line in that text, as `ReadLines` holds them; `marked`: whether the JSON of a
+    line holds `IMAGE_MARKER` (its text, or where it has a `\\u` escape, which could spell
+    it, its compact JSON), which is what `Context.may_hold_image` searches."""
 
-    __slots__ = ("sizes",)
+    __slots__ = ("marked", "sizes")
 
-    def __init__(self, sizes: tuple[int, ...]) -> None:
+    def __init__(self, sizes: tuple[int, ...], marked: bool) -> None:
         self.sizes = sizes
+        self.marked = marked
 
     def __repr__(self) -> str:
         return f"Unheld({len(self.sizes)} lines)"
@@ -179,6 +182,8 @@ class Context:
             _MEDIA not in step.parts for step in outline.messages
         ):
             return False
+        if isinstance(self.native, Unheld):
+            return self.native.marked  # each line searched as it was read
         text = self.native_json
         if text is not None:
             return IMAGE_MARKER in text

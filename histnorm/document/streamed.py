@@ -4,8 +4,8 @@ Lint and fix read a message-per-line file whole when they check it, as its lines
 values (3-4 times the file) and, when a rule reports, its models. A session that needs
 nothing does not need them: `streamed_clean` parses each line, hands it to the format's
 reader (`Codec.read_streamed`) and drops it, so what it holds is the file, the outline
-and one line. Detection reads the first `LIST_WINDOW` lines, which is all it reads of any
-list. A session that is not proven clean (a rule may report, or its reader does not read
+and one line. Detection reads the first `LIST_WINDOW` lines, which is all it reads of a
+session. A session that is not proven clean (a rule may report, or its reader does not read
 it a line at a time) is read whole after all, as before, and checked on its models.
 """
 
@@ -16,7 +16,7 @@ from itertools import chain
 from typing import Any
 
 import histnorm.jsonio as jsonio
-from histnorm.analysis.context import Unheld
+from histnorm.analysis.context import IMAGE_MARKER, Unheld
 from histnorm.document.layout import BOM, line_spans
 from histnorm.document.read import pick_reading
 from histnorm.engine import outline_clean
@@ -30,48 +30,70 @@ STREAMED_FROM = 1 << 20
 a smaller one costs little memory read whole, and a damaged one would be parsed twice."""
 
 _ESCAPE = b"\\u"
-"""A `\\u` escape: the size and media checks then search the lines' JSON as written
-again (`Context.native_json`), which needs them held."""
+"""A `\\u` escape, which could spell the letters of `IMAGE_MARKER`."""
 
 
 class _Broken(Exception):
     """A line is no JSON: the whole-file reading says where and why."""
 
 
-def _values(body: bytes, sizes: list[int]) -> Iterator[Any]:
-    """The parsed value of each line of `body` that is not blank (`jsonio.loads_typed`,
-    as the lint fast path reads them), its size appended to `sizes` as it is read."""
-    for _, start, end, _ in line_spans(body):
-        line = body[start:end]
-        if not line.strip():
-            continue
-        try:
-            value = jsonio.loads_typed(line)
-        except HistnormError:
-            raise _Broken from None
-        sizes.append(end - start)
-        yield value
+class _Lines:
+    """What the checks read of the lines of a session read a line at a time: the size of
+    each, and whether one holds `IMAGE_MARKER` (`Unheld`)."""
+
+    def __init__(self) -> None:
+        self.sizes: list[int] = []
+        self.marked = False
+
+    def values(self, body: bytes) -> Iterator[Any]:
+        """The parsed value of each line of `body` that is not blank
+        (`jsonio.loads_typed`, as the lint fast path reads them), noted as it is read."""
+        for _, start, end, _ in line_spans(body):
+            line = body[start:end]
+            if not line.strip():
+                continue
+            try:
+                value = jsonio.loads_typed(line)
+            except HistnormError:
+                raise _Broken from None
+            self.sizes.append(end - start)
+            if not self.marked:
+                self.marked = _marked(line, value)
+            yield value
+
+
+def _marked(line: bytes, value: Any) -> bool:
+    """Whether the JSON of a line holds `IMAGE_MARKER`: its text does (no escape spells
+    its letters), or it has a `\\u` escape, which could, and its compact JSON does."""
+    if IMAGE_MARKER in line:
+        return True
+    if _ESCAPE not in line:
+        return False
+    try:
+        return IMAGE_MARKER in jsonio.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        return True
 
 
 def streamed_clean(data: bytes, format: str | None, settings: Settings) -> bool:
     """Whether the message-per-line file `data` (one session) is proven to need nothing,
-    read a line at a time (`STREAMED_FROM` bytes and up, no `\\u` escape); False means
-    only "not proven": read it whole. `format` as for `lint_document` (None: detected)."""
+    read a line at a time (`STREAMED_FROM` bytes and up); False means only "not proven":
+    read it whole. `format` as for `lint_document` (None: detected)."""
     body = data.removeprefix(BOM)
-    if len(body) < STREAMED_FROM or _ESCAPE in body:
+    if len(body) < STREAMED_FROM:
         return False
-    sizes: list[int] = []
-    values = _values(body, sizes)
+    lines = _Lines()
+    values = lines.values(body)
     try:
         head = [value for _, value in zip(range(LIST_WINDOW), values, strict=False)]
         chosen, _ = pick_reading(head, format) if head else (None, None)
         codec = CODECS.get(chosen) if chosen is not None else None
         if codec is None:
             return False
-        outline = codec.read_streamed(chain(head, values), sizes)
+        outline = codec.read_streamed(chain(head, values), lines.sizes)
     except _Broken:
         return False
     del head
     if outline is None:
         return False
-    return outline_clean(outline, settings, Unheld(tuple(sizes)), data)
+    return outline_clean(outline, settings, Unheld(tuple(lines.sizes), lines.marked), data)
