@@ -80,8 +80,8 @@ def _message_lines(
     """Check message-per-line JSONL: a long session read a line at a time when that
     proves it clean (`streamed_clean`), else parsed once: the fast path reads the lines,
     and when it does not prove the transcript clean they are decoded with the format and
-    outline it found (`loads_typed`: types and strings are all the fast path reads; numbers beyond
-    64 bits are read exactly before decoding)."""
+    outline it found (`loads_typed`: types and strings are all the fast path reads;
+    numbers beyond 64 bits are read exactly before decoding)."""
     if streamed_clean(data, format, settings):
         return DocumentResult(Layout.JSONL_MESSAGES, transcripts=1)  # no line held
     body = data.removeprefix(BOM)

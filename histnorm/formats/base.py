@@ -28,6 +28,7 @@ def _model_type() -> Any:
 
 
 _WRITTEN = "_histnorm_written"
+"""Where `Codec.written` keeps a transcript's encoding in its `__dict__`."""
 
 LIST_WINDOW = 200
 """How many lines of a session detection reads at most: the session formats' sniffs read
@@ -35,7 +36,6 @@ the first 200 and the signature the first 50, and a message list's sniff finds n
 message among session lines. So a list whose first `LIST_WINDOW` items detection reads
 as a session is detected so whatever follows them (`histnorm.document.streamed` detects
 a long session on them; `tests/test_streamed.py` holds detection to that)."""
-"""Where `Codec.written` keeps a transcript's encoding in its `__dict__`."""
 
 
 class _Missing:

@@ -267,6 +267,13 @@ def _uuids(message: Message) -> list[str]:
     return [u for u in dict.fromkeys(found) if u is not None]
 
 
+def _long_lines(outline: Outline, long: bool) -> Outline:
+    """`outline`, with `LONG_LINE` when a line of its session is `long` (HN018)."""
+    if not long:
+        return outline
+    return Outline(outline.messages, outline.format, outline.server_state, LONG_LINE)
+
+
 class ClaudeCodeCodec(Codec):
     """Claude Code session JSONL: the active branch of the line tree, as messages."""
 
@@ -380,17 +387,15 @@ class ClaudeCodeCodec(Codec):
         """The outline read without building models, or None (`Codec.read_outline`); a
         line longer than the default limit gives it `LONG_LINE` (HN018)."""
         outline = read_outline(data)
-        if outline is None or not isinstance(data, list) or not has_long_line(data):
+        if outline is None or not isinstance(data, list):
             return outline
-        return Outline(outline.messages, outline.format, outline.server_state, LONG_LINE)
+        return _long_lines(outline, has_long_line(data))
 
     def read_streamed(self, lines: Iterable[Any], sizes: list[int]) -> Outline | None:
         """`read_outline` of a session's lines read one at a time and not held: `sizes`
         holds the size of each line read, in bytes, once `lines` is exhausted."""
         outline = read_lines(lines)
-        if outline is None or not long_size(sizes):
-            return outline
-        return Outline(outline.messages, outline.format, outline.server_state, LONG_LINE)
+        return None if outline is None else _long_lines(outline, long_size(sizes))
 
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode to session lines, rewriting only the lines the edits touch."""
