@@ -242,15 +242,21 @@ def dropped_answers(before: Transcript, after: Transcript) -> int:
     (compared by `result_key`, so moved and renamed results count as kept, and so do a
     result whose content only gained text at its end and one whose content a fix replaced
     with `with_content`). A result removed with its call counts as kept only when that call
-    is `unreplayable`: a call that is merely misplaced keeps its result."""
+    is `unreplayable`: a call that is merely misplaced keeps its result. A message both
+    hold, the very object, keeps every result it holds: only the others are looked into
+    (a message built unread, `model.unread_message`, stays so)."""
     from histnorm.pairing import pair_transcript
 
+    messages = before.messages
+    shared = {id(m) for m in after.messages}  # alive in both: an id names one object
     answers = [
-        (part, before.messages[cmi].parts[cpi])
+        (part, messages[cmi].parts[cpi])
         for (mi, pi), (cmi, cpi) in pair_transcript(before).result_calls.items()
-        if isinstance(part := before.messages[mi].parts[pi], model.ToolResultPart)
+        if id(messages[mi]) not in shared
+        and isinstance(part := messages[mi].parts[pi], model.ToolResultPart)
     ]
-    if _all_kept([part for part, _ in answers], after):
+    shared = {id(m) for m in messages} & shared
+    if _all_kept([part for part, _ in answers], after, shared):
         return 0  # every answer is still there, the very part: none is compared by key
     wanted: dict[bytes, list[tuple[ToolResultPart, Part]]] = {}
     for part, call in answers:
@@ -258,8 +264,11 @@ def dropped_answers(before: Transcript, after: Transcript) -> int:
     results: list[ToolResultPart] = []
     calls: set[tuple[object, ...]] = set()
     for message in after.messages:
+        mine = id(message) in shared  # its results are kept, and not among `answers`
         for part in message.parts:
             if isinstance(part, model.ToolResultPart):
+                if mine:
+                    continue
                 key = _key_digest(part)
                 if wanted.get(key):
                     wanted[key].pop()
@@ -280,13 +289,16 @@ def dropped_answers(before: Transcript, after: Transcript) -> int:
     return lost
 
 
-def _all_kept(parts: list[ToolResultPart], after: Transcript) -> bool:
+def _all_kept(parts: list[ToolResultPart], after: Transcript, shared: set[int]) -> bool:
     """Whether `after` holds each of `parts`, the very objects, as often as `parts` does:
-    then every key `dropped_answers` looks for is there as often, and nothing is lost."""
+    then every key `dropped_answers` looks for is there as often, and nothing is lost.
+    The messages in `shared` (by id) hold none of `parts` and are not looked into."""
     if not parts:
         return True
     held: dict[int, int] = {}
     for message in after.messages:
+        if id(message) in shared:
+            continue
         for part in message.parts:
             held[id(part)] = held.get(id(part), 0) + 1
     for part in parts:

@@ -10,11 +10,13 @@ values are defined by each codec.
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from histnorm.model_terms import NATIVE_MEMO
+from histnorm.model_terms import NATIVE_MEMO, UNREAD
 
 # Defined without pydantic in `histnorm.model_terms`; re-exported as the model's own.
 from histnorm.model_terms import PARTIAL_RESPONSE_KEY as PARTIAL_RESPONSE_KEY
@@ -150,12 +152,79 @@ Part = Annotated[
 class Message(_Frozen):
     """One message: a role (compared case-insensitively), parts and metadata."""
 
+    # A message its codec's fast reader read may be built unread (`unread_message`): it
+    # holds its native value and decodes the rest the first time anything else of it is
+    # asked for, so a fix builds the parts only of the messages something looks into. It
+    # is then what decoding it at once gives, and compares, hashes, copies and dumps so.
+
     role: str
     id: str | None = None
     author_name: str | None = None
     parts: tuple[Part, ...] = ()
     metadata: dict[str, JsonValue] = Field(default_factory=dict)
     native: JsonValue = None
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _MESSAGE_FIELDS and UNREAD in self.__dict__:
+            read(self)
+            return self.__dict__[name]
+        return super().__getattr__(name)  # type: ignore[misc]
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if isinstance(other, Message):
+            mine, theirs = self.__dict__.get("native"), other.__dict__.get("native")
+            if mine is not theirs and mine != theirs:
+                return False  # a field differs: neither needs reading to tell
+            if UNREAD in self.__dict__:
+                read(self)
+            if UNREAD in other.__dict__:
+                read(other)
+        return super().__eq__(other)
+
+    def __hash__(self) -> int:
+        if UNREAD in self.__dict__:
+            read(self)
+        return hash(_message_values(self.__dict__))
+
+    # What reads the fields without asking for them reads the message first.
+    def __copy__(self) -> Any:
+        read(self)
+        return super().__copy__()
+
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Any:
+        read(self)
+        return super().__deepcopy__(memo)
+
+    def __getstate__(self) -> dict[Any, Any]:
+        read(self)
+        return super().__getstate__()
+
+    def __iter__(self) -> Any:
+        read(self)
+        return super().__iter__()
+
+    def __repr_args__(self) -> Any:
+        read(self)
+        return super().__repr_args__()
+
+    @property
+    def model_fields_set(self) -> set[str]:
+        read(self)
+        return self.__pydantic_fields_set__
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Any:
+        read(self)
+        return super().model_copy(update=update, deep=deep)
+
+    def model_dump(self, **options: Any) -> dict[str, Any]:
+        read(self)
+        return super().model_dump(**options)
+
+    def model_dump_json(self, **options: Any) -> str:
+        read(self)
+        return super().model_dump_json(**options)
 
     def role_is(self, *roles: str) -> bool:
         """Whether the role equals one of `roles`, ignoring case."""
@@ -179,6 +248,21 @@ class Transcript(_Frozen):
     Responses `previous_response_id` or `conversation`), or None. Calls its results answer
     may live there rather than in `messages`."""
 
+    def model_dump(self, **options: Any) -> dict[str, Any]:
+        for message in self.messages:
+            read(message)
+        return super().model_dump(**options)
+
+    def model_dump_json(self, **options: Any) -> str:
+        for message in self.messages:
+            read(message)
+        return super().model_dump_json(**options)
+
+    def __getstate__(self) -> dict[Any, Any]:
+        for message in self.messages:
+            read(message)
+        return super().__getstate__()
+
     def evolve(self, **changes: Any) -> Any:
         """`_Frozen.evolve`; the copy shares `native_memo` while its native is the same."""
         new = super().evolve(**changes)
@@ -186,3 +270,44 @@ class Transcript(_Frozen):
         if held is not None and new.native is held[0]:
             new.__dict__[NATIVE_MEMO] = held
         return new
+
+
+_MESSAGE_FIELDS = tuple(Message.model_fields)
+_message_values = operator.itemgetter(*_MESSAGE_FIELDS)
+_set = object.__setattr__
+_new = object.__new__
+
+
+def unread_message(native: Any, decoder: Callable[[Any, str], Message], pointer: str) -> Message:
+    """The message `decoder(native, pointer)` gives, built without decoding it: it is
+    decoded the first time anything but its `native` is asked for (`read`). Only for a
+    value `decoder` is known to decode (its codec's fast reader read it): the error a
+    decoder raises is not kept for later. Until it is read it holds its `__dict__` alone
+    (what is kept beside the fields may be added to it); `read` sets the rest."""
+    message = _new(Message)
+    _set(message, "__dict__", {"native": native, UNREAD: (decoder, pointer)})
+    return message
+
+
+def unread(message: Message) -> bool:
+    """Whether `message` was built unread (`unread_message`) and nothing has read it yet:
+    none of its parts exists yet."""
+    return UNREAD in message.__dict__
+
+
+def read(message: Message) -> None:
+    """Decode an unread message (`unread_message`): it takes the fields its decoder gives,
+    in their order, and keeps what is kept beside them (memos), in a new `__dict__` set
+    at once (whoever holds the old one sees it unread, never half read)."""
+    memo = message.__dict__
+    held = memo.get(UNREAD)
+    if held is None:
+        return
+    decoder, pointer = held
+    full = decoder(memo["native"], pointer)
+    fields = full.__dict__
+    kept = {key: value for key, value in memo.items() if key not in fields and key != UNREAD}
+    _set(message, "__pydantic_fields_set__", set(full.__pydantic_fields_set__))
+    _set(message, "__pydantic_extra__", full.__pydantic_extra__)
+    _set(message, "__pydantic_private__", full.__pydantic_private__)
+    _set(message, "__dict__", {**fields, **kept})

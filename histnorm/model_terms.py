@@ -53,6 +53,10 @@ class Memoised(Protocol):
     def native(self) -> Any: ...
 
 
+UNREAD = "_histnorm_unread"
+"""Where a message built unread (`histnorm.model.unread_message`) keeps, in its `__dict__`,
+how to read it: its decoder and its pointer. A message holding it is still unread."""
+
 NATIVE_MEMO = "_histnorm_native_memo"
 """Where `native_memo` keeps its answers in a transcript's `__dict__`."""
 

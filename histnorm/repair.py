@@ -173,7 +173,7 @@ def _repair_value(value: Any, format: str | None, settings: Settings) -> Repair[
                 return Repair(value, _EMPTY, (), found)
             raw = None  # `data` is a copy of `value`, which `raw` is the JSON of
         codec = get_codec(found)
-        read = seed_read(codec.decode(data), outline, data, raw)
+        read = seed_read(codec.decode_read(data, outline), outline, data, raw)
         result = engine.fix(read, settings)
     except NotATranscript as error:
         if empty_history(data):

@@ -19,6 +19,7 @@ from histnorm.analysis.outline import (
     UNANSWERED,
     Other,
     Outline,
+    Result,
     holds_image_slot,
 )
 from histnorm.last_answer import ReadLines
@@ -187,8 +188,17 @@ class Context:
         text = self.native_json
         if text is not None:
             return IMAGE_MARKER in text
-        transcript = self._transcript  # a fixed one: its messages tell
-        return transcript is None or any(map(holds_image_slot, transcript.messages))
+        transcript = self._transcript  # a fixed one: its messages tell, those whose step
+        if transcript is None:  # shows a media part or a result (the others hold none)
+            return True
+        messages, steps = transcript.messages, outline.messages
+        if len(steps) != len(messages):
+            return any(map(holds_image_slot, messages))
+        return any(
+            holds_image_slot(message)
+            for message, step in zip(messages, steps, strict=True)
+            if _MEDIA in step.parts or any(type(part) is Result for part in step.parts)
+        )
 
     @property
     def transcript(self) -> Transcript:

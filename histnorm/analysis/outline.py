@@ -326,7 +326,7 @@ def outline_part(part: Part) -> OutlinePart:
     return Other(part.kind)
 
 
-_IMAGE_SLOT = "_histnorm_image_slot"
+IMAGE_SLOT = "_histnorm_image_slot"
 """Where `holds_image_slot` keeps its answer in a message's `__dict__` (pydantic ignores
 it), with the `id` of the message it holds for."""
 
@@ -337,7 +337,7 @@ def holds_image_slot(message: Message) -> bool:
     frozen: the answer holds for the message it was found for, and a copy has another
     `id`), so the transcripts a run of fixes makes look only at the messages it made."""
     memo = message.__dict__
-    held = memo.get(_IMAGE_SLOT)
+    held = memo.get(IMAGE_SLOT)
     if held is not None and held[0] == id(message):
         return bool(held[1])
     found = any(
@@ -345,7 +345,7 @@ def holds_image_slot(message: Message) -> bool:
         or (isinstance(part, model.ToolResultPart) and isinstance(part.content, list))
         for part in message.parts
     )
-    memo[_IMAGE_SLOT] = (id(message), found)
+    message.__dict__[IMAGE_SLOT] = (id(message), found)  # reading it may give it a new one
     return found
 
 
@@ -381,8 +381,8 @@ def build_outline(
         ):
             step_flags |= UNKNOWN
         step = Step(message.role, tuple(map(outline_part, message.parts)), step_flags, message.id)
-        if reader is not None:
-            memo[_STEP] = (id(message), reader, step)
+        if reader is not None:  # reading the message may have given it a new `__dict__`
+            message.__dict__[_STEP] = (id(message), reader, step)
         steps.append(step)
     return Outline(tuple(steps), transcript.format, transcript.server_state, flags)
 

@@ -20,7 +20,7 @@ from histnorm.document.result import LineResult, Skip
 from histnorm.document.write import write_line
 from histnorm.engine import unreadable
 from histnorm.errors import HistnormError, NotATranscript
-from histnorm.formats import claims, common_format, seed_read
+from histnorm.formats import claims, common_format
 from histnorm.settings import Settings
 
 HEAD_BYTES = 8 << 20
@@ -148,7 +148,5 @@ class _State:
             if isinstance(value, Record):
                 return value
         file_format = self.detected if self.detect == "file" else None
-        record = read_value(value, number, format, content, file_format)
-        if record.transcript is not None:  # decoded from `value`, read from `content`
-            seed_read(record.transcript, outline, value, content)
+        record = read_value(value, number, format, content, file_format, outline)
         return record

@@ -51,14 +51,18 @@ WINDOW = 32
 
 
 def decode_value(
-    value: Any, format: str | None = None, file_format: str | None = None
+    value: Any,
+    format: str | None = None,
+    file_format: str | None = None,
+    outline: Outline | None = None,
 ) -> Transcript:
     """Decode a parsed native value with `format`, or in the file's format `file_format`
     (raising if another format or none claims it), or in the detected one. Raises
-    `NotATranscript` for valid JSON that holds no transcript (only without `format`)."""
+    `NotATranscript` for valid JSON that holds no transcript (only without `format`).
+    `outline`: what the fast reader of its format read of it (`Codec.decode_read`)."""
     if format is None:
         format = detect_format(value) if file_format is None else in_file_format(value, file_format)
-    return get_codec(format).decode(value)
+    return get_codec(format).decode_read(value, outline)
 
 
 def settle_format(values: Iterable[Any]) -> str | None:
@@ -94,7 +98,7 @@ def _record(
     outline: Outline | None = None,
 ) -> Record:
     try:
-        transcript = decode_value(value, format, file_format)
+        transcript = decode_value(value, format, file_format, outline)
     except HistnormError as exc:
         return Record(None, exc.at(line=line, prefix=pointer), line, pointer, raw)
     if raw:  # the size and media checks measure the text it was read from
@@ -200,11 +204,19 @@ def parse_line(line: bytes, number: int) -> Any | Record:
 
 
 def read_value(
-    value: Any, number: int, format: str | None, raw: bytes, file_format: str | None = None
+    value: Any,
+    number: int,
+    format: str | None,
+    raw: bytes,
+    file_format: str | None = None,
+    outline: Outline | None = None,
 ) -> Record:
     """The record of one line's parsed `value` (see `pick_format` for `format`), held to
-    the file's format `file_format` when `format` is None."""
-    return _record(value, format, line=number, pointer="", raw=raw, file_format=file_format)
+    the file's format `file_format` when `format` is None; `outline`, what the fast reader
+    of its format read of `value`, when the caller has it (`seed_read`)."""
+    return _record(
+        value, format, line=number, pointer="", raw=raw, file_format=file_format, outline=outline
+    )
 
 
 def read_jsonl(

@@ -8,13 +8,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import repeat
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from histnorm.analysis.outline import Outline, build_outline
+from histnorm.analysis.outline import IMAGE_SLOT, Outline, build_outline
 from histnorm.content_keys import unread_content
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.errors import type_name as type_name  # re-exported for the codecs
 from histnorm.formats._fixed_types import changed_type
 from histnorm.lazy import model
-from histnorm.model_terms import JsonValue, memo_source, same_source
+from histnorm.model_terms import UNREAD, JsonValue, memo_source, same_source
 
 if TYPE_CHECKING:
     from histnorm.model import Message, Transcript
@@ -106,6 +106,11 @@ class Codec(ABC):
     @abstractmethod
     def encode(self, transcript: Transcript) -> JsonValue:
         """Build the native document for `transcript`."""
+
+    def decode_read(self, data: JsonValue, outline: Outline | None) -> Transcript:
+        """`decode(data)`, given the outline this codec's fast reader read of `data` (None:
+        it did not read it), which a codec may build its messages from as it needs them."""
+        return self.decode(data)
 
     def written(self, transcript: Transcript) -> JsonValue:
         """What `encode` gives for `transcript`, computed once per transcript (kept in its
@@ -269,6 +274,32 @@ class MessageListCodec(Codec):
             return transcript  # its envelope, and each message written as read: itself
         return self._decode(data, {id(m.native): m for m in read if reads_as(m, decoder)})
 
+    def decode_read(self, data: JsonValue, outline: Outline | None) -> Transcript:
+        """`decode(data)`, given the outline this codec's fast reader read of `data` (None:
+        it did not read it): then each message is built unread (`model.unread_message`),
+        and decoded only when something asks for more than its native value."""
+        if outline is None or outline.format != self.name:
+            return self.decode(data)
+        messages, base = split_envelope(data, self.envelope_key, self.message_noun)
+        if len(messages) != len(outline.messages):
+            return self.decode(data)
+        decoder = self.message_decoder
+        key = _decoder_key(decoder)
+        unread = model.unread_message
+        imageless = outline.imageless  # what its reader saw of every message
+        found = []
+        for i, native in enumerate(messages):
+            message = unread(native, decoder, f"{base}/{i}")
+            memo = message.__dict__  # marked as `decoded` marks it, and as holding no
+            # image slot (`holds_image_slot`) when its reader saw none
+            if key is not None:
+                memo[_REUSE] = {key: (id(message), True)}
+            if imageless:
+                memo[IMAGE_SLOT] = (id(message), False)
+            found.append(message)
+        native = data if isinstance(data, dict) else None
+        return model.Transcript(messages=tuple(found), format=self.name, native=native)
+
     def _decode(self, data: JsonValue, known: Mapping[int, Message]) -> Transcript:
         """`decode`, taking the message `known` holds by the `id` of a native message."""
         messages, base = split_envelope(data, self.envelope_key, self.message_noun)
@@ -321,10 +352,14 @@ def reuse_native(obj: Any, decoder: Callable[[Any], Any]) -> bool:
     kept message once. Models are frozen, so an answer holds for the model it was found
     for; a copy (`model_copy` copies the `__dict__` it is kept in) has another `id`, which
     no model alive when it was copied has, and finds its own."""
+    held_by = getattr(obj, "__dict__", _NONE)
+    unread = held_by.get(UNREAD)
+    if unread is not None and unread[0] is decoder:
+        return True  # built unread by `decoder` (`model.unread_message`), and still unread
     native = getattr(obj, "native", None)
     if native is None:
         return False
-    kept = getattr(obj, "__dict__", _NONE).get(_REUSE)  # answers are kept on models only
+    kept = held_by.get(_REUSE)  # answers are kept on models only
     if kept is not None:  # and only under a decoder that is its key
         held = kept.get(decoder)
         if held is not None and held[0] == id(obj):

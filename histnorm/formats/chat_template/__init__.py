@@ -72,7 +72,7 @@ from histnorm.formats.chat_template.v1 import (
     writes_v1,
 )
 from histnorm.lazy import model
-from histnorm.model_terms import JsonValue
+from histnorm.model_terms import UNREAD, JsonValue
 
 if TYPE_CHECKING:
     from histnorm.model import Message, Part, ToolResultPart, Transcript
@@ -310,7 +310,11 @@ class ChatTemplateCodec(MessageListCodec):
         out: list[dict[str, Any]] = []
         dialect = dialect_of(transcript.messages)
         for message in transcript.messages:
-            out.extend(encode_message(message, dialect))
+            unread = message.__dict__.get(UNREAD)
+            if unread is not None and unread[0] is decode_message:
+                out.append(message.native)  # as read, and never read since
+            else:
+                out.extend(encode_message(message, dialect))
         return join_envelope(transcript, "messages", out)
 
     def part_pointer(self, transcript: Transcript, message_index: int, part_index: int) -> str:

@@ -35,7 +35,7 @@ from histnorm.formats.openai_chat.read import (
     unread,
 )
 from histnorm.formats.openai_chat.write import encode_message
-from histnorm.model_terms import JsonValue
+from histnorm.model_terms import UNREAD, JsonValue
 
 if TYPE_CHECKING:
     from histnorm.model import Transcript
@@ -132,7 +132,11 @@ class OpenAIChatCodec(MessageListCodec):
         """Encode to the native shape the transcript was read from."""
         out: list[dict[str, Any]] = []
         for message in transcript.messages:
-            out.extend(encode_message(message))
+            unread = message.__dict__.get(UNREAD)
+            if unread is not None and unread[0] is decode_message:
+                out.append(message.native)  # as read, and never read since
+            else:
+                out.extend(encode_message(message))
         return join_envelope(transcript, "messages", out)
 
     def part_pointer(self, transcript: Transcript, message_index: int, part_index: int) -> str:

@@ -1,0 +1,222 @@
+"""Messages built unread are what decoding them at once gives.
+
+When a message-list codec's fast reader has read a history, `Codec.decode_read` builds
+each message unread (`histnorm.model.unread_message`): it holds its native value and is
+decoded the first time anything else of it is asked for. A fix then builds the parts only
+of the messages it looks into. These tests hold an unread message to the decoded one in
+every way it can be looked at, hold lint, fix and `repair()` to what they give when every
+message is decoded at once, and show that a fix leaves the messages it does not look into
+unread.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import orjson
+import pytest
+from outline_helpers import SAMPLES
+
+import histnorm
+from histnorm import model
+from histnorm.analysis.outline import Outline
+from histnorm.document import fix_document, lint_document
+from histnorm.edit import dropped_answers
+from histnorm.formats import CODECS, seed_read
+from histnorm.formats.base import Codec, MessageListCodec
+from histnorm.model import Transcript, unread
+from histnorm.settings import Settings
+
+FIELDS = tuple(model.Message.model_fields)
+
+
+def _read_samples() -> list[tuple[str, str, object, Outline]]:
+    found = []
+    for fmt, where, value in SAMPLES:
+        codec = CODECS[fmt]
+        if not isinstance(codec, MessageListCodec):
+            continue
+        outline = codec.read_outline(value)
+        if outline is not None:
+            found.append((fmt, where, value, outline))
+    return found
+
+
+READ = _read_samples()
+
+
+def _pair(fmt: str, value: object, outline: Outline) -> tuple[Transcript, Transcript]:
+    codec = CODECS[fmt]
+    return codec.decode_read(value, outline), codec.decode(value)
+
+
+def _same_fields(message: model.Message, decoded: model.Message) -> bool:
+    """Equal fields in the same order, each the same type (the `__dict__` as decoded)."""
+    mine = [(k, v) for k, v in message.__dict__.items() if k in FIELDS]
+    theirs = [(k, v) for k, v in decoded.__dict__.items() if k in FIELDS]
+    return mine == theirs and message.__pydantic_fields_set__ == decoded.__pydantic_fields_set__
+
+
+def test_every_message_list_codec_reads_unread_and_the_samples_cover_them() -> None:
+    formats = {fmt for fmt, *_ in READ}
+    readers = {
+        name
+        for name, codec in CODECS.items()
+        if isinstance(codec, MessageListCodec)
+        and type(codec).read_outline is not Codec.read_outline
+    }
+    assert formats == readers
+    assert len(READ) > 200
+
+
+def test_an_unread_transcript_is_the_decoded_one() -> None:
+    for fmt, where, value, outline in READ:
+        lazy, eager = _pair(fmt, value, outline)
+        assert all(map(unread, lazy.messages)), where
+        assert [m.native for m in lazy.messages] == [m.native for m in eager.messages]
+        assert lazy == eager, where  # comparing reads every message
+        for message, decoded in zip(lazy.messages, eager.messages, strict=True):
+            assert not unread(message)
+            assert _same_fields(message, decoded), where
+            assert repr(message) == repr(decoded)
+        assert lazy.model_dump_json() == eager.model_dump_json(), where
+
+
+@pytest.mark.parametrize(
+    "look",
+    [
+        pytest.param(lambda m: m.parts, id="a field"),
+        pytest.param(lambda m: m.role_is("user"), id="a method"),
+        pytest.param(lambda m: m.is_partial, id="a property"),
+        pytest.param(lambda m: m.model_dump(), id="model_dump"),
+        pytest.param(lambda m: m.model_dump_json(), id="model_dump_json"),
+        pytest.param(lambda m: m.model_copy(update={"id": "x"}), id="model_copy"),
+        pytest.param(lambda m: m.evolve(id="x"), id="evolve"),
+        pytest.param(copy.copy, id="copy"),
+        pytest.param(copy.deepcopy, id="deepcopy"),
+        pytest.param(lambda m: pickle.loads(pickle.dumps(m)), id="pickle"),
+        pytest.param(lambda m: dict(m), id="iter"),
+        pytest.param(repr, id="repr"),
+        pytest.param(lambda m: m.model_fields_set, id="model_fields_set"),
+    ],
+)
+def test_each_way_of_looking_at_a_message_gives_what_the_decoded_one_gives(look) -> None:
+    for fmt, where, value, outline in READ[:: max(1, len(READ) // 60)]:
+        lazy, eager = _pair(fmt, value, outline)
+        for message, decoded in zip(lazy.messages, eager.messages, strict=True):
+            assert unread(message)
+            mine, theirs = look(message), look(decoded)
+            if isinstance(mine, model.Message):
+                assert _same_fields(mine, theirs), where
+                assert not unread(mine)
+            else:
+                assert mine == theirs, where
+            assert not unread(message)
+            assert _same_fields(message, decoded), where
+
+
+def test_a_hash_is_asked_of_the_decoded_message() -> None:
+    fmt, _, value, outline = READ[0]
+    lazy, eager = _pair(fmt, value, outline)
+    message, decoded = lazy.messages[0], eager.messages[0]
+    with pytest.raises(TypeError):  # its metadata is a dict, as for the decoded one
+        hash(decoded)
+    with pytest.raises(TypeError):
+        hash(message)
+    assert not unread(message)
+
+
+def test_a_transcript_dumps_and_pickles_its_unread_messages_read() -> None:
+    fmt, _, value, outline = next(r for r in READ if len(r[3].messages) > 2)
+    lazy, eager = _pair(fmt, value, outline)
+    assert lazy.model_dump() == eager.model_dump()
+    lazy, _ = _pair(fmt, value, outline)
+    assert pickle.loads(pickle.dumps(lazy)) == eager
+    assert not any(map(unread, lazy.messages))
+
+
+SETTINGS = {
+    "default": Settings(),
+    "anthropic": Settings(profile="anthropic"),
+    "portable, unsafe": Settings(profile="portable", unsafe_fixes=True),
+}
+
+
+def _results(value: object, fmt: str, settings: Settings) -> tuple[object, ...]:
+    data = orjson.dumps(value)
+    line = data + b"\n"
+    return (
+        lint_document(data, format=fmt, settings=settings),
+        fix_document(data, format=fmt, settings=settings),
+        lint_document(line, path_hint="x.jsonl", settings=settings),
+        fix_document(line, path_hint="x.jsonl", settings=settings),
+        histnorm.repair(copy.deepcopy(value), format=fmt, settings=settings),
+    )
+
+
+def _decoded_at_once(codec: Codec, data: object, outline: Outline | None) -> Transcript:
+    return codec.decode(data)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", list(SETTINGS))
+def test_lint_fix_and_repair_give_what_they_give_with_every_message_decoded(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = SETTINGS[name]
+    third = list(SETTINGS).index(name)  # every fixture; a third of the corpus under each
+    for i, (fmt, where, value, _) in enumerate(READ):
+        if where.startswith("corpus") and i % 3 != third:
+            continue
+        monkeypatch.undo()
+        found = _results(value, fmt, settings)
+        monkeypatch.setattr(MessageListCodec, "decode_read", _decoded_at_once)
+        assert found == _results(value, fmt, settings), f"{where} ({fmt}, {name})"
+
+
+def _damaged() -> list[dict[str, object]]:
+    return [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "Weather in Oslo and Paris?"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "a", "type": "function", "function": {"name": "w", "arguments": "{}"}},
+                {"id": "b", "type": "function", "function": {"name": "w", "arguments": "{}"}},
+            ],
+        },
+        {"role": "tool", "tool_call_id": "a", "content": "7 °C"},
+        {"role": "tool", "tool_call_id": "a", "content": "7 °C"},
+        {"role": "user", "content": "Thanks."},
+    ]
+
+
+def test_a_fix_reads_only_the_messages_it_looks_into(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The orphan call and the duplicate result are fixed; the system message and the
+    user turns are never read."""
+    made: list[Transcript] = []
+    real = MessageListCodec.decode_read
+
+    def spy(self: MessageListCodec, data: object, outline: Outline | None) -> Transcript:
+        made.append(real(self, data, outline))  # type: ignore[arg-type]
+        return made[-1]
+
+    monkeypatch.setattr(MessageListCodec, "decode_read", spy)
+    done = histnorm.repair(_damaged())
+    assert done.applied == {"HN001": 1, "HN010": 1}
+    assert len(made) == 1
+    assert [unread(m) for m in made[0].messages] == [True, True, False, False, False, True]
+
+
+def test_a_result_kept_in_an_unread_message_is_not_counted_dropped() -> None:
+    value = _damaged()[:4]
+    value[2]["tool_calls"] = value[2]["tool_calls"][:1]  # type: ignore[index]
+    codec = CODECS["openai-chat"]
+    outline = codec.read_outline(value)
+    before = seed_read(codec.decode_read(value, outline), outline, value)
+    after = before.model_copy(update={"messages": before.messages[:1] + before.messages[1:]})
+    assert dropped_answers(before, after) == 0
+    assert all(map(unread, before.messages))
+    without = before.model_copy(update={"messages": before.messages[:3]})
+    assert dropped_answers(before, without) == 1
