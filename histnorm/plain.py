@@ -49,11 +49,20 @@ def _is_plain(value: Any) -> bool:
         return False
 
 
-def plain(value: Any) -> tuple[Any, Originals]:
+def _reads_as(raw: bytes, value: Any) -> bool:
+    """`_is_plain(value)`, given `raw`, what serialising `value` there gives."""
+    try:
+        return bool(orjson.loads(memoryview(raw)) == value)  # `raw` may be a bytes subclass
+    except (ValueError, RecursionError):
+        return False
+
+
+def plain(value: Any, raw: bytes | None = None) -> tuple[Any, Originals]:
     """`value` as JSON data, and the caller's value each container made here stands for.
     JSON data is used as it is (no copy); objects become the JSON they send, tuples lists.
-    Something that is no JSON data raises `TypeError` saying where and what to pass."""
-    if _is_plain(value):
+    Something that is no JSON data raises `TypeError` saying where and what to pass.
+    `raw`: `value` serialised as `_is_plain` serialises it, when the caller has done so."""
+    if _is_plain(value) if raw is None else _reads_as(raw, value):
         return value, {}
     data, originals = _walk(value, trust=True)
     if _is_plain(data):  # one check of every pydantic dump taken as it is

@@ -163,7 +163,7 @@ def _repair_value(value: Any, format: str | None, settings: Settings) -> Repair[
         return Repair(value, _EMPTY, (), passed)
     from histnorm.plain import plain, restore, stand_ins
 
-    data, originals = plain(value)
+    data, originals = plain(value, raw)  # `raw`, when known, is what `plain` would write
     try:
         if passed is not None and data is value:  # JSON data as passed: read just above
             found = passed

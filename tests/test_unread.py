@@ -220,3 +220,25 @@ def test_a_result_kept_in_an_unread_message_is_not_counted_dropped() -> None:
     assert all(map(unread, before.messages))
     without = before.model_copy(update={"messages": before.messages[:3]})
     assert dropped_answers(before, without) == 1
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        [{"role": "user", "content": "hi"}],
+        [{"role": "user", "content": float("nan")}],  # written as null: not JSON data
+        [{"role": "user", "content": 1e400}],  # inf, the same
+        {"messages": [{"role": "user", "content": [1, 2.5, True, None]}]},
+    ],
+)
+def test_plain_given_the_serialised_value_answers_as_without_it(value: object) -> None:
+    """`repair()` hands `plain` the JSON it wrote of the value: the answer is the same."""
+    from histnorm.jsonio import Compact
+    from histnorm.plain import plain
+    from histnorm.repair import _JSON_ONLY, _refuse
+
+    raw = Compact(orjson.dumps(value, default=_refuse, option=_JSON_ONLY))
+    given, alone = plain(value, raw), plain(value)
+    assert repr(given[0]) == repr(alone[0])
+    assert (given[0] is value) == (alone[0] is value)
+    assert [repr(kept) for kept in given[1].values()] == [repr(kept) for kept in alone[1].values()]
