@@ -242,33 +242,39 @@ def dropped_answers(before: Transcript, after: Transcript) -> int:
     (compared by `result_key`, so moved and renamed results count as kept, and so do a
     result whose content only gained text at its end and one whose content a fix replaced
     with `with_content`). A result removed with its call counts as kept only when that call
-    is `unreplayable`: a call that is merely misplaced keeps its result. A message both
-    hold, the very object, keeps every result it holds: only the others are looked into
-    (a message built unread, `model.unread_message`, stays so)."""
+    is `unreplayable`: a call that is merely misplaced keeps its result. Whether every
+    answer is still there, the very part, is asked first, of the messages only one of
+    the two holds: a message both hold, the very object, holds its own (one built unread,
+    `model.unread_message`, stays so)."""
     from histnorm.pairing import pair_transcript
 
     messages = before.messages
+    pairs = pair_transcript(before).result_calls.items()
     shared = {id(m) for m in after.messages}  # alive in both: an id names one object
+    if _all_kept(
+        [
+            part
+            for (mi, pi), _ in pairs
+            if id(messages[mi]) not in shared
+            and isinstance(part := messages[mi].parts[pi], model.ToolResultPart)
+        ],
+        after,
+        {id(m) for m in messages} & shared,
+    ):
+        return 0  # every answer is still there, the very part: none is compared by key
     answers = [
         (part, messages[cmi].parts[cpi])
-        for (mi, pi), (cmi, cpi) in pair_transcript(before).result_calls.items()
-        if id(messages[mi]) not in shared
-        and isinstance(part := messages[mi].parts[pi], model.ToolResultPart)
+        for (mi, pi), (cmi, cpi) in pairs
+        if isinstance(part := messages[mi].parts[pi], model.ToolResultPart)
     ]
-    shared = {id(m) for m in messages} & shared
-    if _all_kept([part for part, _ in answers], after, shared):
-        return 0  # every answer is still there, the very part: none is compared by key
     wanted: dict[bytes, list[tuple[ToolResultPart, Part]]] = {}
     for part, call in answers:
         wanted.setdefault(_key_digest(part), []).append((part, call))
     results: list[ToolResultPart] = []
     calls: set[tuple[object, ...]] = set()
     for message in after.messages:
-        mine = id(message) in shared  # its results are kept, and not among `answers`
         for part in message.parts:
             if isinstance(part, model.ToolResultPart):
-                if mine:
-                    continue
                 key = _key_digest(part)
                 if wanted.get(key):
                     wanted[key].pop()
@@ -290,9 +296,9 @@ def dropped_answers(before: Transcript, after: Transcript) -> int:
 
 
 def _all_kept(parts: list[ToolResultPart], after: Transcript, shared: set[int]) -> bool:
-    """Whether `after` holds each of `parts`, the very objects, as often as `parts` does:
-    then every key `dropped_answers` looks for is there as often, and nothing is lost.
-    The messages in `shared` (by id) hold none of `parts` and are not looked into."""
+    """Whether `after` holds each of `parts` (the answers outside the messages in `shared`,
+    by id), the very objects, as often as `parts` does, outside those messages: then every
+    key `dropped_answers` looks for is there as often, and nothing is lost."""
     if not parts:
         return True
     held: dict[int, int] = {}
