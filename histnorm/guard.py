@@ -95,6 +95,8 @@ def _by_position(transcript: Transcript, diagnostic: Diagnostic, block: Block) -
 def keeps(before: Transcript, after: Transcript, found: Sequence[Block]) -> Block | None:
     """The first block whose messages `after` no longer holds unchanged and in a row
     (None: every block is kept)."""
+    if not found:
+        return None
     messages = after.messages
     where: dict[int, list[int]] = {}
     for i, message in enumerate(messages):
