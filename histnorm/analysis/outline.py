@@ -136,6 +136,9 @@ def function_result(call_id: str | None, name: str | None, tool_type: str) -> Re
 
 
 TEXT = Other("text")
+ONE_TEXT: tuple[Other, ...] = (TEXT,)
+"""The parts of a message of one non-blank text: the fast readers share this tuple, which
+`step_flags` knows to show no flag."""
 EMPTY_TEXT_PART = Other("text", True)
 REASONING = Other("reasoning")
 UNKNOWN_OTHER = Other("unknown")
@@ -295,6 +298,8 @@ def step_flags(step: Step) -> int:
     """The flags of one step: its own and those its parts show (the role aside)."""
     found = step.flags
     parts = step.parts
+    if parts is ONE_TEXT:
+        return found  # one non-blank text shows no flag
     if not parts:
         return found | EMPTY
     if EMPTY_TEXT_PART in parts:  # tuple equality: only an empty text part is equal

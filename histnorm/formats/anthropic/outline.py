@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from histnorm.analysis.outline import (
+    ONE_TEXT,
     REASONING,
     TEXT,
     Outline,
@@ -25,7 +26,7 @@ from histnorm.analysis.outline import (
 from histnorm.call_keys import unread_call_keys
 from histnorm.formats.anthropic.blocks import HANDOFF_PREFIX
 
-_TEXT_STEPS = {role: Step(role, (TEXT,)) for role in ("user", "assistant", "system")}
+_TEXT_STEPS = {role: Step(role, ONE_TEXT) for role in ("user", "assistant", "system")}
 """The step of a message with non-blank string content and no id, by role."""
 
 _new = tuple.__new__
@@ -59,7 +60,7 @@ def read_outline(data: Any) -> Outline | None:
         if type(content) is str:
             if not content or content.isspace():  # `isspace` is `not strip()`, without a copy
                 return None
-            append(_TEXT_STEPS[role] if message_id is None else Step(role, (TEXT,), 0, message_id))
+            append(_TEXT_STEPS[role] if message_id is None else Step(role, ONE_TEXT, 0, message_id))
             continue
         if type(content) is not list or not content:
             return None

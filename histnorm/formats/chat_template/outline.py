@@ -13,6 +13,7 @@ from typing import Any
 
 from histnorm.analysis.outline import (
     EMPTY_TEXT_PART,
+    ONE_TEXT,
     REASONING,
     TEXT,
     Outline,
@@ -38,7 +39,7 @@ _REASONING_KEYS = ("reasoning_content", "thinking", "reasoning")
 """`REASONING_KEYS` of the codec, in its order."""
 _CALL_TYPES = (None, "function", "tool")
 _new = tuple.__new__  # builds a named tuple as `_make` does, without its slower `__new__`
-_TEXT_STEPS = {role: (Step(role, (TEXT,)), Step(role, (EMPTY_TEXT_PART,))) for role in _ROLES}
+_TEXT_STEPS = {role: (Step(role, ONE_TEXT), Step(role, (EMPTY_TEXT_PART,))) for role in _ROLES}
 """The steps of a message of each role holding a text and nothing else (non-blank, blank):
 steps are values, and every such message shares its role's."""
 _PLAIN = frozenset(id(steps[0]) for steps in _TEXT_STEPS.values())

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from histnorm.analysis.outline import (
+    ONE_TEXT,
     TEXT,
     Call,
     Located,
@@ -37,7 +38,7 @@ from histnorm.model_terms import ToolFamily
 
 _ROLES = frozenset({"system", "developer", "user", "assistant"})
 _new = tuple.__new__  # builds a named tuple as `_make` does, without its slower `__new__`
-_ONE_TEXT = (TEXT,)
+_ONE_TEXT = ONE_TEXT
 _FUNCTION = ToolFamily.FUNCTION
 _TEXT_STEPS = {role: Step(role, _ONE_TEXT) for role in _ROLES}
 """The step of a message of each role holding one non-blank text and nothing else (steps

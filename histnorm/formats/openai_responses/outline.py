@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from histnorm.analysis.outline import (
+    ONE_TEXT,
     REASONING,
     TEXT,
     Other,
@@ -27,7 +28,7 @@ from histnorm.formats.openai_responses.items import HANDOFF_PREFIX, server_state
 
 _ROLES = frozenset({"system", "developer", "user", "assistant"})
 _TEXT_TYPES = ("input_text", "output_text")  # a tuple: `in` never hashes an odd value
-_ONE_TEXT: tuple[Other, ...] = (TEXT,)
+_ONE_TEXT: tuple[Other, ...] = ONE_TEXT
 
 
 def read_outline(data: Any) -> Outline | None:

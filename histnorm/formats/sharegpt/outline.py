@@ -13,6 +13,7 @@ from typing import Any
 
 from histnorm.analysis.outline import (
     EMPTY_TEXT_PART,
+    ONE_TEXT,
     TEXT,
     UNKNOWN,
     UNKNOWN_OTHER,
@@ -36,7 +37,7 @@ from histnorm.formats.sharegpt.calls import (
 KEY = "conversations"
 _new = tuple.__new__  # builds a named tuple as `_make` does, without its slower `__new__`
 _TEXT_STEPS = {
-    role: (Step(role, (TEXT,)), Step(role, (EMPTY_TEXT_PART,)))
+    role: (Step(role, ONE_TEXT), Step(role, (EMPTY_TEXT_PART,)))
     for role in ("system", "user", "assistant")
 }
 """The steps of a text turn of each role that holds nothing but its tag and its text
