@@ -9,6 +9,7 @@ large the file.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 import histnorm.document.check as check
 import histnorm.jsonio as jsonio
@@ -22,6 +23,9 @@ from histnorm.engine import unreadable
 from histnorm.errors import HistnormError, NotATranscript
 from histnorm.formats import claims, common_format
 from histnorm.settings import Settings
+
+if TYPE_CHECKING:
+    from histnorm.analysis.outline import Outline
 
 HEAD_BYTES = 8 << 20
 """At most this much of a JSONL file is read ahead to settle its format."""
@@ -71,14 +75,18 @@ def check_lines(
     file, where a BOM may be."""
     state = _State(mode, settings, format, detect, file_format)
     for number, raw in enumerate(lines, start=1):
-        body = raw.rstrip(b"\r\n")
-        ending = raw[len(body) :]
-        bom = file_start and number == 1 and body.startswith(BOM)
-        content = body.removeprefix(BOM) if bom else body
+        if not (file_start and number == 1 and raw.startswith(BOM)):
+            if not raw or raw.isspace():
+                yield LineResult(number, raw)
+                continue
+            proven = state.proven(raw, number)  # parsed with its ending: no copy of it
+            yield proven if proven is not None else state.line(raw, number)
+            continue
+        content = raw.rstrip(b"\r\n").removeprefix(BOM)
         if not content or content.isspace():
             yield LineResult(number, raw)
             continue
-        yield state.line(raw, content, number, ending, bom)
+        yield state.line(raw, number, bom=True)
 
 
 class _State:
@@ -97,9 +105,31 @@ class _State:
         self.format = format
         self.detect = detect
         self.detected = detected
+        self._parsed: tuple[bytes, Any, str | None, Outline | None] | None = None
+        """What `proven` read of the line it did not prove clean, for `line`."""
 
-    def line(self, raw: bytes, content: bytes, number: int, ending: bytes, bom: bool) -> LineResult:
-        record = self._record(content, number)
+    def proven(self, raw: bytes, number: int) -> LineResult | None:
+        """The result of a line (with its ending, no BOM) proven clean as it was read, made
+        the cheap way; None when it is not proven (`line` reads it). JSON allows the
+        ending as whitespace, and the checks take the text as a bound on sizes and search
+        it for marks, which a line ending neither lengthens past the line nor holds."""
+        try:
+            value = jsonio.loads_typed(raw)
+        except HistnormError:
+            return None  # `line` reads it, or says why not
+        clean, format, outline = self._reading(value, raw)
+        if clean:
+            proven: LineResult = copied(_CLEAN, {"number": number, "raw": raw})
+            return proven
+        self._parsed = (raw, value, format, outline)
+        return None
+
+    def line(self, raw: bytes, number: int, bom: bool = False) -> LineResult:
+        """Lint or fix one line that is not blank (`raw`, with its ending)."""
+        body = raw.rstrip(b"\r\n")
+        ending = raw[len(body) :]
+        content = body.removeprefix(BOM) if bom else body
+        record = self._record(content, number, raw)
         if record is None:  # proven clean: the line as read, made the cheap way
             clean: LineResult = copied(_CLEAN, {"number": number, "raw": raw})
             return clean
@@ -123,14 +153,9 @@ class _State:
         hunk = (number, content, new, ending)
         return LineResult(number, raw, output, found, None, checked.applied, True, hunk, fixes)
 
-    def _record(self, content: bytes, number: int) -> Record | None:
-        """The line's record, or None when it is proven clean without one."""
-        try:  # types and strings are all a plain shape needs; numbers are read exactly below
-            value = jsonio.loads_typed(content)
-        except HistnormError:
-            value = parse_line(content, number)  # the exact reader reads it, or says why not
-        if isinstance(value, Record):
-            return value
+    def _reading(self, value: Any, text: bytes) -> tuple[bool, str | None, Outline | None]:
+        """Whether the parsed `value` of a line is proven clean, the format it is read in
+        and the outline its reader read; `text`, the line's JSON text."""
         format, read = pick_reading(value, self.format, self.detected, self.detect)
         if (
             format is not None
@@ -138,9 +163,25 @@ class _State:
             and (self.detect == "per-line" or self.detected is None)
         ):
             self.detected = format  # per line: tried first on the next; else the file's
-        outline = None
-        if format is not None:
-            clean, outline = check.checked_outline(value, format, self.settings, content, read)
+        if format is None:
+            return False, None, None
+        clean, outline = check.checked_outline(value, format, self.settings, text, read)
+        return clean, format, outline
+
+    def _record(self, content: bytes, number: int, raw: bytes) -> Record | None:
+        """The line's record, or None when it is proven clean without one; a line `proven`
+        did not prove clean is not read again (`raw`, the line with its ending)."""
+        parsed, self._parsed = self._parsed, None
+        if parsed is not None and parsed[0] is raw:
+            _, value, format, outline = parsed
+        else:
+            try:  # types and strings are all a plain shape needs; numbers read exactly below
+                value = jsonio.loads_typed(content)
+            except HistnormError:
+                value = parse_line(content, number)  # the exact reader reads it, or says why
+            if isinstance(value, Record):
+                return value
+            clean, format, outline = self._reading(value, content)
             if clean:
                 return None  # nothing to report or fix: no models built
         if jsonio.has_long_number(content):
