@@ -68,11 +68,22 @@ def _step(node: Any, token: str) -> Any:
     return None
 
 
+def _items(document: Any) -> set[int]:
+    """The ids of the items of a document that is a list (its lines or messages), or of
+    the lists an object holds at its top level (the messages of a request body): the
+    objects a writer hands back as they were read stand there."""
+    if isinstance(document, list):
+        return set(map(id, document))
+    if not isinstance(document, dict):
+        return set()
+    return {id(item) for value in document.values() if type(value) is list for item in value}
+
+
 def changed_type(codec: Writer, original: Transcript, fixed: Transcript) -> str | None:
     """The first top-level key whose JSON type the fix changed: in the native envelope, or
     in a kept message (one that still carries the native object it was read from). A
-    message written as that very object (a line of a list document written as read) is
-    passed over at once."""
+    message written as that very object (a line of a list document, or a message of the
+    list a request body holds, written as read) is passed over at once."""
     document = codec.written(fixed)
     if isinstance(original.native, dict):
         if not isinstance(document, dict):
@@ -81,10 +92,10 @@ def changed_type(codec: Writer, original: Transcript, fixed: Transcript) -> str 
         if problem is not None:
             return problem
     parents: dict[str, Any] = {}  # the messages' containers, each resolved once
-    lines = {id(line) for line in document} if isinstance(document, list) else ()
+    intact = _items(document)
     for index, message in enumerate(fixed.messages):
         if isinstance(message.native, dict):
-            if id(message.native) in lines:
+            if id(message.native) in intact:
                 continue  # a line (or message) of the document written as it was read
             pointer = codec.message_pointer(fixed, index)
             head, _, last = pointer.rpartition("/")
