@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import field, replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import histnorm.conversations as conversations
 from histnorm._record import record
 from histnorm.analysis.context import Context, NeedsModel
-from histnorm.analysis.outline import SEVERAL, Outline
+from histnorm.analysis.outline import ALWAYS, SEVERAL, Outline
 from histnorm.analysis.read_size import carry_text
 from histnorm.conserve import lost, written_as_before
 from histnorm.diagnostic import Applicability, Diagnostic, Location, Severity
@@ -107,14 +107,19 @@ class _Selected(NamedTuple):
 
 def _selection(settings: Settings) -> _Selected:
     """The selected rules and the codes whose fixes may be applied, held by the settings
-    they read (lint asks once per transcript)."""
+    they read (lint asks once per transcript). A run passes the same settings object each
+    time: the one asked about last is found by identity before any field is hashed."""
+    named = tuple(settings.severity)  # a dict: the one field a caller could still change
+    last = _SELECTED.get(_LAST)
+    if last is not None and last[0] is settings and last[1] == named:
+        return last[2]  # type: ignore[no-any-return]
     key = (
         settings.select,
         settings.extend_select,
         settings.ignore,
         settings.fixable,
         settings.unfixable,
-        tuple(settings.severity),
+        named,
     )
     held = _SELECTED.get(key)
     if held is None:
@@ -126,10 +131,14 @@ def _selection(settings: Settings) -> _Selected:
         if len(_SELECTED) >= 64:
             _SELECTED.clear()
         _SELECTED[key] = held
+    _SELECTED[_LAST] = (settings, named, held)  # held there, its id stays its own
     return held
 
 
-_SELECTED: dict[tuple[object, ...], _Selected] = {}
+_LAST = ("last",)
+"""The key under which `_SELECTED` holds the settings asked about last, the rules their
+severities named then, and the answer."""
+_SELECTED: dict[tuple[object, ...], Any] = {}
 
 
 class _Look:
@@ -159,7 +168,11 @@ class _Look:
 
 
 def outline_flags(outline: Outline) -> int:
-    """`Outline.all_flags` with the roles its format's codec knows."""
+    """`Outline.all_flags` with the roles its format's codec knows (which flags that a fast
+    reader saw as it read need not ask)."""
+    seen = outline.seen
+    if seen is not None:
+        return outline.flags | ALWAYS | seen
     codec = CODECS.get(outline.format or "")
     return outline.all_flags(None if codec is None else codec.known_roles)
 

@@ -329,7 +329,7 @@ def test_the_reader_gathers_tool_parts_and_flags_as_it_reads(fmt: str) -> None:
     assert any(o.tool_parts() for o in outlines)
     for found in outlines:
         assert found._tool_parts is not None
-        assert found._seen is not None
+        assert found.seen is not None
 
 
 def test_a_reader_that_sees_a_result_of_items_does_not_rule_images_out() -> None:

@@ -180,13 +180,13 @@ class Outline:
         "__dict__",
         "_calls",
         "_kinds",
-        "_seen",
         "_tool_parts",
         "flags",
         "format",
         "imageless",
         "messages",
         "pairing",
+        "seen",
         "server_state",
     )
 
@@ -210,7 +210,9 @@ class Outline:
         self._tool_parts = tool_parts
         self._calls: tuple[tuple[tuple[int, int], Call], ...] | None = None
         self._kinds: int | None = None
-        self._seen = seen
+        self.seen = seen
+        """The flags of its steps and parts, when its reader read only modelled roles and
+        saw these as it read (`all_flags` needs no walk, nor the codec's roles); else None."""
         self.pairing = pairing
         """The pairing its reader found as it read, or None (`pair_transcript` pairs it)."""
         self.imageless = imageless
@@ -274,8 +276,8 @@ class Outline:
     def all_flags(self, known_roles: frozenset[str] | None = None) -> int:
         """The flags of the outline, of every message and those its parts show; a role
         outside `known_roles` (the codec's, with `MODELLED_ROLES`) is `UNKNOWN_ROLE`."""
-        if self._seen is not None:  # its reader read only modelled roles and saw these
-            return self.flags | ALWAYS | self._seen
+        if self.seen is not None:  # its reader read only modelled roles and saw these
+            return self.flags | ALWAYS | self.seen
         held = self.__dict__.get("_all_flags")  # the last answer, for the same roles
         if held is not None and held[0] is known_roles:
             return held[1]  # type: ignore[no-any-return]
