@@ -49,6 +49,25 @@ def test_unknown_rule_names_are_errors():
         histnorm.lint(BROKEN, severity={"nope": "info"})
 
 
+def test_the_settings_asked_about_last_are_found_again(monkeypatch):
+    monkeypatch.setattr(engine, "_SELECTED", {})
+    settings = Settings(select=("HN001", "HN002"), severity={"HN001": "info"})
+    first = engine._selection(settings)
+    assert engine._selection(settings) is first
+    assert engine._SELECTED[engine._LAST][0] is settings  # found by identity, not hashed
+    other = Settings(select=("HN001", "HN002"), severity={"HN001": "info"})
+    assert engine._selection(other) is first  # equal fields: the same selection
+    assert [rule.code for rule in first.rules] == ["HN001", "HN002"]
+    wider = Settings(select=("HN001", "HN002", "HN005"))
+    assert [rule.code for rule in engine._selection(wider).rules] == ["HN001", "HN002", "HN005"]
+    # the one field a caller could still change after the settings were made: a rule its
+    # severities name is checked again when they change, asked about last or not
+    assert engine._selection(settings) is first
+    settings.severity["nope"] = Severity.INFO
+    with pytest.raises(histnorm.HistnormError, match="unknown rule 'nope'"):
+        engine._selection(settings)
+
+
 def test_unknown_setting_is_rejected():
     with pytest.raises(TypeError, match="colour"):
         Settings(colour="red")  # type: ignore[call-arg]
