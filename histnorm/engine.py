@@ -96,6 +96,7 @@ class _Selected(NamedTuple):
     rules: tuple[Rule, ...]
     repairable: frozenset[str]
     plans: dict[int, tuple[Profile, _Checks]]
+    running: dict[int, tuple[Profile, tuple[Rule, ...], tuple[Rule, ...], tuple[Rule, ...]]]
 
     def plan(self, profile: Profile) -> _Checks:
         """`_plan` of the rules under `profile`, worked out once for it."""
@@ -103,6 +104,18 @@ class _Selected(NamedTuple):
         if held is None or held[0] is not profile:
             held = self.plans[id(profile)] = profile, _plan(self.rules, profile)
         return held[1]
+
+    def under(self, profile: Profile) -> tuple[tuple[Rule, ...], tuple[Rule, ...]]:
+        """The rules that can report under `profile` (`Rule.applies`: the others find
+        nothing there), in code order and, those with a fix, in fix order; worked out once
+        for it."""
+        held = self.running.get(id(profile))
+        if held is None or held[0] is not profile or held[3] is not FIX_ORDER:
+            rules = tuple(r for r in self.rules if r.applies is None or r.applies(profile))
+            codes = {rule.code for rule in rules}
+            fixing = tuple(r for r in FIX_ORDER if r.code in codes and r.fix is not None)
+            held = self.running[id(profile)] = profile, rules, fixing, FIX_ORDER
+        return held[1], held[2]
 
 
 def _selection(settings: Settings) -> _Selected:
@@ -127,7 +140,7 @@ def _selection(settings: Settings) -> _Selected:
         for name in settings.severity:
             resolve(name)
         rules = tuple(r for r in ALL_RULES if r.code in picked)
-        held = _Selected(rules, repairable(settings), {})
+        held = _Selected(rules, repairable(settings), {}, {})
         if len(_SELECTED) >= 64:
             _SELECTED.clear()
         _SELECTED[key] = held
@@ -405,9 +418,10 @@ def _lint(
         return conversations.lint_each(transcript, several, lambda t: _lint(t, settings))
     unknown = blocks(transcript)
     known = known if known is not None else _Found()
+    rules = _selection(settings).under(profile_for(settings.profile, transcript.format))[0]
     found = [
         _locate(transcript, d)
-        for rule in selected_rules(settings)
+        for rule in rules
         for d in known.of(rule, transcript, settings, unknown)
     ]
     return tuple(sorted(found, key=Diagnostic.sort_key))
@@ -528,8 +542,7 @@ def _fix(
         if isinstance(joined, str):
             return _refusal(transcript, settings, joined, trial)
         return FixResult(joined[0], MappingProxyType(dict(joined[1])), joined[2], joined[3])
-    chosen = {rule.code for rule in selected_rules(settings)}
-    rules = [rule for rule in FIX_ORDER if rule.code in chosen and rule.fix is not None]
+    rules = _selection(settings).under(profile_for(settings.profile, transcript.format))[1]
     applied: dict[str, int] = {}
     fixes: list[Diagnostic] = []
     seen = [transcript]

@@ -68,6 +68,35 @@ def test_the_settings_asked_about_last_are_found_again(monkeypatch):
         engine._selection(settings)
 
 
+def test_a_rule_that_cannot_report_under_the_profile_is_not_asked(monkeypatch):
+    """Which rules can report under a profile (`Rule.applies`) is worked out once per
+    selection and profile: lint, its trial fix and fix ask only those."""
+    monkeypatch.setattr(engine, "_SELECTED", {})
+    asked: list[str] = []
+    limited = BY_CODE["HN105"]  # duplicate call ids: not under openai-chat's profile
+    inner = limited.applies
+    assert inner is not None
+
+    def applies(profile, inner=inner):
+        asked.append(profile.name)
+        return inner(profile)
+
+    object.__setattr__(limited, "applies", applies)  # rules are frozen records
+    try:
+        settings = Settings(profile="openai-chat")
+        assert [d.code for d in histnorm.lint(BROKEN, settings=settings)]
+        first = len(asked)
+        for _ in range(3):
+            assert [d.code for d in histnorm.lint(BROKEN, settings=settings)]
+            assert histnorm.fix(BROKEN, settings=settings).changed
+        assert set(asked) == {"openai-chat"} and len(asked) == first <= 2  # the two plans
+        portable = Settings(profile="portable")
+        assert histnorm.lint(BROKEN, settings=portable)
+        assert "portable" in asked
+    finally:
+        object.__setattr__(limited, "applies", inner)
+
+
 def test_unknown_setting_is_rejected():
     with pytest.raises(TypeError, match="colour"):
         Settings(colour="red")  # type: ignore[call-arg]
