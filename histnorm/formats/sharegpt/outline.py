@@ -71,10 +71,16 @@ def read_outline(data: Any) -> Outline | None:
     turns = data.get(KEY) if type(data) is dict else data
     if type(turns) is not list:
         return None
+    tagged: list[tuple[str, str]] = []
+    told: dict[str, tuple[str, str]] = {}  # a record's few tags, each told once
     for turn in turns:
-        if type(turn) is not dict or type(turn.get("from")) is not str:
+        tag = turn.get("from") if type(turn) is dict else None
+        if type(tag) is not str:
             return None
-    tagged = [tag_kind(turn["from"]) for turn in turns]
+        found = told.get(tag)
+        if found is None:
+            found = told[tag] = tag_kind(tag)
+        tagged.append(found)
     kinds: list[str | None] = [kind for kind, _ in tagged]
     parsed = {
         index: parse_calls(turn.get("value"))
