@@ -14,45 +14,21 @@ import pytest
 from histnorm.document import fix_lines, lint_lines
 from histnorm.document.layout import BOM
 
+_CALL = {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}
+_ASKED = [
+    {"role": "user", "content": "Weather in Oslo?"},
+    {"role": "assistant", "content": None, "tool_calls": [_CALL]},
+]
 CLEAN = orjson.dumps(
     {
         "messages": [
-            {"role": "user", "content": "Weather in Oslo?"},
-            {
-                "role": "assistant",
-                "content": None,
-                "tool_calls": [
-                    {
-                        "id": "call_1",
-                        "type": "function",
-                        "function": {"name": "get_weather", "arguments": "{}"},
-                    }
-                ],
-            },
+            *_ASKED,
             {"role": "tool", "tool_call_id": "call_1", "content": "4 C"},
             {"role": "assistant", "content": "4 C and clear."},
         ]
     }
 )
-ORPHAN = orjson.dumps(
-    {
-        "messages": [
-            {"role": "user", "content": "Weather in Oslo?"},
-            {
-                "role": "assistant",
-                "content": None,
-                "tool_calls": [
-                    {
-                        "id": "call_1",
-                        "type": "function",
-                        "function": {"name": "get_weather", "arguments": "{}"},
-                    }
-                ],
-            },
-            {"role": "user", "content": "Never mind."},
-        ]
-    }
-)
+ORPHAN = orjson.dumps({"messages": [*_ASKED, {"role": "user", "content": "Never mind."}]})
 BROKEN = b'{"messages": [{"role": "user", "content": "a"}'
 ENDINGS = [b"\n", b"\r\n", b"\r\r\n", b""]
 
