@@ -26,6 +26,7 @@ from histnorm.diagnostic import Diagnostic
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats import get_codec, outline_of
 from histnorm.lazy import model
+from histnorm.model_terms import UNREAD
 
 if TYPE_CHECKING:
     from histnorm.model import Transcript
@@ -159,7 +160,13 @@ class _Written:
             again = self.codec.decode_written(encoded, transcript)
         except HistnormError:
             return
-        groups = _align([len(m.parts) for m in transcript.messages], again)
+        mine, read = transcript.messages, again.messages
+        if len(read) == len(mine) and all(
+            a is b or len(a.parts) == len(b.parts) for a, b in zip(mine, read, strict=True)
+        ):  # each message reads as itself (one read as written is that very message)
+            groups: list[list[int]] | None = [[k] for k in range(len(mine))]
+        else:
+            groups = _align([len(m.parts) for m in mine], again)
         if groups is not None:
             self.again, self.groups = again, groups
 
@@ -203,9 +210,10 @@ class _Written:
             assert self.again is not None
             message = self.again.messages[k]
             pointers = [self.codec.message_pointer(self.again, k)]
-            pointers += [
-                self.codec.part_pointer(self.again, k, p) for p in range(len(message.parts))
-            ]
+            if UNREAD not in message.__dict__:  # an unread one's parts are in its own value
+                pointers += [
+                    self.codec.part_pointer(self.again, k, p) for p in range(len(message.parts))
+                ]
             self._holders[k] = {_head(pointer) for pointer in pointers}
         return self._holders[k]
 

@@ -41,6 +41,26 @@ def has_long_number(raw: bytes) -> bool:
     return _LONG_RUN in raw.translate(_DIGITS_TO_ZERO)
 
 
+def read_inexactly(value: Any, raw: bytes) -> bool:
+    """Whether `value`, what `loads_typed(raw)` gave, may hold an integer beyond 64 bits
+    read as a float: `raw` has 19 digits in a row (`has_long_number`) and `value` holds a
+    float. A long run of digits inside a string (an id, a hash) leaves the value exact."""
+    if not has_long_number(raw):
+        return False
+    stack = [value]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        item = pop()
+        kind = type(item)
+        if kind is float:
+            return True
+        if kind is dict:
+            push(item.values())
+        elif kind is list:
+            push(item)
+    return False
+
+
 def loads_typed(raw: bytes) -> Any:
     """Parse with orjson alone: exact except that integers beyond 64 bits come back as
     floats. Enough for decisions that look only at types, strings and structure (format

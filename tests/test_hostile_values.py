@@ -12,14 +12,18 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from codec_helpers import FORMAT_FIXTURES, fixture_files
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from histnorm import jsonio, repair
+from histnorm.analysis.outline import Outline
 from histnorm.diagnostic import Diagnostic
 from histnorm.document import fix_document, lint_document
 from histnorm.formats import CODECS
+from histnorm.formats.base import MessageListCodec
+from histnorm.model import Transcript, unread
 
 FILES = [(name, path) for name in CODECS for path in fixture_files(name)]
 ID_KEYS = frozenset(
@@ -150,3 +154,62 @@ def test_a_fix_whose_result_cannot_be_written_is_refused_not_raised() -> None:
     repaired = repair(_TWO_USAGES, format="langchain", profile="portable")
     assert repaired.value is _TWO_USAGES and not repaired.applied
     assert any("cannot be written" in d.message for d in repaired.remaining)
+
+
+@pytest.mark.parametrize(
+    ("text", "inexact"),
+    [
+        (b'{"id": "fc_1234567890123456789"}', False),  # a long run of digits in a string
+        (b'{"n": 12345678901234567890123}', True),  # an integer beyond 64 bits
+        (b'{"n": 18446744073709551615}', False),  # the widest integer orjson reads exactly
+        (b'{"n": 1.5, "id": "1234567890123456789"}', True),  # a float: read exactly to be sure
+        (b'{"n": [1.5]}', False),  # no long run at all
+    ],
+)
+def test_a_value_is_read_again_only_where_it_may_have_lost_an_integer(
+    text: bytes, inexact: bool
+) -> None:
+    value = jsonio.loads_typed(text)
+    assert jsonio.read_inexactly(value, text) is inexact
+    if not inexact:  # the fast reading is the exact one
+        assert repr(value) == repr(jsonio.loads(text))
+
+
+@pytest.mark.parametrize("big", [False, True])
+def test_a_session_line_with_a_long_digit_run_keeps_its_numbers_and_its_fast_reading(
+    big: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A message line whose id holds 19 digits is read as the fast reader read it (its
+    messages built unread); one holding an integer beyond 64 bits is read exactly (every
+    message decoded from the exact values), and written back so."""
+    made: list[Transcript] = []
+    real = MessageListCodec.decode_read
+
+    def spy(self: MessageListCodec, data: Any, outline: Outline | None) -> Transcript:
+        made.append(real(self, data, outline))
+        return made[-1]
+
+    monkeypatch.setattr(MessageListCodec, "decode_read", spy)
+    number = 2**70 if big else 7
+    lines = [
+        {"role": "user", "content": "weather?"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "call_1234567890123456789",
+                    "type": "function",
+                    "function": {"name": "w", "arguments": "{}"},
+                },
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_1234567890123456789", "content": "4 C", "n": number},
+        {"role": "tool", "tool_call_id": "call_gone", "content": "ok"},
+    ]
+    data = b"".join(json.dumps(line).encode() + b"\n" for line in lines)
+    done = fix_document(data, path_hint="history.jsonl", jsonl_mode="message")
+    assert dict(done.applied) == {"HN002": 1}
+    assert done.output == data[: data.rindex(b"{")]  # the last line dropped, the rest as read
+    assert str(number).encode() in done.output
+    assert [unread(m) for m in made[0].messages] == ([False] * 4 if big else [True] * 3 + [False])

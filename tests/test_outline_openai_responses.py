@@ -59,12 +59,43 @@ def test_a_request_body_with_a_parallel_batch_is_plain() -> None:
         [REASONING, ANSWER],
         [with_(REASONING, summary=None), with_(CALL, id=None), with_(OUTPUT, name="weather")],
         [],
+        [with_(USER, content=[{"type": "input_text", "text": "  "}])],
+        [
+            with_(
+                USER,
+                content=[{"type": "input_text", "text": ""}, {"type": "input_text", "text": "a"}],
+            )
+        ],
+        [with_(ANSWER, content=[{"type": "output_text", "text": "\n", "annotations": []}])],
     ],
 )
 def test_the_shape_is_the_decoded_shape(value: Any) -> None:
     found = CODEC.read_outline(value)
     assert found is not None
     assert found == outline_of(CODEC.decode(value))
+
+
+def test_a_blank_text_part_is_read_as_one() -> None:
+    """An empty or blank text part in a content list is read, marked empty (which HN010
+    and the other content rules want), not left to decode."""
+    blank = with_(
+        USER, content=[{"type": "input_text", "text": " "}, {"type": "input_text", "text": "a"}]
+    )
+    found = CODEC.read_outline([blank, ANSWER])
+    assert found is not None
+    assert [part.empty for part in found.messages[0].parts] == [True, False]
+    assert not outline_clean(found, Settings(), [blank, ANSWER])
+
+
+@pytest.mark.parametrize(
+    ("output", "imageless"),
+    [("4°C", True), ({"temperature": 4}, True), ([{"type": "input_text", "text": "4°C"}], False)],
+)
+def test_a_list_output_is_where_an_image_may_be(output: Any, imageless: bool) -> None:
+    """Text parts and results only: the reader tells that no image can be where the media
+    checks look unless a result's output is a list."""
+    found = CODEC.read_outline([USER, CALL, with_(OUTPUT, output=output), ANSWER])
+    assert found is not None and found.imageless is imageless
 
 
 @pytest.mark.parametrize(
@@ -77,7 +108,6 @@ def test_the_shape_is_the_decoded_shape(value: Any) -> None:
         [with_(USER, content="")],
         [with_(USER, content=[])],
         [with_(USER, content=None)],
-        [with_(USER, content=[{"type": "input_text", "text": "  "}])],
         [with_(USER, content=[{"type": "input_image", "image_url": "https://x/y.png"}])],
         [with_(ANSWER, content=[{"type": "refusal", "refusal": "No."}])],
         [with_(USER, role="tool")],

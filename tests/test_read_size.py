@@ -170,3 +170,54 @@ def test_a_string_over_the_limit_in_a_fixed_transcript_is_still_reported() -> No
     assert dict(result.applied) == {"HN001": 1}
     found = lint(result.transcript, Settings())
     assert [(d.code, d.location.message_index) for d in found] == [("HN113", 3)]
+
+
+def _rollout(*texts: str) -> bytes:
+    """A Codex rollout of user turns holding `texts`, each answered, and a last line with
+    an output no call answers (HN002, whose fix drops that line and leaves the rest as
+    read)."""
+
+    def item(payload: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "timestamp": "2026-07-14T09:50:02.000Z",
+            "type": "response_item",
+            "payload": payload,
+        }
+
+    lines: list[dict[str, Any]] = []
+    for text in texts:
+        said = [{"type": "input_text", "text": text}]
+        lines.append(item({"type": "message", "role": "user", "content": said}))
+        answer = [{"type": "output_text", "text": "Done."}]
+        lines.append(item({"type": "message", "role": "assistant", "content": answer}))
+    lines.append(item({"type": "function_call_output", "call_id": "call_gone", "output": "ok"}))
+    return b"".join(orjson.dumps(line) + b"\n" for line in lines)
+
+
+def test_a_session_longer_than_the_string_limit_is_bounded_line_by_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Under OpenAI's 10 MiB string limit, a rollout of 11 MiB whose lines are each shorter:
+    every string is read from one line, so the fix of HN002 looks at the strings of no
+    message it leaves as read."""
+    looked = _spied(monkeypatch, "_part_value")
+    data = _rollout(*["x" * (1024 * 1024)] * 11)
+    assert len(data) > 11 * 1024 * 1024
+    result = fix_document(data, path_hint="rollout.jsonl")
+    assert dict(result.applied) == {"HN002": 1}
+    assert result.diagnostics == ()
+    assert looked == []
+
+
+def test_a_line_over_the_string_limit_in_a_fixed_session_is_still_reported() -> None:
+    """The longest line bounds the strings: one longer than the limit rules nothing out."""
+    data = _rollout("x" * (10 * 1024 * 1024 + 1), "short")
+    assert sorted(d.code for d in lint_document(data, path_hint="rollout.jsonl").diagnostics) == [
+        "HN002",
+        "HN113",
+    ]
+    result = fix_document(data, path_hint="rollout.jsonl", settings=Settings(ignore=("HN113",)))
+    assert dict(result.applied) == {"HN002": 1}
+    assert result.output is not None
+    found = lint_document(result.output, path_hint="rollout.jsonl").diagnostics
+    assert [(d.code, d.location.line) for d in found] == [("HN113", 1)]

@@ -1,12 +1,12 @@
 """Messages built unread are what decoding them at once gives.
 
-When a message-list codec's fast reader has read a history, `Codec.decode_read` builds
-each message unread (`histnorm.model.unread_message`): it holds its native value and is
-decoded the first time anything else of it is asked for. A fix then builds the parts only
-of the messages it looks into. These tests hold an unread message to the decoded one in
-every way it can be looked at, hold lint, fix and `repair()` to what they give when every
-message is decoded at once, and show that a fix leaves the messages it does not look into
-unread.
+When a message-list codec's fast reader has read a history (or the Codex codec's, a
+rollout), `Codec.decode_read` builds each message unread
+(`histnorm.model.unread_message`): it holds its native value and is decoded the first
+time anything else of it is asked for. A fix then builds the parts only of the messages
+it looks into. These tests hold an unread message to the decoded one in every way it can
+be looked at, hold lint, fix and `repair()` to what they give when every message is
+decoded at once, and show that a fix leaves the messages it does not look into unread.
 """
 
 from __future__ import annotations
@@ -25,17 +25,20 @@ from histnorm.document import fix_document, lint_document
 from histnorm.edit import dropped_answers
 from histnorm.formats import CODECS, seed_read
 from histnorm.formats.base import Codec, MessageListCodec
+from histnorm.formats.codex import CodexCodec
 from histnorm.model import Transcript, unread
 from histnorm.settings import Settings
 
 FIELDS = tuple(model.Message.model_fields)
+READERS = (MessageListCodec, CodexCodec)
+"""The codecs that build messages unread (`Codec.decode_read`)."""
 
 
 def _read_samples() -> list[tuple[str, str, object, Outline]]:
     found = []
     for fmt, where, value in SAMPLES:
         codec = CODECS[fmt]
-        if not isinstance(codec, MessageListCodec):
+        if not isinstance(codec, READERS):
             continue
         outline = codec.read_outline(value)
         if outline is not None:
@@ -58,13 +61,12 @@ def _same_fields(message: model.Message, decoded: model.Message) -> bool:
     return mine == theirs and message.__pydantic_fields_set__ == decoded.__pydantic_fields_set__
 
 
-def test_every_message_list_codec_reads_unread_and_the_samples_cover_them() -> None:
+def test_every_codec_that_reads_unread_is_covered_by_the_samples() -> None:
     formats = {fmt for fmt, *_ in READ}
     readers = {
         name
         for name, codec in CODECS.items()
-        if isinstance(codec, MessageListCodec)
-        and type(codec).read_outline is not Codec.read_outline
+        if isinstance(codec, READERS) and type(codec).read_outline is not Codec.read_outline
     }
     assert formats == readers
     assert len(READ) > 200
@@ -146,12 +148,21 @@ SETTINGS = {
 def _results(value: object, fmt: str, settings: Settings) -> tuple[object, ...]:
     data = orjson.dumps(value)
     line = data + b"\n"
-    return (
+    found = (
         lint_document(data, format=fmt, settings=settings),
         fix_document(data, format=fmt, settings=settings),
         lint_document(line, path_hint="x.jsonl", settings=settings),
         fix_document(line, path_hint="x.jsonl", settings=settings),
         histnorm.repair(copy.deepcopy(value), format=fmt, settings=settings),
+    )
+    if not isinstance(value, list) or not value:
+        return found
+    lines = b"".join(orjson.dumps(item) + b"\n" for item in value)  # a message a line
+    options = {"format": fmt, "jsonl_mode": "message", "path_hint": "x.jsonl"}
+    return (
+        *found,
+        lint_document(lines, settings=settings, **options),
+        fix_document(lines, settings=settings, **options),
     )
 
 
@@ -170,7 +181,8 @@ def test_lint_fix_and_repair_give_what_they_give_with_every_message_decoded(
             continue
         monkeypatch.undo()
         found = _results(value, fmt, settings)
-        monkeypatch.setattr(MessageListCodec, "decode_read", _decoded_at_once)
+        for reader in READERS:
+            monkeypatch.setattr(reader, "decode_read", _decoded_at_once)
         assert found == _results(value, fmt, settings), f"{where} ({fmt}, {name})"
 
 
@@ -242,3 +254,65 @@ def test_plain_given_the_serialised_value_answers_as_without_it(value: object) -
     assert repr(given[0]) == repr(alone[0])
     assert (given[0] is value) == (alone[0] is value)
     assert [repr(kept) for kept in given[1].values()] == [repr(kept) for kept in alone[1].values()]
+
+
+def _rollout() -> list[dict[str, object]]:
+    """A Codex rollout whose second call no output answers (HN001) and whose first output
+    is written twice (HN010's duplicate), around an event that cites the first call."""
+
+    def item(payload: dict[str, object]) -> dict[str, object]:
+        return {
+            "timestamp": "2026-07-14T09:50:02.000Z",
+            "type": "response_item",
+            "payload": payload,
+        }
+
+    def call(call_id: str) -> dict[str, object]:
+        arguments = '{"command":"ls"}'
+        return item(
+            {"type": "function_call", "name": "shell", "arguments": arguments, "call_id": call_id}
+        )
+
+    def text(role: str, kind: str, said: str) -> dict[str, object]:
+        return item({"type": "message", "role": role, "content": [{"type": kind, "text": said}]})
+
+    output = item({"type": "function_call_output", "call_id": "c1", "output": "a b"})
+    return [
+        {"timestamp": "2026-07-14T09:50:00.000Z", "type": "session_meta", "payload": {"id": "s"}},
+        text("user", "input_text", "List the files, then the folders."),
+        call("c1"),
+        output,
+        output,
+        {
+            "timestamp": "2026-07-14T09:50:03.000Z",
+            "type": "event_msg",
+            "payload": {"type": "exec_command_end", "call_id": "c1"},
+        },
+        call("c2"),
+        text("user", "input_text", "Thanks."),
+        text("assistant", "output_text", "You are welcome."),
+    ]
+
+
+def test_a_fix_of_a_rollout_reads_only_the_lines_it_looks_into(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The duplicate output and the orphan call are fixed; the user turns, the answer and
+    the first call are never decoded, and their lines are written as read."""
+    made: list[Transcript] = []
+    real = CodexCodec.decode_read
+
+    def spy(self: CodexCodec, data: object, outline: Outline | None) -> Transcript:
+        made.append(real(self, data, outline))
+        return made[-1]
+
+    monkeypatch.setattr(CodexCodec, "decode_read", spy)
+    lines = [orjson.dumps(line) for line in _rollout()]
+    done = fix_document(b"\n".join(lines) + b"\n", path_hint="rollout.jsonl")
+    assert dict(done.applied) == {"HN001": 1, "HN010": 1}
+    assert len(made) == 1
+    assert [unread(m) for m in made[0].messages] == [True, True, False, False, False, True, True]
+    assert done.output is not None
+    written = done.output.splitlines()
+    assert written[:4] == lines[:4] and written[-2:] == lines[-2:]
+    assert lines[6] not in written  # the orphan call's line, dropped

@@ -42,11 +42,15 @@ class _Text:
     it was parsed from and the messages decoded from it; the `id`s of the items of its
     list, and of those messages, worked out on first use."""
 
-    __slots__ = ("_decoded", "_items", "length", "messages", "native")
+    __slots__ = ("_decoded", "_items", "length", "longest", "messages", "native")
 
     def __init__(self, native: Any, length: int, messages: Sequence[Message]) -> None:
         self.native = native
         self.length = length
+        sizes = getattr(native, "sizes", None)  # the lines of a session (`ReadLines`)
+        self.longest = max(sizes) if sizes and len(sizes) == len(native) else length
+        """The length of the longest text one string of it is read from: the longest
+        line of a session's lines, else the whole text."""
         self.messages = messages
         self._items: frozenset[int] | None = None
         self._decoded: frozenset[int] | None = None
@@ -126,10 +130,11 @@ def read_bound(transcript: Transcript) -> tuple[int, Sequence[Message]]:
 
 def decoded_within(transcript: Transcript, limit: int) -> frozenset[int]:
     """The `id`s of the messages of the text `transcript` keeps that were decoded from it
-    (the very messages, which a fix would have replaced to change), when that text is no
-    longer than `limit` characters: no string any of them holds is longer (each is read
-    from its spelling in the text, and made of no more than that); else none."""
+    (the very messages, which a fix would have replaced to change), when that text (of a
+    session's lines, its longest line) is no longer than `limit` characters: no string any
+    of them holds is longer (each is read from its spelling in one line of the text, and
+    made of no more than that); else none."""
     text = _kept(transcript)
-    if text is None or text.length > limit:
+    if text is None or text.longest > limit:
         return frozenset()
     return text.decoded()

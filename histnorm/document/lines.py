@@ -184,7 +184,7 @@ class _State:
             clean, format, outline = self._reading(value, content)
             if clean:
                 return None  # nothing to report or fix: no models built
-        if jsonio.has_long_number(content):
+        if jsonio.read_inexactly(value, content):
             value = parse_line(content, number)
             if isinstance(value, Record):
                 return value

@@ -295,7 +295,7 @@ def exactly(parsed: MessageLines, body: bytes) -> MessageLines:
     lines: list[tuple[int, int, Any]] = []
     long = jsonio.has_long_number(body)  # one look at the whole file first
     for start, end, value in parsed.lines:
-        if long and jsonio.has_long_number(line := body[start:end]):
+        if long and jsonio.read_inexactly(value, line := body[start:end]):
             try:
                 value = jsonio.loads(line)
             except HistnormError:  # a line only the exact reader finds broken
@@ -321,7 +321,7 @@ def read_message_lines(
     if not values and not broken:  # no line holds anything: no transcript, as in JSONL
         return Document(Layout.JSONL, (), data, jsonio.COMPACT, bom)
     try:
-        transcript = decode_value(values, format) if values else None
+        transcript = decode_value(values, format, None, outline) if values else None
     except HistnormError as exc:
         if broken:
             transcript = None

@@ -116,7 +116,7 @@ def _json(
     clean, chosen, outline = _proven_clean(one, data, format, settings)
     if clean:
         return DocumentResult(Layout.JSON, transcripts=1)
-    if whole is UNREAD and jsonio.has_long_number(body):
+    if whole is UNREAD and jsonio.read_inexactly(value, body):
         value, outline = UNREAD, None  # `read_json` reads it exactly
     return _checked(read_json(data, chosen, detect, value, outline), data, mode, settings)
 

@@ -283,22 +283,10 @@ class MessageListCodec(Codec):
         messages, base = split_envelope(data, self.envelope_key, self.message_noun)
         if len(messages) != len(outline.messages):
             return self.decode(data)
-        decoder = self.message_decoder
-        key = _decoder_key(decoder)
-        unread = model.unread_message
-        imageless = outline.imageless  # what its reader saw of every message
-        found = []
-        for i, native in enumerate(messages):
-            message = unread(native, decoder, f"{base}/{i}")
-            memo = message.__dict__  # marked as `decoded` marks it, and as holding no
-            # image slot (`holds_image_slot`) when its reader saw none
-            if key is not None:
-                memo[_REUSE] = {key: (id(message), True)}
-            if imageless:
-                memo[IMAGE_SLOT] = (id(message), False)
-            found.append(message)
+        at = ((native, f"{base}/{i}") for i, native in enumerate(messages))
+        found = unread_messages(at, self.message_decoder, outline.imageless)
         native = data if isinstance(data, dict) else None
-        return model.Transcript(messages=tuple(found), format=self.name, native=native)
+        return model.Transcript(messages=found, format=self.name, native=native)
 
     def _decode(self, data: JsonValue, known: Mapping[int, Message]) -> Transcript:
         """`decode`, taking the message `known` holds by the `id` of a native message."""
@@ -319,6 +307,27 @@ class MessageListCodec(Codec):
         """`/N` for a bare list, `/<envelope_key>/N` inside an object."""
         base = "/" + self.envelope_key if isinstance(transcript.native, dict) else ""
         return join_pointer(base, message_index)
+
+
+def unread_messages(
+    natives: Iterable[tuple[Any, str]], decoder: Callable[..., Message], imageless: bool
+) -> tuple[Message, ...]:
+    """A message built unread (`model.unread_message`) for each native value and its
+    pointer, which `decoder` decodes (a codec's fast reader read every one), marked as
+    `decoded` marks it, and as holding no image slot (`holds_image_slot`) when the reader
+    saw none in any (`imageless`)."""
+    key = _decoder_key(decoder)
+    unread = model.unread_message
+    found = []
+    for native, pointer in natives:
+        message = unread(native, decoder, pointer)
+        memo = message.__dict__
+        if key is not None:
+            memo[_REUSE] = {key: (id(message), True)}
+        if imageless:
+            memo[IMAGE_SLOT] = (id(message), False)
+        found.append(message)
+    return tuple(found)
 
 
 def rebuild(native: Mapping[str, Any], updates: Mapping[str, Any]) -> dict[str, Any]:

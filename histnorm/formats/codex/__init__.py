@@ -41,11 +41,13 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from histnorm.analysis.outline import Outline
+from histnorm.errors import join_pointer
 from histnorm.formats._fixed_types import _type_change
-from histnorm.formats.base import Codec, emptied, first_index, reads_as
+from histnorm.formats.base import Codec, emptied, first_index, reads_as, unread_messages
 from histnorm.formats.codex.lines import (
     check_lines,
     decode_lines,
+    item_lines,
     payload_index,
     read_lines,
     read_outline,
@@ -107,6 +109,20 @@ class CodexCodec(Codec):
         known = {id(m.native): m for m in transcript.messages if reads_as(m, decode_item)}
         return model.Transcript(messages=decode_lines(lines, known), format=self.name, native=data)
 
+    def decode_read(self, data: JsonValue, outline: Outline | None) -> Transcript:
+        """`decode(data)`; given the outline this codec's fast reader read of `data`, each
+        message is built unread (`model.unread_message`) and decoded only when something
+        asks for more than its payload."""
+        if outline is None or outline.format != self.name:
+            return self.decode(data)
+        lines = check_lines(data)
+        slots = item_lines(lines)
+        if len(slots) != len(outline.messages):
+            return self.decode(data)
+        at = ((lines[i]["payload"], join_pointer("", i, "payload")) for i in slots)
+        found = unread_messages(at, decode_item, outline.imageless)
+        return model.Transcript(messages=found, format=self.name, native=data)
+
     def read_outline(self, data: JsonValue) -> Outline | None:
         """The outline read without building models, or None (`Codec.read_outline`)."""
         return read_outline(data)
@@ -147,6 +163,8 @@ class CodexCodec(Codec):
             line = _line_of(fixed, message.native)
             if isinstance(message.native, dict) and line in where:
                 payload = written[where[line]].get("payload")
+                if payload is message.native:
+                    continue  # written as read
                 place = f" in message {index + 1} of {len(fixed.messages)}"
                 problem = _type_change(message.native, payload, place)
                 if problem is not None:

@@ -140,7 +140,7 @@ def read_lines(data: Iterable[Any]) -> Outline | None:
     found = read_items(payloads())
     if found is None or broken:
         return None
-    return Outline(found.messages, "codex", None, found.flags)
+    return Outline(found.messages, "codex", None, found.flags, imageless=found.imageless)
 
 
 def renamed_event(line: Any, renames: Mapping[str, str]) -> Any:

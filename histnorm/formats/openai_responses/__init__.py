@@ -69,7 +69,7 @@ from histnorm.formats.openai_responses.write import (
     encode_result,
 )
 from histnorm.lazy import model
-from histnorm.model_terms import JsonValue, ToolFamily
+from histnorm.model_terms import UNREAD, JsonValue, ToolFamily
 from histnorm.pairing import pair_transcript
 
 if TYPE_CHECKING:
@@ -175,6 +175,7 @@ def _output_kinds(transcript: Transcript) -> dict[int, dict[int, str]]:
     new = [
         (mi, pi)
         for mi, m in enumerate(transcript.messages)
+        if UNREAD not in m.__dict__  # unread: each result has its item as read
         for pi, p in enumerate(m.parts)
         if isinstance(p, model.ToolResultPart) and not isinstance(p.native, dict)
     ]

@@ -2,10 +2,13 @@
 
 Mirrors `decode_item` (`histnorm.formats.openai_responses.items`) for the plain subset
 only: each item is one step (its `id` is the step's). `message` items (full or easy
-form) with non-blank `input_text`/`output_text` parts or string content keep their
-role; `reasoning` items are assistant reasoning; `function_call` items are assistant
-calls by `call_id`; `function_call_output` items are tool results. Anything else
-(another format's `tool_calls` keys included) gives None, and the codec decodes instead.
+form) with `input_text`/`output_text` parts (a blank one marked empty, as the model's
+outline marks it) or non-blank string content keep their role; `reasoning` items are
+assistant reasoning; `function_call` items are assistant calls by `call_id`;
+`function_call_output` items are tool results. Anything else (another format's
+`tool_calls` keys included) gives None, and the codec decodes instead. With no media part
+in the subset, an image can be only in a result whose output is a list: the outline
+tells when none is (`Outline.imageless`).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from histnorm.analysis.outline import (
+    EMPTY_TEXT_PART,
     ONE_TEXT,
     REASONING,
     TEXT,
@@ -29,6 +33,23 @@ from histnorm.formats.openai_responses.items import HANDOFF_PREFIX, server_state
 _ROLES = frozenset({"system", "developer", "user", "assistant"})
 _TEXT_TYPES = ("input_text", "output_text")  # a tuple: `in` never hashes an odd value
 _ONE_TEXT: tuple[Other, ...] = ONE_TEXT
+
+
+def _text_parts(content: list[Any]) -> tuple[Other, ...] | None:
+    """The parts of a content list of text parts only (an empty or blank one marked so),
+    else None."""
+    blank = False
+    for part in content:
+        if type(part) is not dict or part.get("type") not in _TEXT_TYPES:
+            return None
+        text = part.get("text")
+        if type(text) is not str:
+            return None
+        if not text or text.isspace():
+            blank = True
+    if not blank:
+        return (TEXT,) * len(content)
+    return tuple(TEXT if text.strip() else EMPTY_TEXT_PART for text in (p["text"] for p in content))
 
 
 def read_outline(data: Any) -> Outline | None:
@@ -53,6 +74,7 @@ def read_items(items: Iterable[Any], state: Any = None) -> Outline | None:
     read once in order and not held (a rollout's items can be read a line at a time)."""
     steps: list[Step] = []
     append = steps.append
+    listed = False  # a result whose output is a list, where an image may be
     new = tuple.__new__  # Step(...) without the NamedTuple's Python-level __new__
     for item in items:
         if type(item) is not dict:
@@ -75,6 +97,8 @@ def read_items(items: Iterable[Any], state: Any = None) -> Outline | None:
                 return None
             if name is not None and (type(name) is not str or name.startswith(HANDOFF_PREFIX)):
                 return None
+            if type(get("output")) is list:
+                listed = True
             append(new(Step, ("tool", (function_result(call_id, name, kind),), 0, item_id)))
         elif kind == "reasoning":
             summary = get("summary")
@@ -93,16 +117,14 @@ def read_items(items: Iterable[Any], state: Any = None) -> Outline | None:
                     return None
                 parts = _ONE_TEXT
             elif type(content) is list and content:
-                for part in content:
-                    if type(part) is not dict or part.get("type") not in _TEXT_TYPES:
-                        return None
-                    text = part.get("text")
-                    if type(text) is not str or not text or text.isspace():
-                        return None
-                parts = (TEXT,) * len(content)
+                listed_parts = _text_parts(content)
+                if listed_parts is None:
+                    return None
+                parts = listed_parts
             else:
                 return None
             append(new(Step, (role, parts, 0, item_id)))
         else:
             return None
-    return Outline(tuple(steps), "openai-responses", state)
+    # text parts and results only: an image can be only in a result's list output
+    return Outline(tuple(steps), "openai-responses", state, imageless=not listed)
