@@ -379,3 +379,86 @@ def test_a_fixed_session_is_joined_once_its_models_are_dropped(
     assert again.output == result.output
     left = histnorm.lint_document(result.output, path_hint="s.jsonl").diagnostics
     assert not any(d.code in result.applied for d in left)
+
+
+@pytest.mark.parametrize(
+    ("name", "at"), [("claude-code/parallel-tools.jsonl", 4), ("codex/shell-tools.jsonl", 8)]
+)
+def test_a_fixed_session_can_be_handed_back_in_pieces(
+    name: str, at: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`check_document(..., join=False)` (what the command line asks) never joins the text
+    of a session it fixed clean: its pieces make the text `fix_document` writes, and most
+    of them are views of the bytes given, not copies."""
+    import histnorm.document.run as run
+
+    damaged = _damaged(FIXTURES / name, at)
+    whole = histnorm.fix_document(damaged, path_hint="s.jsonl")
+    assert whole.output is not None and whole.pieces == ()
+    monkeypatch.setattr(run, "joined", lambda chunks: pytest.fail("joined"))
+    settings = histnorm.Settings()
+    split = run.check_document(damaged, "fix", settings, path_hint="s.jsonl", join=False)
+    assert split.output is None and split.changed
+    assert b"".join(split.pieces) == split.new_bytes(damaged) == whole.output
+    assert list(split.written(damaged)) == list(split.pieces)
+    assert any(isinstance(piece, memoryview) for piece in split.pieces)
+    assert split.diagnostics == whole.diagnostics == ()
+    assert (split.applied, split.fixes) == (whole.applied, whole.fixes)
+
+
+def test_a_fix_that_leaves_diagnostics_is_joined_to_place_them() -> None:
+    """Remaining diagnostics are placed at their lines in the fixed text: it is joined."""
+    import histnorm.document.run as run
+
+    data = _damaged(FIXTURES / "claude-code/tool-use.jsonl", 2)  # a broken link stays (HN014)
+    whole = histnorm.fix_document(data, path_hint="s.jsonl")
+    assert whole.diagnostics and whole.output is not None
+    split = run.check_document(data, "fix", histnorm.Settings(), path_hint="s.jsonl", join=False)
+    assert split == whole and split.pieces == ()
+    assert split.written(data) == (whole.output,)
+
+
+@pytest.mark.parametrize(
+    ("chunks", "same"),
+    [
+        ([b"ab", memoryview(b"cd")], True),
+        ([b"abcd"], True),
+        ([b"ab", b"c"], False),
+        ([b"ab", b"cde"], False),
+        ([memoryview(b"abce")], False),
+        ([], False),
+    ],
+)
+def test_pieces_are_compared_with_the_text_given_without_joining(
+    chunks: list[Any], same: bool
+) -> None:
+    import histnorm.document.run as run
+
+    assert run._same_text(chunks, b"abcd") is same
+
+
+@pytest.mark.parametrize("target", ["in place", "-o", "stdout"])
+def test_the_command_line_writes_a_fixed_session_in_pieces(
+    target: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`histnorm fix` writes a session it fixed clean piece by piece (the text is never
+    joined in memory beside the bytes read), to the file, to `-o` or to standard output,
+    and the bytes are those `fix_document` gives."""
+    import histnorm.document.run as run
+
+    damaged = _damaged(FIXTURES / "codex/shell-tools.jsonl", 8)
+    expected = histnorm.fix_document(damaged, path_hint="s.jsonl").output
+    assert expected is not None
+    monkeypatch.setattr(run, "joined", lambda chunks: pytest.fail("joined"))
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(damaged)
+    if target == "stdout":
+        result = CliRunner().invoke(app, ["fix", "-"], input=damaged)
+        assert result.exit_code == 0
+        assert result.stdout_bytes == expected  # the report goes to standard error
+        return
+    extra = ["-o", str(tmp_path / "out.jsonl")] if target == "-o" else []
+    result = CliRunner().invoke(app, ["fix", str(path), *extra])
+    assert result.exit_code == 0, result.output
+    written = tmp_path / "out.jsonl" if extra else path
+    assert written.read_bytes() == expected

@@ -14,7 +14,7 @@ from __future__ import annotations
 import errno
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import BinaryIO
@@ -96,7 +96,7 @@ class AtomicWriter:
             self.temp.unlink(missing_ok=True)
             raise
 
-    def write(self, data: bytes) -> None:
+    def write(self, data: bytes | memoryview) -> None:
         """Append bytes to the new content."""
         self.stream.write(data)
 
@@ -212,9 +212,14 @@ class LazyWriter:
 
 
 def write_atomically(
-    path: Path, data: bytes, backup: bool = False, verify: Callable[[], None] | None = None
+    path: Path,
+    data: bytes | Sequence[bytes | memoryview],
+    backup: bool = False,
+    verify: Callable[[], None] | None = None,
 ) -> None:
-    """Replace the content of `path` with `data` atomically (see `AtomicWriter`)."""
+    """Replace the content of `path` with `data` (bytes, or pieces written one after the
+    other) atomically (see `AtomicWriter`)."""
     with AtomicWriter(path, verify) as writer:
-        writer.write(data)
+        for piece in (data,) if isinstance(data, bytes) else data:
+            writer.write(piece)
         writer.commit(backup)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
@@ -81,7 +81,7 @@ def _run(outcome: Outcome, job: Job, data: bytes | None) -> None:
         stdin = path == STDIN or job.stdin
         _run_database(outcome, job, stdin=stdin)
         if stdin:
-            _deliver(data, job, outcome)  # fix gives standard input back as it came
+            _deliver((data,), job, outcome)  # fix gives standard input back as it came
         return
     result = check_document(
         data,
@@ -91,14 +91,15 @@ def _run(outcome: Outcome, job: Job, data: bytes | None) -> None:
         format=job.format,
         jsonl_mode=job.jsonl_mode,
         detect=job.detect,
+        join=False,  # written out in pieces: a long session's text is never held twice
     )
     outcome.take_document(result, job.show_fixes)
-    new = result.new_bytes(data)
     if job.mode == "fix" and job.diff and outcome.changed:
+        new = result.new_bytes(data)
         outcome.diff = document_diff(path, data, new, result)
         if job.versions:
             outcome.versions = (data, new)
-    _deliver(new, job, outcome)
+    _deliver(result.written(data), job, outcome)
 
 
 def _run_database(outcome: Outcome, job: Job, stdin: bool = False) -> None:
@@ -107,15 +108,15 @@ def _run_database(outcome: Outcome, job: Job, stdin: bool = False) -> None:
     run_database(outcome, job, stdin)
 
 
-def _deliver(new: bytes, job: Job, outcome: Outcome) -> None:
-    """Write a fix's result where it goes: standard output, the output path, or the file
-    itself (only when it changed)."""
+def _deliver(new: Sequence[bytes | memoryview], job: Job, outcome: Outcome) -> None:
+    """Write a fix's result (`new`, in pieces) where it goes: standard output, the output
+    path, or the file itself (only when it changed)."""
     to_stdout = job.output == STDIN or ((job.stdin or outcome.path == STDIN) and not job.output)
     if outcome.skipped_file and not to_stdout:
         return  # no transcript: never written (standard output still gets the input back)
     if job.mode == "fix" and job.write and (outcome.changed or job.output or to_stdout):
         if to_stdout:
-            outcome.stdout = new
+            outcome.stdout = b"".join(new)
         else:
             verify = outcome.source.check if outcome.source is not None else None
             write_atomically(Path(job.output or outcome.path), new, job.backup, verify)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import field
 from types import MappingProxyType
 
@@ -51,11 +51,16 @@ class DocumentResult:
     """The diagnostic of each fix applied, in the order applied, with its JSON Pointer and
     line in the document as read (a fix made after another one in the same transcript
     points into the transcript as the earlier fix left it)."""
+    pieces: tuple[bytes | memoryview, ...] = ()
+    """The fixed document's text in pieces (views of the bytes given, and new bytes) when
+    it changed and was not joined into `output` (`check_document(..., join=False)`, for a
+    caller that writes it out: a long session's text is then never held twice); else
+    empty."""
 
     @property
     def changed(self) -> bool:
         """Whether a fix changed the bytes."""
-        return self.output is not None
+        return self.output is not None or bool(self.pieces)
 
     @property
     def skipped_file(self) -> bool:
@@ -63,8 +68,17 @@ class DocumentResult:
         return bool(self.skipped) and self.transcripts == 0
 
     def new_bytes(self, data: bytes) -> bytes:
-        """The document's content after this run: `output`, or `data` (the bytes given)."""
-        return data if self.output is None else self.output
+        """The document's content after this run: `output` (its `pieces` joined), or `data`
+        (the bytes given)."""
+        if self.output is not None:
+            return self.output
+        return b"".join(self.pieces) if self.pieces else data
+
+    def written(self, data: bytes) -> Sequence[bytes | memoryview]:
+        """`new_bytes(data)` in pieces, to write one after the other without joining them."""
+        if self.output is not None:
+            return (self.output,)
+        return self.pieces or (data,)
 
 
 @record(frozen=True, slots=True)

@@ -53,8 +53,11 @@ def check_document(
     format: str | None = None,
     jsonl_mode: str = "auto",
     detect: str = "file",
+    join: bool = True,
 ) -> DocumentResult:
-    """Lint or fix the document `data` (see `lint_document`)."""
+    """Lint or fix the document `data` (see `lint_document`). Not `join`: a fixed
+    document's text is handed back in `DocumentResult.pieces` where nothing is located in
+    it (no diagnostic is left, no line was torn), not joined into `output`."""
     if jsonl_mode not in JSONL_MODES:
         raise HistnormError(
             f"unknown JSONL mode {jsonl_mode!r}; expected auto, transcript or message"
@@ -71,7 +74,7 @@ def check_document(
         del whole
     # the frames that held the parsed values and the models are gone: the fixed text is
     # joined without them (`write_chunks`)
-    return checked if isinstance(checked, DocumentResult) else _result(checked, data)
+    return checked if isinstance(checked, DocumentResult) else _result(checked, data, join)
 
 
 def _message_lines(
@@ -279,10 +282,25 @@ def _checked(document: Document, data: bytes, mode: Mode, settings: Settings) ->
     return _Checked(light, found, fixes, tuple(skipped), dict(applied), transcripts, chunks)
 
 
-def _result(checked: _Checked, data: bytes) -> DocumentResult:
-    """The result of a checked document: its text joined, and the findings placed in it."""
-    document, found = checked.document, checked.found
-    new = data if checked.chunks is None else joined(checked.chunks)
+def _result(checked: _Checked, data: bytes, join: bool = True) -> DocumentResult:
+    """The result of a checked document: its text joined, and the findings placed in it;
+    not `join`, its text in pieces when nothing is to be placed in it (`check_document`)."""
+    document, found, chunks = checked.document, checked.found, checked.chunks
+    around = bool(document.tail) or any(record.notes for record in document.records)
+    if chunks is not None and not join and not found and not around:  # torn lines: none
+        fixes = tuple(place(document, data, checked.fixes))
+        pieces = () if _same_text(chunks, data) else tuple(chunks)
+        return DocumentResult(
+            document.layout,
+            (),
+            None,
+            checked.skipped,
+            checked.applied,
+            checked.transcripts,
+            fixes,
+            pieces,
+        )
+    new = data if chunks is None else joined(chunks)
     held = any(record.held for record in document.records)
     for note in torn_lines(document, new):  # a session read around its broken lines
         torn = unreadable(note)
@@ -296,3 +314,15 @@ def _result(checked: _Checked, data: bytes) -> DocumentResult:
         checked.transcripts,
         tuple(place(document, data, checked.fixes)),  # where each fix was, in the bytes as read
     )
+
+
+def _same_text(chunks: list[Chunk], data: bytes) -> bool:
+    """Whether `chunks` make the very text `data` (compared piece by piece, not joined)."""
+    view = memoryview(data)
+    at = 0
+    for chunk in chunks:
+        size = len(chunk)
+        if view[at : at + size] != chunk:
+            return False
+        at += size
+    return at == len(data)
