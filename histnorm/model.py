@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from histnorm.model_terms import NATIVE_MEMO, UNREAD
+from histnorm.model_terms import NATIVE_MEMO, REUSE, UNREAD, decoder_key
 
 # Defined without pydantic in `histnorm.model_terms`; re-exported as the model's own.
 from histnorm.model_terms import PARTIAL_RESPONSE_KEY as PARTIAL_RESPONSE_KEY
@@ -298,7 +298,8 @@ def unread(message: Message) -> bool:
 def read(message: Message) -> None:
     """Decode an unread message (`unread_message`): it takes the fields its decoder gives,
     in their order, and keeps what is kept beside them (memos), in a new `__dict__` set
-    at once (whoever holds the old one sees it unread, never half read)."""
+    at once (whoever holds the old one sees it unread, never half read); it is marked as
+    what its decoder makes of its native value (`histnorm.formats.base.decoded`)."""
     memo = message.__dict__
     held = memo.get(UNREAD)
     if held is None:
@@ -307,6 +308,9 @@ def read(message: Message) -> None:
     full = decoder(memo["native"], pointer)
     fields = full.__dict__
     kept = {key: value for key, value in memo.items() if key not in fields and key != UNREAD}
+    key = decoder_key(decoder)
+    if key is not None:
+        kept[REUSE] = {key: (id(message), True)}
     _set(message, "__pydantic_fields_set__", set(full.__pydantic_fields_set__))
     _set(message, "__pydantic_extra__", full.__pydantic_extra__)
     _set(message, "__pydantic_private__", full.__pydantic_private__)

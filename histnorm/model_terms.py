@@ -8,6 +8,7 @@ and pydantic with it, out of a process that only lints clean transcripts.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
 from typing import Any, Protocol
 
@@ -56,6 +57,21 @@ class Memoised(Protocol):
 UNREAD = "_histnorm_unread"
 """Where a message built unread (`histnorm.model.unread_message`) keeps, in its `__dict__`,
 how to read it: its decoder and its pointer. A message holding it is still unread."""
+
+REUSE = "_histnorm_reuse"
+"""Where `histnorm.formats.base.reuse_native` keeps its answers in a model's `__dict__`
+(pydantic ignores it: not a field, not compared), by decoder (`decoder_key`), each with the
+`id` of the model it holds for."""
+
+
+def decoder_key(decoder: Callable[..., Any]) -> object:
+    """What identifies what `decoder` gives for a value: a module-level function itself
+    (which pickles by name with the models that keep it); None for any other (a lambda or
+    a closure: never kept)."""
+    if getattr(decoder, "__closure__", 0) is not None:
+        return None
+    return decoder if "<" not in getattr(decoder, "__qualname__", "<") else None
+
 
 NATIVE_MEMO = "_histnorm_native_memo"
 """Where `native_memo` keeps its answers in a transcript's `__dict__`."""

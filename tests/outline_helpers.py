@@ -16,8 +16,9 @@ from benchmarks.corpus import RENDERERS, available_formats, transcripts
 from histnorm.analysis.outline import REASONING, Call, Outline, Result
 from histnorm.errors import HistnormError
 from histnorm.formats import CODECS, outline_of
-from histnorm.formats.base import _REUSE, Codec, strict_equal
+from histnorm.formats.base import Codec, strict_equal
 from histnorm.model import MediaPart, ToolResultPart, Transcript
+from histnorm.model_terms import REUSE
 from histnorm.pairing import pair_parts, pair_transcript
 
 
@@ -138,7 +139,7 @@ def check_marked(transcript: Transcript, where: str) -> None:
     (`histnorm.formats.base.decoded`, which spares the writer decoding it again) is
     exactly that: decoding its native value once more gives an equal message."""
     for index, message in enumerate(transcript.messages):
-        for decoder, (_, answer) in message.__dict__.get(_REUSE, {}).items():
+        for decoder, (_, answer) in message.__dict__.get(REUSE, {}).items():
             again = decoder(message.native)
             assert answer == strict_equal(again, message), f"{where}: message {index} marked"
 

@@ -24,9 +24,11 @@ from histnorm.analysis.outline import Outline
 from histnorm.document import fix_document, lint_document
 from histnorm.edit import dropped_answers
 from histnorm.formats import CODECS, seed_read
-from histnorm.formats.base import Codec, MessageListCodec
+from histnorm.formats.base import Codec, MessageListCodec, reads_as
 from histnorm.formats.codex import CodexCodec
+from histnorm.formats.openai_responses.items import decode_item
 from histnorm.model import Transcript, unread
+from histnorm.model_terms import REUSE
 from histnorm.settings import Settings
 
 FIELDS = tuple(model.Message.model_fields)
@@ -316,3 +318,20 @@ def test_a_fix_of_a_rollout_reads_only_the_lines_it_looks_into(
     written = done.output.splitlines()
     assert written[:4] == lines[:4] and written[-2:] == lines[-2:]
     assert lines[6] not in written  # the orphan call's line, dropped
+
+
+def test_an_unread_message_reads_as_its_decoder_with_no_mark_of_its_own() -> None:
+    """An unread message is known to be what its decoder makes of its native value without
+    a mark of its own (one dict less for each message of a long session); read, it is
+    marked so, and a copy made of it is not."""
+    fmt, where, value, outline = next(r for r in READ if r[0] == "openai-chat")
+    codec = CODECS[fmt]
+    assert isinstance(codec, MessageListCodec)
+    decoder = codec.message_decoder
+    message = codec.decode_read(value, outline).messages[0]
+    assert REUSE not in message.__dict__, where
+    assert reads_as(message, decoder) and not reads_as(message, decode_item)
+    assert message.parts is not None and not unread(message)
+    assert reads_as(message, decoder)
+    assert message.__dict__[REUSE] == {decoder: (id(message), True)}
+    assert not reads_as(message.model_copy(update={"id": "x"}), decoder)

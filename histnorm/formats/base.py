@@ -14,7 +14,7 @@ from histnorm.errors import HistnormError, join_pointer
 from histnorm.errors import type_name as type_name  # re-exported for the codecs
 from histnorm.formats._fixed_types import changed_type
 from histnorm.lazy import model
-from histnorm.model_terms import UNREAD, JsonValue, memo_source, same_source
+from histnorm.model_terms import REUSE, UNREAD, JsonValue, decoder_key, memo_source, same_source
 
 if TYPE_CHECKING:
     from histnorm.model import Message, Transcript
@@ -292,7 +292,7 @@ class MessageListCodec(Codec):
         """`decode`, taking the message `known` holds by the `id` of a native message."""
         messages, base = split_envelope(data, self.envelope_key, self.message_noun)
         decoder = self.message_decoder
-        key = _decoder_key(decoder)  # each message marked as what it makes (`decoded`)
+        key = decoder_key(decoder)  # each message marked as what it makes (`decoded`)
         found: list[Message] = []
         for i, m in enumerate(messages):
             message = known.get(id(m)) if known else None
@@ -314,18 +314,16 @@ def unread_messages(
 ) -> tuple[Message, ...]:
     """A message built unread (`model.unread_message`) for each native value and its
     pointer, which `decoder` decodes (a codec's fast reader read every one), marked as
-    `decoded` marks it, and as holding no image slot (`holds_image_slot`) when the reader
-    saw none in any (`imageless`)."""
-    key = _decoder_key(decoder)
+    holding no image slot (`holds_image_slot`) when the reader saw none in any
+    (`imageless`). Unread, each is what `decoder` makes of its native value
+    (`reads_as`), and reading it marks it so (`decoded`)."""
     unread = model.unread_message
+    if not imageless:
+        return tuple(unread(native, decoder, pointer) for native, pointer in natives)
     found = []
     for native, pointer in natives:
         message = unread(native, decoder, pointer)
-        memo = message.__dict__
-        if key is not None:
-            memo[_REUSE] = {key: (id(message), True)}
-        if imageless:
-            memo[IMAGE_SLOT] = (id(message), False)
+        message.__dict__[IMAGE_SLOT] = (id(message), False)
         found.append(message)
     return tuple(found)
 
@@ -348,15 +346,11 @@ def rebuild(native: Mapping[str, Any], updates: Mapping[str, Any]) -> dict[str, 
 _NONE: dict[str, Any] = {}
 """The `__dict__` of an object without one, for `reuse_native` (never written)."""
 
-_REUSE = "_histnorm_reuse"
-"""Where `reuse_native` keeps its answers in a model's `__dict__` (pydantic ignores it: not
-a field, not compared), by decoder, each with the `id` of the model it holds for."""
-
 
 def reuse_native(obj: Any, decoder: Callable[[Any], Any]) -> bool:
     """Whether `obj` is exactly what decoding its own native value gives (it was not changed).
 
-    The answer is kept on `obj` for a module-level decoder (`_decoder_key`), so the several
+    The answer is kept on `obj` for a module-level decoder (`decoder_key`), so the several
     encodings one fix makes (the output, its post-condition, its read-back) decode each
     kept message once. Models are frozen, so an answer holds for the model it was found
     for; a copy (`model_copy` copies the `__dict__` it is kept in) has another `id`, which
@@ -368,27 +362,32 @@ def reuse_native(obj: Any, decoder: Callable[[Any], Any]) -> bool:
     native = getattr(obj, "native", None)
     if native is None:
         return False
-    kept = held_by.get(_REUSE)  # answers are kept on models only
+    kept = held_by.get(REUSE)  # answers are kept on models only
     if kept is not None:  # and only under a decoder that is its key
         held = kept.get(decoder)
         if held is not None and held[0] == id(obj):
             return bool(held[1])
     model_memo: dict[str, Any] | None = obj.__dict__ if isinstance(obj, _model_type()) else None
-    key = _decoder_key(decoder) if model_memo is not None else None
+    key = decoder_key(decoder) if model_memo is not None else None
     memo: dict[str, Any] = model_memo if key is not None and model_memo is not None else {}
     try:
         answer = strict_equal(decoder(native), obj)
     except HistnormError:
         answer = False
     if key is not None:  # a new dict: `model_copy` shares the old one with its copies
-        memo[_REUSE] = {**memo.get(_REUSE, {}), key: (id(obj), answer)}
+        memo[REUSE] = {**memo.get(REUSE, {}), key: (id(obj), answer)}
     return answer
 
 
 def reads_as(obj: Any, decoder: Callable[[Any], Any]) -> bool:
     """Whether `obj` is known, without decoding anything, to be what `decoder` makes of
-    its native value: it was marked so (`decoded`, or a `reuse_native` answer)."""
-    held = obj.__dict__.get(_REUSE, {}).get(decoder) if obj.native is not None else None
+    its native value: it was marked so (`decoded`, or a `reuse_native` answer), or it was
+    built unread by `decoder` and is still unread."""
+    memo = obj.__dict__
+    unread = memo.get(UNREAD)
+    if unread is not None:
+        return unread[0] is decoder and memo.get("native") is not None
+    held = memo.get(REUSE, {}).get(decoder) if obj.native is not None else None
     return held is not None and held[1] and held[0] == id(obj)
 
 
@@ -397,24 +396,15 @@ def decoded(obj: Message, decoder: Callable[[Any], Any]) -> Message:
     such: `reuse_native(obj, decoder)` answers from that without decoding it again (a fix
     decodes a transcript once, and encodes the messages it leaves alone as they were
     read)."""
-    return marked(obj, _decoder_key(decoder))
+    return marked(obj, decoder_key(decoder))
 
 
 def marked(obj: Message, key: object) -> Message:
-    """`decoded`, given the decoder's key (`_decoder_key`, which a caller marking many
+    """`decoded`, given the decoder's key (`decoder_key`, which a caller marking many
     messages works out once)."""
     if key is not None and obj.native is not None:
-        obj.__dict__[_REUSE] = {key: (id(obj), True)}
+        obj.__dict__[REUSE] = {key: (id(obj), True)}
     return obj
-
-
-def _decoder_key(decoder: Callable[[Any], Any]) -> object:
-    """What identifies what `decoder` gives for a value: a module-level function itself
-    (which pickles by name with the models that keep it); None for any other (a lambda or
-    a closure: never kept)."""
-    if getattr(decoder, "__closure__", 0) is not None:
-        return None
-    return decoder if "<" not in getattr(decoder, "__qualname__", "<") else None
 
 
 def strict_equal(a: Any, b: Any) -> bool:
