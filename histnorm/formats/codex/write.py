@@ -130,8 +130,14 @@ def placed_lines(transcript: Transcript, lines: Sequence[Any]) -> tuple[list[Any
     last: Any = next((lines[i] for i in slots), None)
     for message in _with_new_results(transcript):
         items = encode_message(message)
-        own = owner.get(id(message.native)) if message.native is not None else None
-        rebuilt = _derived(items, message.native) if own not in claimed else None
+        native = message.native
+        own = owner.get(id(native)) if native is not None else None
+        if own is not None and own not in claimed and len(items) == 1 and items[0] is native:
+            claimed.add(own)  # the item as read (most of a rollout): its very line
+            sequence.append(own)
+            last = lines[own]
+            continue
+        rebuilt = _derived(items, native) if own not in claimed else None
         for k, item in enumerate(items):
             index = owner.get(id(item))
             if index is not None and index not in claimed:
