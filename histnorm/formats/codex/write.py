@@ -18,7 +18,7 @@ from histnorm.formats.openai_responses import _output_kinds, encode_message
 from histnorm.formats.openai_responses.items import decode_item, item_type
 from histnorm.formats.openai_responses.write import json_string
 from histnorm.lazy import model
-from histnorm.model_terms import SYNTHESIZED_KEY
+from histnorm.model_terms import SYNTHESIZED_KEY, native_memo
 from histnorm.pairing import pair_transcript
 
 if TYPE_CHECKING:
@@ -122,8 +122,7 @@ def encode_lines(transcript: Transcript, lines: Sequence[Any]) -> list[Any]:
 def placed_lines(transcript: Transcript, lines: Sequence[Any]) -> tuple[list[Any], dict[int, int]]:
     """`encode_lines`, and where each kept `response_item` line of `lines` (by index) is
     in the output."""
-    slots = item_lines(lines)
-    owner = {id(lines[i].get("payload")): i for i in slots}
+    slots, owner = _slots(transcript, lines)
     objs: list[Any] = list(lines)
     claimed: set[int] = set()
     sequence: list[int | dict[str, Any]] = []
@@ -152,6 +151,19 @@ def placed_lines(transcript: Transcript, lines: Sequence[Any]) -> tuple[list[Any
             sequence.append(index)
             last = lines[index]
     return _assemble(lines, objs, slots, claimed, sequence)
+
+
+def _slots(transcript: Transcript, lines: Sequence[Any]) -> tuple[list[int], dict[int, int]]:
+    """The indices of the `response_item` lines, and the index of each by the `id` of its
+    payload: worked out once for the lines a run of fixes writes again and again (kept
+    with them, `native_memo`, when they are the transcript's own)."""
+    memo = native_memo(transcript) if lines is transcript.native else {}
+    held: tuple[list[int], dict[int, int]] | None = memo.get("codex-slots")
+    if held is None:
+        slots = item_lines(lines)
+        held = slots, {id(lines[i].get("payload")): i for i in slots}
+        memo["codex-slots"] = held
+    return held
 
 
 def _assemble(
