@@ -25,6 +25,7 @@ from histnorm.analysis.outline import Call, Result
 from histnorm.diagnostic import Diagnostic
 from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats import get_codec, outline_of
+from histnorm.held_lines import HeldLines, entries_of, source_of
 from histnorm.lazy import model
 from histnorm.model_terms import UNREAD
 
@@ -72,6 +73,11 @@ def atoms(value: Any) -> set[Atom]:
     return found
 
 
+def _is_lines(native: Any) -> bool:
+    """Whether `native` is a list of lines (a list, or lines held as text)."""
+    return isinstance(native, list) or source_of(native) is not None
+
+
 def _message_atoms(transcript: Transcript, index: int) -> set[Atom]:
     """What a message holds: its native value and fields, its parts, and the record it
     was read from (the line of a document that is a list of lines)."""
@@ -81,7 +87,7 @@ def _message_atoms(transcript: Transcript, index: int) -> set[Atom]:
     for part in message.parts:
         found |= _part_atoms(part)
     native = transcript.native
-    if isinstance(native, list) and transcript.format is not None:
+    if _is_lines(native) and transcript.format is not None:
         codec = get_codec(transcript.format)
         pointers = [codec.message_pointer(transcript, index)]
         pointers += [codec.part_pointer(transcript, index, k) for k in range(len(message.parts))]
@@ -90,7 +96,7 @@ def _message_atoms(transcript: Transcript, index: int) -> set[Atom]:
     return found
 
 
-def _line(native: list[Any], pointer: str) -> Any:
+def _line(native: Sequence[Any], pointer: str) -> Any:
     """The line (item of a document that is a list of lines) `pointer` is in, or None."""
     head = _head(pointer)
     return native[head] if head is not None and head < len(native) else None
@@ -101,7 +107,7 @@ def _lines(transcript: Transcript, index: int, held: set[int]) -> set[Atom]:
     message `index`) was read from, whole when every part read from it is owned, else its
     keys and scalars (its id, its parent's id, its time), which go with the part."""
     native = transcript.native
-    if not isinstance(native, list) or transcript.format is None:
+    if not _is_lines(native) or transcript.format is None:
         return set()
     codec = get_codec(transcript.format)
     heads: dict[int, list[int]] = {}
@@ -132,7 +138,7 @@ def _at(value: Any, pointer: str) -> Any:
     """The value at `pointer` in `value` (None when there is none)."""
     for token in pointer.split("/")[1:]:
         token = token.replace("~1", "/").replace("~0", "~")
-        if isinstance(value, list) and token.isdigit() and int(token) < len(value):
+        if _is_lines(value) and token.isdigit() and int(token) < len(value):
             value = value[int(token)]
         elif isinstance(value, dict) and token in value:
             value = value[token]
@@ -191,7 +197,7 @@ class _Written:
         `index` and no other one (its timestamps and envelope go with it). A line two
         messages share is read by neighbours (readers walk the lines in order), so only
         the two messages on each side are asked."""
-        if self.again is None or not isinstance(self.encoded, list):
+        if self.again is None or not _is_lines(self.encoded):
             return set()
         group = self.groups[index]
         mine: set[int | None] = set()
@@ -446,6 +452,9 @@ def lost(
         new = _written(after)
     except HistnormError as error:
         return f"would make a transcript that cannot be written ({error.message})"
+    written_old, aside = old, None
+    if source_of(old) is not None and source_of(old) is source_of(new):
+        old, new, aside = _apart(old, new)  # the lines both write as read stand aside
     same = _same_items(old, new)
     kept, containers = _index(new, same)
     containers |= same.keys()
@@ -463,14 +472,17 @@ def lost(
     held = _read_as(before, *positions)  # owned: when it holds every atom missing,
     if all(atom in held for atom, _ in missing):  # nothing more is worked out
         return None
-    named = _named(before, *positions, old)
+    named = _named(before, *positions, written_old)
     mine = named.atoms
     missing = [(atom, key) for atom, key in missing if atom not in mine]
     if missing:  # what names a removed call or result goes with it (`_naming_removed`)
         mine = mine | _naming_removed(before, named, old, after, containers)
         missing = [(atom, key) for atom, key in missing if atom not in mine]
     if missing and same:  # the lines both hold are searched only for what is missing
-        found = _found_in(list(same.values()), {atom for atom, _ in missing})
+        wanted = {atom for atom, _ in missing}
+        found = _found_in(list(same.values()), wanted)
+        if aside is not None and found != wanted:
+            found |= _found_in_held(*aside, wanted - found)
         missing = [(atom, key) for atom, key in missing if atom not in found]
     if not missing:
         return None
@@ -478,6 +490,10 @@ def lost(
     kept |= {a for text in gained for a in _inside(text)}
     if same:
         kept |= _index(list(same.values()))[0]
+    if aside is not None:
+        source, indices = aside
+        for index in indices:
+            kept |= _index(source.peek(index))[0]
     read: set[Atom] | None = None
     for atom, _ in missing:
         if atom in mine or (atom[0] == "s" and _carried(atom[1], gained, kept | mine)):
@@ -502,6 +518,36 @@ def written_as_before(before: Transcript, after: Transcript) -> bool:
         return bool(_written(before) == _written(after))
     except HistnormError:
         return False
+
+
+_AS_READ: dict[str, Any] = {}
+"""What stands for a line two documents held as text both write as read (`_apart`):
+one object both hold, so it is among the objects they share. Never written to."""
+
+
+def _apart(old: Any, new: Any) -> tuple[list[Any], list[Any], tuple[HeldLines, list[int]]]:
+    """Two documents written from one set of lines held as text, as lists in which each
+    line both write as read is `_AS_READ` (not parsed), each other line its value; and
+    those lines, by index (`_found_in_held`)."""
+    source = source_of(old)
+    assert source is not None
+    was, now = entries_of(old), entries_of(new)
+    both = {e for e in was if type(e) is int} & {e for e in now if type(e) is int}
+
+    def side(entries: Sequence[Any]) -> list[Any]:
+        return [(_AS_READ if e in both else source[e]) if type(e) is int else e for e in entries]
+
+    return side(was), side(now), (source, sorted(both))
+
+
+def _found_in_held(source: HeldLines, indices: list[int], wanted: set[Atom]) -> set[Atom]:
+    """`_found_in` of the lines `indices` of `source`, each read and let go in turn."""
+    found: set[Atom] = set()
+    for index in indices:
+        if len(found) >= len(wanted):
+            break
+        found |= _found_in([source.peek(index)], wanted - found)
+    return found
 
 
 def _written(transcript: Transcript) -> Any:
@@ -626,7 +672,14 @@ _OURS = {"native", "kind", "slot", "family"}
 def _read(transcript: Transcript) -> set[Atom]:
     """The atoms of what `transcript` was read from: its native values with their keys,
     and the values of its fields (their names are histnorm's, not keys it read)."""
-    found = atoms(transcript.native)
+    native = transcript.native
+    source = source_of(native)
+    if source is not None:  # each line read and let go in turn
+        found: set[Atom] = set()
+        for entry in entries_of(native):
+            found |= atoms(source.peek(entry) if type(entry) is int else entry)
+    else:
+        found = atoms(native)
     for message in transcript.messages:
         found |= atoms(message.native)
         found |= atoms([message.role, message.id, message.author_name, message.metadata])

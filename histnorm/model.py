@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from histnorm.model_terms import NATIVE_MEMO, REUSE, UNREAD, decoder_key
+from histnorm.model_terms import HELD, NATIVE_MEMO, REUSE, UNREAD, decoder_key
 
 # Defined without pydantic in `histnorm.model_terms`; re-exported as the model's own.
 from histnorm.model_terms import PARTIAL_RESPONSE_KEY as PARTIAL_RESPONSE_KEY
@@ -165,6 +165,8 @@ class Message(_Frozen):
     native: JsonValue = None
 
     def __getattr__(self, name: str) -> Any:
+        if name == "native" and HELD in self.__dict__ and UNREAD in self.__dict__:
+            return held_native(self)
         if name in _MESSAGE_FIELDS and UNREAD in self.__dict__:
             read(self)
             return self.__dict__[name]
@@ -174,7 +176,7 @@ class Message(_Frozen):
         if self is other:
             return True
         if isinstance(other, Message):
-            mine, theirs = self.__dict__.get("native"), other.__dict__.get("native")
+            mine, theirs = self.native, other.native
             if mine is not theirs and mine != theirs:
                 return False  # a field differs: neither needs reading to tell
             if UNREAD in self.__dict__:
@@ -289,6 +291,31 @@ def unread_message(native: Any, decoder: Callable[[Any, str], Message], pointer:
     return message
 
 
+def unread_held(unread: tuple[Any, ...], index: int) -> Message:
+    """`unread_message` of the native value of line `index` of lines held as text, which
+    is not parsed until the message's `native` is asked for. `unread`, one tuple for the
+    messages of one transcript: their decoder, None (the pointer is the line's), the
+    lines (`histnorm.held_lines.HeldLines`) and whether no message holds an image slot."""
+    message = _new(Message)
+    _set(message, "__dict__", {UNREAD: unread, HELD: index})
+    return message
+
+
+def held_native(message: Message) -> Any:
+    """The `native` of a message built from a held line (`unread_held`), read from its
+    line (and kept) the first time it is asked for."""
+    memo = message.__dict__
+    native = memo.get("native", _NO_NATIVE)
+    if native is _NO_NATIVE:
+        native = memo["native"] = memo[UNREAD][2].native_of(memo[HELD])
+    return native
+
+
+_NO_NATIVE: Any = object()
+_UNREAD = (UNREAD, HELD)
+"""What reading a message lets go of."""
+
+
 def unread(message: Message) -> bool:
     """Whether `message` was built unread (`unread_message`) and nothing has read it yet:
     none of its parts exists yet."""
@@ -304,10 +331,14 @@ def read(message: Message) -> None:
     held = memo.get(UNREAD)
     if held is None:
         return
-    decoder, pointer = held
-    full = decoder(memo["native"], pointer)
+    decoder, pointer = held[0], held[1]
+    native = message.native
+    if pointer is None:  # a held line's
+        pointer = held[2].pointer_of(memo[HELD])
+    full = decoder(native, pointer)
+    memo = message.__dict__
     fields = full.__dict__
-    kept = {key: value for key, value in memo.items() if key not in fields and key != UNREAD}
+    kept = {key: value for key, value in memo.items() if key not in fields and key not in _UNREAD}
     key = decoder_key(decoder)
     if key is not None:
         kept[REUSE] = {key: (id(message), True)}

@@ -58,6 +58,13 @@ UNREAD = "_histnorm_unread"
 """Where a message built unread (`histnorm.model.unread_message`) keeps, in its `__dict__`,
 how to read it: its decoder and its pointer. A message holding it is still unread."""
 
+HELD = "_histnorm_held"
+"""Where a message built unread from a line held as text (`histnorm.model.unread_held`)
+keeps the index of that line; its `UNREAD` holds, after its decoder and pointer (None: the
+line's), the lines (`histnorm.held_lines.HeldLines`) and whether the transcript's outline
+found no image slot in any message. Its `native` is read from the line the first time it
+is asked for; reading the message lets go of both."""
+
 REUSE = "_histnorm_reuse"
 """Where `histnorm.formats.base.reuse_native` keeps its answers in a model's `__dict__`
 (pydantic ignores it: not a field, not compared), by decoder (`decoder_key`), each with the

@@ -14,6 +14,7 @@ same place, with the same value, as the text it replaces (`keep_spellings`): `-0
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -131,19 +132,31 @@ def pairs(old_items: list[Any], new_items: list[Any]) -> dict[int, int]:
     where = {id(item): i for i, item in enumerate(old_items)}
     kept = {id(item) for item in new_items}
     loose = [i for i, item in enumerate(old_items) if id(item) not in kept]
+    return paired_at(old_items, [where.get(id(item)) for item in new_items], new_items, loose)
+
+
+def paired_at(
+    old_items: Sequence[Any],
+    old_at: Sequence[int | None],
+    new_items: Sequence[Any],
+    loose: list[int],
+) -> dict[int, int]:
+    """`pairs`, told where each new item is among the old ones (`old_at`, None for one
+    that is not) and which old items are not kept (`loose`, in order); only the loose old
+    items and the new ones are read."""
     ceilings: list[int] = []
     ceiling = len(old_items)
-    for item in reversed(new_items):
-        ceiling = where.get(id(item), ceiling)
+    for at in reversed(old_at):
+        ceiling = at if at is not None else ceiling
         ceilings.append(ceiling)
     ceilings.reverse()
     found: dict[int, int] = {}
     floor = -1
-    for j, item in enumerate(new_items):
-        index = where.get(id(item))
+    for j, index in enumerate(old_at):
         if index is not None:
             floor = index
             continue
+        item = new_items[j]
         start, end = bisect_right(loose, floor), bisect_left(loose, ceilings[j])
         if start < len(loose):
             window = range(start, max(end, start + 1))

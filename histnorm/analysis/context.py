@@ -22,6 +22,7 @@ from histnorm.analysis.outline import (
     Result,
     holds_image_slot,
 )
+from histnorm.held_lines import HeldLines
 from histnorm.last_answer import ReadLines
 from histnorm.model_terms import JsonValue
 from histnorm.pairing import Pairing, pair_transcript
@@ -89,7 +90,7 @@ class Unheld:
         return f"Unheld({len(self.sizes)} lines)"
 
 
-def _count(native: ReadLines | Unheld) -> int:
+def _count(native: ReadLines | HeldLines | Unheld) -> int:
     """How many lines `native` holds, or has the sizes of."""
     return len(native.sizes) if isinstance(native, Unheld) else len(native)
 
@@ -159,10 +160,10 @@ class Context:
     def item_size(self) -> int | None:
         """A bound on the length of every string of `native` (an image's base64 text is
         one): the longest line when `native` holds a session's lines with the size of
-        each in the text given (`ReadLines`, `Unheld`), since no string spans two lines;
-        else `json_size`."""
+        each in the text given (`ReadLines`, `HeldLines`, `Unheld`), since no string
+        spans two lines; else `json_size`."""
         native = self.native
-        sizes = native.sizes if isinstance(native, ReadLines | Unheld) else None
+        sizes = native.sizes if isinstance(native, ReadLines | HeldLines | Unheld) else None
         if self._raw is None or not sizes or len(sizes) != _count(native):
             return self.json_size
         return max(sizes)

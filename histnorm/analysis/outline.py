@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from histnorm.analysis.paired import Pairing
 from histnorm.call_keys import unread_call_keys
 from histnorm.lazy import model
-from histnorm.model_terms import ToolFamily, memo_source, same_source
+from histnorm.model_terms import UNREAD, ToolFamily, memo_source, same_source
 
 if TYPE_CHECKING:
     from histnorm.model import Message, Part, ToolCallPart, Transcript
@@ -347,6 +347,9 @@ def holds_image_slot(message: Message) -> bool:
     held = memo.get(IMAGE_SLOT)
     if held is not None and held[0] == id(message):
         return bool(held[1])
+    unread = memo.get(UNREAD)
+    if unread is not None and len(unread) > 3 and unread[3]:
+        return False  # unread, from a line held as text: its outline saw no image slot
     found = any(
         isinstance(part, model.MediaPart)
         or (isinstance(part, model.ToolResultPart) and isinstance(part.content, list))

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from histnorm.held_lines import HeldLines, held_line
 from histnorm.model_terms import memo_source, same_source
 
 if TYPE_CHECKING:
@@ -117,9 +118,18 @@ def read_bound(transcript: Transcript) -> tuple[int, Sequence[Message]]:
     if text is None:
         return 0, messages
     items = text.items()
-    counted: set[int] = set()
+    counted: set[Any] = set()
     others: list[Message] = []
+    held = isinstance(text.native, HeldLines)
     for message in messages:
+        line = held_line(message) if held else None
+        if line is not None and line[0] is text.native:  # a line's payload: one line each
+            key: Any = ("line", line[1])
+            if key not in counted:
+                counted.add(key)
+                continue
+            others.append(message)
+            continue
         key = id(message.native)
         if key in items and key not in counted:
             counted.add(key)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import field
 from enum import StrEnum
 from pathlib import PurePath
@@ -55,7 +55,7 @@ class Document:
     raw: bytes
     style: jsonio.Style = jsonio.COMPACT
     bom: bool = False
-    lines: tuple[tuple[int, int, Any], ...] = field(default=())
+    lines: Sequence[tuple[int, int, Any]] = field(default=())
     """Message-per-line JSONL: each message line's start and end (its text, without its
     ending) in the body after any BOM, and its parsed value."""
     tail: bytes = b""

@@ -37,6 +37,7 @@ from histnorm.formats import (
     kin,
     seed_read,
 )
+from histnorm.held_lines import HeldLines, HeldSpans, pooled
 from histnorm.last_answer import ReadLines
 
 if TYPE_CHECKING:
@@ -262,7 +263,7 @@ class MessageLines(NamedTuple):
 
 def parse_message_lines(body: bytes, exact: bool = True) -> MessageLines:
     """Parse each line of `body` (message-per-line JSONL after any BOM) that is not blank,
-    its short strings shared between lines (`_pooled`). Not `exact`: each line as
+    its short strings shared between lines (`pooled`). Not `exact`: each line as
     `jsonio.loads_typed` reads it, nothing shared (what the fast path reads; `exactly`
     makes it what decoding reads)."""
     values: list[Any] = []
@@ -275,7 +276,7 @@ def parse_message_lines(body: bytes, exact: bool = True) -> MessageLines:
         if not line.strip():
             continue
         try:
-            value = _pooled(jsonio.loads(line), pool) if exact else jsonio.loads_typed(line)
+            value = pooled(jsonio.loads(line), pool) if exact else jsonio.loads_typed(line)
         except HistnormError as exc:
             broken.append((exc.at(line=number), start))
             continue
@@ -289,7 +290,7 @@ def parse_message_lines(body: bytes, exact: bool = True) -> MessageLines:
 def exactly(parsed: MessageLines, body: bytes) -> MessageLines:
     """`parse_message_lines(body)` from what `parse_message_lines(body, exact=False)`
     gave: the lines with an integer beyond 64 bits parsed again (exactly), and every
-    line's short strings shared (`_pooled`, in place: the values are the reader's own)."""
+    line's short strings shared (`pooled`, in place: the values are the reader's own)."""
     pool: dict[str, str] = {}
     values: list[Any] = []
     lines: list[tuple[int, int, Any]] = []
@@ -300,7 +301,7 @@ def exactly(parsed: MessageLines, body: bytes) -> MessageLines:
                 value = jsonio.loads(line)
             except HistnormError:  # a line only the exact reader finds broken
                 return parse_message_lines(body)
-        values.append(_pooled(value, pool))
+        values.append(pooled(value, pool))
         lines.append((start, end, value))
     read = ReadLines(values, parsed.values.sizes)
     return MessageLines(read, lines, parsed.numbers, parsed.broken)
@@ -340,20 +341,16 @@ def read_message_lines(
     return around_torn_lines(data, transcript, lines, numbers[-1], broken, bom)
 
 
-POOLED = 128
-"""The longest string `_pooled` shares."""
-
-
-def _pooled(value: Any, pool: dict[str, str]) -> Any:
-    """`value`, a message line just parsed, with each short string of it and of the objects
-    it holds one string object for every line that spells it: a session repeats its id,
-    folder, version and roles on each line, and a parsed line holds a copy of each."""
-    for holder in (value, *value.values()) if isinstance(value, dict) else ():
-        if isinstance(holder, dict):
-            for key, item in holder.items():
-                if type(item) is str and len(item) <= POOLED:
-                    holder[key] = pool.setdefault(item, item)
-    return value
+def read_held_lines(data: bytes, format: str, held: HeldLines, outline: Outline) -> Document:
+    """The one transcript of message-per-line JSONL whose lines were read a line at a time
+    and are held as text (`histnorm.document.streamed.streamed_read`): decoded with the
+    outline its reader read then, each message built from its line unread."""
+    bom = data.startswith(BOM)
+    transcript = decode_value(held, format, None, outline)
+    seed_read(transcript, outline, held, data)
+    record = Record(transcript, None, 1, "", data)
+    spans = HeldSpans(held)
+    return Document(Layout.JSONL_MESSAGES, (record,), data, jsonio.COMPACT, bom, spans)
 
 
 def _unreadable_lines(data: bytes, error: HistnormError, bom: bool) -> Document:

@@ -27,16 +27,18 @@ from histnorm.document.read import (
     exactly,
     parse_message_lines,
     pick_reading,
+    read_held_lines,
     read_json,
     read_jsonl,
     read_message_lines,
 )
 from histnorm.document.result import DocumentResult, Skip
-from histnorm.document.streamed import streamed_clean
+from histnorm.document.streamed import streamed_read
 from histnorm.document.torn import torn_lines
 from histnorm.document.write import Chunk, joined, write_chunks
 from histnorm.engine import unreadable
 from histnorm.errors import HistnormError, NotATranscript
+from histnorm.held_lines import HeldSpans
 from histnorm.settings import Settings
 
 if TYPE_CHECKING:
@@ -85,8 +87,12 @@ def _message_lines(
     and when it does not prove the transcript clean they are decoded with the format and
     outline it found (`loads_typed`: types and strings are all the fast path reads;
     numbers beyond 64 bits are read exactly before decoding)."""
-    if streamed_clean(data, format, settings):
+    streamed = streamed_read(data, format, settings)
+    if streamed.clean:
         return DocumentResult(Layout.JSONL_MESSAGES, transcripts=1)  # no line held
+    if streamed.held is not None and streamed.format and streamed.outline is not None:
+        document = read_held_lines(data, streamed.format, streamed.held, streamed.outline)
+        return _checked(document, data, mode, settings)
     body = data.removeprefix(BOM)
     parsed = parse_message_lines(body, exact=False)
     values = parsed.values if parsed.values and not parsed.broken else None
@@ -277,9 +283,14 @@ def _checked(document: Document, data: bytes, mode: Mode, settings: Settings) ->
     light = replace(
         document,
         records=tuple(replace(r, transcript=None) for r in document.records),
-        lines=tuple((start, end, None) for start, end, _ in document.lines),
+        lines=document.lines if isinstance(document.lines, HeldSpans) else _unvalued(document),
     )
     return _Checked(light, found, fixes, tuple(skipped), dict(applied), transcripts, chunks)
+
+
+def _unvalued(document: Document) -> tuple[tuple[int, int, None], ...]:
+    """Where each message line starts and ends, without its value."""
+    return tuple((start, end, None) for start, end, _ in document.lines)
 
 
 def _result(checked: _Checked, data: bytes, join: bool = True) -> DocumentResult:

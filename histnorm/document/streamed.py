@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import chain
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import histnorm.jsonio as jsonio
 from histnorm.analysis.context import IMAGE_MARKER, Unheld
@@ -23,7 +23,11 @@ from histnorm.engine import outline_clean
 from histnorm.errors import HistnormError
 from histnorm.formats import CODECS
 from histnorm.formats.base import LIST_WINDOW
+from histnorm.held_lines import HeldLines
 from histnorm.settings import Settings
+
+if TYPE_CHECKING:
+    from histnorm.analysis.outline import Outline
 
 STREAMED_FROM = 1 << 20
 """The size (bytes) from which a message-per-line file is first read a line at a time:
@@ -39,11 +43,15 @@ class _Broken(Exception):
 
 class _Lines:
     """What the checks read of the lines of a session read a line at a time: the size of
-    each, and whether one holds `IMAGE_MARKER` (`Unheld`)."""
+    each, and whether one holds `IMAGE_MARKER` (`Unheld`); and where each starts and ends
+    and its `type`, to hold them as text (`HeldLines`) if it is not proven clean."""
 
     def __init__(self) -> None:
         self.sizes: list[int] = []
         self.marked = False
+        self.spans: list[tuple[int, int]] = []
+        self.types: list[str | None] = []
+        self._kinds: dict[str, str] = {}
 
     def values(self, body: bytes) -> Iterator[Any]:
         """The parsed value of each line of `body` that is not blank
@@ -57,6 +65,9 @@ class _Lines:
             except HistnormError:
                 raise _Broken from None
             self.sizes.append(end - start)
+            self.spans.append((start, end))
+            kind = value.get("type") if type(value) is dict else None
+            self.types.append(self._kinds.setdefault(kind, kind) if type(kind) is str else None)
             if not self.marked:
                 self.marked = _marked(line, value)
             yield value
@@ -75,13 +86,31 @@ def _marked(line: bytes, value: Any) -> bool:
         return True
 
 
+class Streamed(NamedTuple):
+    """What reading a session a line at a time found: whether it is proven clean, else
+    (when its codec holds its lines as text, `Codec.held_items`) its lines held as
+    text, its format and the outline its reader read."""
+
+    clean: bool
+    held: HeldLines | None = None
+    format: str | None = None
+    outline: Outline | None = None
+
+
 def streamed_clean(data: bytes, format: str | None, settings: Settings) -> bool:
     """Whether the message-per-line file `data` (one session) is proven to need nothing,
     read a line at a time (`STREAMED_FROM` bytes and up); False means only "not proven":
     read it whole. `format` as for `lint_document` (None: detected)."""
+    return streamed_read(data, format, settings).clean
+
+
+def streamed_read(data: bytes, format: str | None, settings: Settings) -> Streamed:
+    """`streamed_clean`, and when that is not proven, the lines held as text for a codec
+    that reads them so (none when a line may hold an integer beyond 64 bits: the outline
+    was read from its inexact reading)."""
     body = data.removeprefix(BOM)
     if len(body) < STREAMED_FROM:
-        return False
+        return _NOT_PROVEN
     lines = _Lines()
     values = lines.values(body)
     try:
@@ -89,11 +118,30 @@ def streamed_clean(data: bytes, format: str | None, settings: Settings) -> bool:
         chosen, _ = pick_reading(head, format) if head else (None, None)
         codec = CODECS.get(chosen) if chosen is not None else None
         if codec is None:
-            return False
+            return _NOT_PROVEN
         outline = codec.read_streamed(chain(head, values), lines.sizes)
     except _Broken:
-        return False
+        return _NOT_PROVEN
     del head
     if outline is None:
-        return False
-    return outline_clean(outline, settings, Unheld(tuple(lines.sizes), lines.marked), data)
+        return _NOT_PROVEN
+    if outline_clean(outline, settings, Unheld(tuple(lines.sizes), lines.marked), data):
+        return _PROVEN
+    items = codec.held_items
+    if items is None or len(lines.spans) != len(lines.sizes) or _inexact(body, lines.spans):
+        return _NOT_PROVEN
+    return Streamed(False, HeldLines(body, lines.spans, lines.types, items), chosen, outline)
+
+
+_PROVEN = Streamed(True)
+_NOT_PROVEN = Streamed(False)
+
+
+def _inexact(body: bytes, spans: list[tuple[int, int]]) -> bool:
+    """Whether a line may hold an integer beyond 64 bits, read as a float
+    (`jsonio.read_inexactly`); only a line with 19 digits in a row is parsed to tell."""
+    for start, end in spans:  # each line alone: a copy of the whole body would be one more
+        line = body[start:end]
+        if jsonio.has_long_number(line) and jsonio.read_inexactly(jsonio.loads_typed(line), line):
+            return True
+    return False

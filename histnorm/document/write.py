@@ -16,8 +16,9 @@ import histnorm.jsonio as jsonio
 from histnorm.document.layout import BOM, Document, Layout, Record, split_lines
 from histnorm.errors import HistnormError
 from histnorm.formats import get_codec
+from histnorm.held_lines import entries_of, source_of
 from histnorm.linemap import duplicate_key, duplicate_keys
-from histnorm.splice import keep_spellings, moved, pairs, splice_array
+from histnorm.splice import keep_spellings, moved, paired_at, pairs, splice_array
 
 if TYPE_CHECKING:
     from histnorm.model import Transcript
@@ -104,10 +105,17 @@ def _lost_in_lines(
 ) -> str | None:
     """`lost_by_rewrite` of message-per-line JSONL: the first repeated key of a line that
     is not written as read, at `/<line index>/...`."""
-    kept = {id(value) for value in encode_transcript(transcript)}
+    encoded = encode_transcript(transcript)
+    source = source_of(encoded)
+    if source is not None:  # lines held as text: those written as read, by index
+        kept = {e for e in entries_of(encoded) if type(e) is int}
+    else:
+        kept = {id(value) for value in encoded}
     for index, (start, end, value) in enumerate(lines):
-        if id(value) in kept:
+        if (index if source is not None else id(value)) in kept:
             continue
+        if source is not None:
+            value = source[index]
         repeats = _repeats(body[start:end], value)
         if repeats:
             return f"/{index}{repeats[0]}"
@@ -302,16 +310,13 @@ def _write_message_lines(document: Document, transcript: Transcript) -> list[Chu
     view = memoryview(body)
     rows, after = _message_rows(document, body)
     ending = _ending(document)
-    old_values = [value for *_, value in document.lines]
-    encoded = list(encode_transcript(transcript))
-    originals = {id(value): i for i, value in enumerate(old_values)}
-    paired = pairs(old_values, encoded)
-    used = {originals[id(v)] for v in encoded if id(v) in originals} | set(paired.values())
+    old_values, encoded, at, paired = _placed(document, transcript)
+    used = {index for index in at if index is not None} | set(paired.values())
     carried, after = _keep_blanks(body, rows, used, after)
     out: list[Chunk] = []  # joined once: a buffer and its copy would be two
     near = 0  # the line a new line is written as
     for j, value in enumerate(encoded):
-        index = originals.get(id(value))
+        index = at[j]
         if _last_bytes(out, 1) not in (b"", b"\n"):
             out.append(ending)  # the last line as read had no ending, but is no longer last
         if index is not None:
@@ -338,6 +343,27 @@ def _write_message_lines(document: Document, transcript: Transcript) -> list[Chu
     elif not body.endswith(b"\n") and _last_bytes(out, len(ending)) == ending:
         _drop_ending(out, ending)
     return out
+
+
+def _placed(
+    document: Document, transcript: Transcript
+) -> tuple[Sequence[Any], list[Any], list[int | None], dict[int, int]]:
+    """The lines as read, the lines to write (a line held as text and written as read
+    stands for itself unparsed: its index), where each line to write is among the lines
+    as read (None for a new or changed one), and the likely original of each new or
+    changed line (`splice.pairs`)."""
+    encoded = encode_transcript(transcript)
+    source = source_of(encoded)
+    if source is None:
+        old_values = [value for *_, value in document.lines]
+        new = list(encoded)
+        originals = {id(value): i for i, value in enumerate(old_values)}
+        return old_values, new, [originals.get(id(v)) for v in new], pairs(old_values, new)
+    entries = list(entries_of(encoded))
+    at: list[int | None] = [e if type(e) is int else None for e in entries]
+    kept = {e for e in at if e is not None}
+    loose = [i for i in range(len(source)) if i not in kept]
+    return source, entries, at, paired_at(source, at, entries, loose)
 
 
 def _last_bytes(out: list[Chunk], size: int) -> bytes:

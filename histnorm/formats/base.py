@@ -14,7 +14,15 @@ from histnorm.errors import HistnormError, join_pointer
 from histnorm.errors import type_name as type_name  # re-exported for the codecs
 from histnorm.formats._fixed_types import changed_type
 from histnorm.lazy import model
-from histnorm.model_terms import REUSE, UNREAD, JsonValue, decoder_key, memo_source, same_source
+from histnorm.model_terms import (
+    HELD,
+    REUSE,
+    UNREAD,
+    JsonValue,
+    decoder_key,
+    memo_source,
+    same_source,
+)
 
 if TYPE_CHECKING:
     from histnorm.model import Message, Transcript
@@ -63,6 +71,11 @@ class Codec(ABC):
     one_result_per_message: ClassVar[bool] = False
     """True when the native form holds each tool result in a message of its own (OpenAI
     Chat `tool` messages, Responses items), so results can never share a message."""
+    held_items: ClassVar[tuple[str, str] | None] = None
+    """For a session format whose messages are each the value of one key of the lines of
+    one `type`: that type and that key. A long session that is not proven clean as it is
+    read is then held as text, each line parsed when something asks for it
+    (`histnorm.held_lines.HeldLines`)."""
     known_roles: ClassVar[frozenset[str] | None] = None
     """The message roles (casefolded, as decoded) the format defines; any other role is
     unknown content (HN013). None: roles come from a closed set of types, never free text."""
@@ -328,6 +341,17 @@ def unread_messages(
     return tuple(found)
 
 
+def messages_held(
+    lines: Any, indices: Iterable[int], decoder: Callable[..., Message], imageless: bool
+) -> tuple[Message, ...]:
+    """`unread_messages` of lines held as text (`histnorm.held_lines.HeldLines`): a
+    message for each line index in `indices`, whose native value is parsed from its line
+    when first asked for (`model.unread_held`)."""
+    held = model.unread_held
+    unread = (decoder, None, lines, imageless)
+    return tuple(held(unread, index) for index in indices)
+
+
 def rebuild(native: Mapping[str, Any], updates: Mapping[str, Any]) -> dict[str, Any]:
     """A copy of `native` with `updates` applied in place; new keys go last, MISSING deletes."""
     out: dict[str, Any] = {}
@@ -386,7 +410,9 @@ def reads_as(obj: Any, decoder: Callable[[Any], Any]) -> bool:
     memo = obj.__dict__
     unread = memo.get(UNREAD)
     if unread is not None:
-        return unread[0] is decoder and memo.get("native") is not None
+        if unread[0] is not decoder:
+            return False
+        return HELD in memo or memo.get("native") is not None  # a held line's is an object
     held = memo.get(REUSE, {}).get(decoder) if obj.native is not None else None
     return held is not None and held[1] and held[0] == id(obj)
 

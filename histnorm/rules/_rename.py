@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from histnorm.edit import rewrite
 from histnorm.errors import HistnormError, join_pointer
+from histnorm.held_lines import SKIP as _SKIP
+from histnorm.held_lines import candidate_line, source_of
 from histnorm.lazy import model
 from histnorm.pairing import Position, pair_transcript
 from histnorm.profiles import Profile
@@ -121,7 +123,9 @@ def unreached(
 
 def _find(value: Any, wanted: set[str]) -> dict[str, str]:
     """The pointer of the first place each of `wanted` stands in `value`, as a string value
-    or as a key."""
+    or as a key (lines held as text: only those whose text may spell one are read)."""
+    if source_of(value) is not None:
+        return _find_in_lines(value, wanted)
     found: dict[str, str] = {}
     stack: list[tuple[Any, str]] = [(value, "")]
     while stack and len(found) < len(wanted):
@@ -137,6 +141,22 @@ def _find(value: Any, wanted: set[str]) -> dict[str, str]:
                 stack.append((item, here))
         elif isinstance(node, list | tuple):
             stack.extend((item, join_pointer(at, i)) for i, item in enumerate(node))
+    return found
+
+
+def _find_in_lines(lines: Any, wanted: set[str]) -> dict[str, str]:
+    """`_find` of lines held as text, in the order it walks a list (the last line first):
+    a line as read is read only when its text holds one of `wanted` as spelled, or an
+    escape, which could spell one; each is let go after."""
+    found: dict[str, str] = {}
+    spelled = [ident.encode() for ident in wanted]
+    for index in reversed(range(len(lines))):
+        if len(found) == len(wanted):
+            break
+        line = candidate_line(lines, index, spelled)
+        if line is not _SKIP:
+            for ident, at in _find(line, wanted - found.keys()).items():
+                found[ident] = join_pointer("", index) + at
     return found
 
 

@@ -43,25 +43,34 @@ from typing import TYPE_CHECKING, Any
 from histnorm.analysis.outline import Outline
 from histnorm.errors import join_pointer
 from histnorm.formats._fixed_types import _type_change
-from histnorm.formats.base import Codec, emptied, first_index, reads_as, unread_messages
+from histnorm.formats.base import (
+    Codec,
+    emptied,
+    first_index,
+    messages_held,
+    reads_as,
+    unread_messages,
+)
 from histnorm.formats.codex.lines import (
     check_lines,
     decode_lines,
+    held_at,
     item_lines,
     payload_index,
     read_lines,
     read_outline,
-    renamed_event,
+    renamed_events,
     sniff,
 )
 from histnorm.formats.codex.write import encode_lines, placed_lines
 from histnorm.formats.openai_responses import OpenAIResponsesCodec
 from histnorm.formats.openai_responses.items import decode_item
+from histnorm.held_lines import HeldLines, entry_of, source_of
 from histnorm.lazy import model
 from histnorm.model_terms import JsonValue, native_memo
 
 if TYPE_CHECKING:
-    from histnorm.model import Transcript
+    from histnorm.model import Message, Transcript
 
 _RESPONSES = OpenAIResponsesCodec()
 CODEX_VERBATIM = frozenset({"ghost_snapshot"})
@@ -74,11 +83,25 @@ def _line_of(transcript: Transcript, native: Any) -> int | None:
     holds them."""
     if native is None:
         return None
+    if source_of(transcript.native) is not None:  # which lines are parsed changes
+        return payload_index(transcript.native).get(id(native))
     memo = native_memo(transcript)
     index = memo.get("codex-payloads")
     if index is None:
         index = memo["codex-payloads"] = payload_index(transcript.native)
     return index.get(id(native))
+
+
+def _message_line(transcript: Transcript, message: Message) -> int | None:
+    """The index of the line `message` was read from (`_line_of` its native value)."""
+    at = held_at(message, transcript.native)
+    return at if at is not None else _line_of(transcript, message.native)
+
+
+def _same_entry(lines: Any, index: int, other: Any, other_index: int) -> bool:
+    """Whether two lines held as text are one line as read (the same index into it)."""
+    mine, theirs = entry_of(lines, index), entry_of(other, other_index)
+    return type(mine) is int and type(theirs) is int and mine == theirs
 
 
 class CodexCodec(Codec):
@@ -88,6 +111,7 @@ class CodexCodec(Codec):
     one_result_per_message = True
     summary = "Codex CLI rollouts (one event per JSONL line, Responses items in response_item)"
     items_are_messages = True
+    held_items = ("response_item", "payload")
     known_roles = _RESPONSES.known_roles
     read_call_keys = _RESPONSES.read_call_keys
     verbatim_types = _RESPONSES.verbatim_types | CODEX_VERBATIM
@@ -106,8 +130,17 @@ class CodexCodec(Codec):
         """`Codec.decode_written`: a payload that is the very item a message of
         `transcript` was read from, still as read (`reads_as`), is that message."""
         lines = check_lines(data)
-        known = {id(m.native): m for m in transcript.messages if reads_as(m, decode_item)}
-        return model.Transcript(messages=decode_lines(lines, known), format=self.name, native=data)
+        source = source_of(lines)
+        known: dict[int, Message] = {}
+        known_at: dict[int, Message] = {}
+        for message in transcript.messages:
+            at = held_at(message, source) if source is not None else None
+            if at is not None and reads_as(message, decode_item):
+                known_at[at] = message  # by its line as read: its payload is not parsed
+            elif reads_as(message, decode_item):
+                known[id(message.native)] = message
+        found = decode_lines(lines, known, known_at)
+        return model.Transcript(messages=found, format=self.name, native=data)
 
     def decode_read(self, data: JsonValue, outline: Outline | None) -> Transcript:
         """`decode(data)`; given the outline this codec's fast reader read of `data`, each
@@ -119,6 +152,9 @@ class CodexCodec(Codec):
         slots = item_lines(lines)
         if len(slots) != len(outline.messages):
             return self.decode(data)
+        if isinstance(lines, HeldLines):  # each payload parsed when first asked for
+            found = messages_held(lines, slots, decode_item, outline.imageless)
+            return model.Transcript(messages=found, format=self.name, native=data)
         at = ((lines[i]["payload"], join_pointer("", i, "payload")) for i in slots)
         found = unread_messages(at, decode_item, outline.imageless)
         return model.Transcript(messages=found, format=self.name, native=data)
@@ -134,7 +170,8 @@ class CodexCodec(Codec):
     def encode(self, transcript: Transcript) -> JsonValue:
         """Encode to rollout lines, rewriting only the lines the edits touch."""
         native = transcript.native
-        lines = check_lines(native) if isinstance(native, list) else []
+        held = source_of(native) is not None
+        lines = check_lines(native) if held or isinstance(native, list) else []
         return encode_lines(transcript, lines)
 
     def rename_references(self, transcript: Transcript, renames: Mapping[str, str]) -> Transcript:
@@ -142,10 +179,10 @@ class CodexCodec(Codec):
         `patch_apply_end`, `mcp_tool_call_end`, ...) cite its new id; other lines are
         the very objects they were."""
         native = transcript.native
-        if not isinstance(native, list):
+        if not isinstance(native, list) and source_of(native) is None:
             return transcript
-        lines = [renamed_event(line, renames) for line in check_lines(native)]
-        if all(a is b for a, b in zip(lines, native, strict=True)):
+        lines = renamed_events(check_lines(native), renames)
+        if lines is None:
             return transcript
         return transcript.evolve(native=lines)  # type: ignore[no-any-return]
 
@@ -156,11 +193,14 @@ class CodexCodec(Codec):
         if emptied_history is not None:
             return emptied_history
         native = fixed.native
-        if not isinstance(native, list):
+        if not isinstance(native, list) and source_of(native) is None:
             return None
         written, where = placed_lines(fixed, check_lines(native))
         for index, message in enumerate(fixed.messages):
-            line = _line_of(fixed, message.native)
+            at = held_at(message, native)
+            if at is not None and at in where and _same_entry(written, where[at], native, at):
+                continue  # its line as read, written as read
+            line = _line_of(fixed, message.native) if at is None else at
             if isinstance(message.native, dict) and line in where:
                 payload = written[where[line]].get("payload")
                 if payload is message.native:
@@ -174,7 +214,7 @@ class CodexCodec(Codec):
     def message_pointer(self, transcript: Transcript, message_index: int) -> str:
         """`/<line index>/payload` of the message's line ("" for a message not read from one)."""
         message = transcript.messages[message_index]
-        index = _line_of(transcript, message.native)
+        index = _message_line(transcript, message)
         if index is None:
             index = next(
                 (i for p in message.parts if (i := _line_of(transcript, p.native)) is not None),

@@ -15,6 +15,16 @@ from histnorm.errors import HistnormError, join_pointer
 from histnorm.formats.base import LIST_WINDOW, decoded, expect_object, type_name
 from histnorm.formats.openai_responses.items import decode_item
 from histnorm.formats.openai_responses.outline import read_items
+from histnorm.held_lines import (
+    EditedLines,
+    HeldLines,
+    entries_of,
+    held_line,
+    indices_of,
+    position,
+    source_of,
+    written,
+)
 from histnorm.model_terms import JsonValue
 
 if TYPE_CHECKING:
@@ -65,8 +75,11 @@ def sniff(data: JsonValue) -> float:
     return score
 
 
-def check_lines(data: Any) -> list[dict[str, Any]]:
-    """Return `data` if it is a list of line objects, else raise."""
+def check_lines(data: Any) -> Sequence[Any]:
+    """Return `data` if it is a list of line objects (or lines held as text, each an
+    object), else raise."""
+    if isinstance(data, HeldLines | EditedLines):
+        return data  # held only when every line was read as an object
     if not isinstance(data, list):
         raise HistnormError(
             f"expected a Codex rollout (an array of line objects), got {type_name(data)}",
@@ -83,16 +96,35 @@ def check_lines(data: Any) -> list[dict[str, Any]]:
 
 def item_lines(lines: Sequence[Any]) -> list[int]:
     """The indices of the `response_item` lines, in file order."""
+    if source_of(lines) is not None:
+        return list(indices_of(lines, RESPONSE_ITEM))
     return [index for index, line in enumerate(lines) if is_item_line(line)]
 
 
+def held_at(message: Message, lines: Sequence[Any]) -> int | None:
+    """Where in `lines` the line is that `message` was built from, held as text
+    (`model.unread_held`), while the message still holds that line's payload; else None."""
+    held = held_line(message)
+    return None if held is None else position(lines, *held)
+
+
 def decode_lines(
-    lines: Sequence[Any], known: Mapping[int, Message] | None = None
+    lines: Sequence[Any],
+    known: Mapping[int, Message] | None = None,
+    known_at: Mapping[int, Message] | None = None,
 ) -> tuple[Message, ...]:
     """One message per `response_item` line: its payload read as a Responses item (and
-    marked so, `decoded`), or the message `known` holds by the payload's `id`."""
+    marked so, `decoded`), or the message `known` holds by the payload's `id`, or that
+    `known_at` holds by the line's index in the lines as read (held lines)."""
     messages = []
+    entries = entries_of(lines)
     for index in item_lines(lines):
+        if known_at:
+            entry = entries[index]
+            found = known_at.get(entry) if type(entry) is int else None
+            if found is not None:
+                messages.append(found)
+                continue
         line = lines[index]
         held = known.get(id(line.get("payload"))) if known else None
         if held is not None:
@@ -104,8 +136,12 @@ def decode_lines(
     return tuple(messages)
 
 
-def payload_index(lines: Any) -> dict[int, int]:
-    """The line index of each `response_item` payload, by the payload's identity."""
+def payload_index(lines: Any) -> Mapping[int, int]:
+    """The line index of each `response_item` payload, by the payload's identity (of
+    lines held as text, only those parsed, as they are parsed: no other payload is held by
+    anything)."""
+    if isinstance(lines, HeldLines | EditedLines):
+        return lines.owners
     if not isinstance(lines, list):
         return {}
     return {id(lines[i]["payload"]): i for i in item_lines(lines) if "payload" in lines[i]}
@@ -141,6 +177,21 @@ def read_lines(data: Iterable[Any]) -> Outline | None:
     if found is None or broken:
         return None
     return Outline(found.messages, "codex", None, found.flags, imageless=found.imageless)
+
+
+def renamed_events(lines: Sequence[Any], renames: Mapping[str, str]) -> Sequence[Any] | None:
+    """The lines with `renamed_event` applied to each (lines held as text: only the
+    `event_msg` ones are read), or None when none changes."""
+    entries = list(entries_of(lines))
+    changed = False
+    cited = indices_of(lines, EVENT_MSG) if source_of(lines) is not None else range(len(lines))
+    for index in cited:
+        line = lines[index]
+        new = renamed_event(line, renames)
+        if new is not line:
+            changed = True
+            entries[index] = new
+    return written(lines, entries) if changed else None
 
 
 def renamed_event(line: Any, renames: Mapping[str, str]) -> Any:

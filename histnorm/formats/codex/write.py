@@ -9,14 +9,15 @@ rebuilt from it rewrites only that line's `payload`, and any other item is a new
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from histnorm.formats.base import rebuild
-from histnorm.formats.codex.lines import RESPONSE_ITEM, item_lines
+from histnorm.formats.codex.lines import RESPONSE_ITEM, held_at, item_lines, payload_index
 from histnorm.formats.openai_responses import _output_kinds, encode_message
 from histnorm.formats.openai_responses.items import decode_item, item_type
 from histnorm.formats.openai_responses.write import json_string
+from histnorm.held_lines import entries_of, source_of, written
 from histnorm.lazy import model
 from histnorm.model_terms import SYNTHESIZED_KEY, native_memo
 from histnorm.pairing import pair_transcript
@@ -113,28 +114,37 @@ def _new_line(item: Any, near: Any) -> dict[str, Any]:
     return {"timestamp": stamp, "type": RESPONSE_ITEM, "payload": item}
 
 
-def encode_lines(transcript: Transcript, lines: Sequence[Any]) -> list[Any]:
+def encode_lines(transcript: Transcript, lines: Sequence[Any]) -> Sequence[Any]:
     """The rollout lines for `transcript`; lines it does not change are the very objects
     of `lines`, and no line but a `response_item` one is moved or dropped."""
     return placed_lines(transcript, lines)[0]
 
 
-def placed_lines(transcript: Transcript, lines: Sequence[Any]) -> tuple[list[Any], dict[int, int]]:
+def placed_lines(
+    transcript: Transcript, lines: Sequence[Any]
+) -> tuple[Sequence[Any], dict[int, int]]:
     """`encode_lines`, and where each kept `response_item` line of `lines` (by index) is
     in the output."""
     slots, owner = _slots(transcript, lines)
-    objs: list[Any] = list(lines)
+    objs: dict[int, Any] = {}  # the lines rewritten, by index
     claimed: set[int] = set()
     sequence: list[int | dict[str, Any]] = []
-    last: Any = next((lines[i] for i in slots), None)
+    last: int | None = slots[0] if slots else None  # the line a new line follows
+    held = source_of(lines) is not None
     for message in _with_new_results(transcript):
+        own = held_at(message, lines) if held else None  # unread: its line as read
+        if own is not None and own not in claimed:
+            claimed.add(own)  # unread, from its line held as text: that very line
+            sequence.append(own)
+            last = own
+            continue
         items = encode_message(message)
         native = message.native
         own = owner.get(id(native)) if native is not None else None
         if own is not None and own not in claimed and len(items) == 1 and items[0] is native:
             claimed.add(own)  # the item as read (most of a rollout): its very line
             sequence.append(own)
-            last = lines[own]
+            last = own
             continue
         rebuilt = _derived(items, native) if own not in claimed else None
         for k, item in enumerate(items):
@@ -146,17 +156,19 @@ def placed_lines(transcript: Transcript, lines: Sequence[Any]) -> tuple[list[Any
                 claimed.add(index)
                 objs[index] = rebuild(lines[index], {"payload": item})
             else:
-                sequence.append(_new_line(item, last))
+                sequence.append(_new_line(item, None if last is None else lines[last]))
                 continue
             sequence.append(index)
-            last = lines[index]
+            last = index
     return _assemble(lines, objs, slots, claimed, sequence)
 
 
-def _slots(transcript: Transcript, lines: Sequence[Any]) -> tuple[list[int], dict[int, int]]:
+def _slots(transcript: Transcript, lines: Sequence[Any]) -> tuple[list[int], Mapping[int, int]]:
     """The indices of the `response_item` lines, and the index of each by the `id` of its
     payload: worked out once for the lines a run of fixes writes again and again (kept
     with them, `native_memo`, when they are the transcript's own)."""
+    if source_of(lines) is not None:  # what is parsed of them changes: asked each time
+        return item_lines(lines), payload_index(lines)
     memo = native_memo(transcript) if lines is transcript.native else {}
     held: tuple[list[int], dict[int, int]] | None = memo.get("codex-slots")
     if held is None:
@@ -168,20 +180,21 @@ def _slots(transcript: Transcript, lines: Sequence[Any]) -> tuple[list[int], dic
 
 def _assemble(
     lines: Sequence[Any],
-    objs: list[Any],
+    objs: dict[int, Any],
     slots: list[int],
     claimed: set[int],
     sequence: list[int | dict[str, Any]],
-) -> tuple[list[Any], dict[int, int]]:
+) -> tuple[Sequence[Any], dict[int, int]]:
     """Every line that is no `response_item` where it was; in the places of the kept
     `response_item` lines, the message lines in their new order, each followed by the
     new lines after it (new lines before the first kept one go in its place; with no
     kept line at all, at the end)."""
     runs: list[list[Any]] = [[]]
     owners: list[int] = []
+    entries = entries_of(lines)
     for entry in sequence:
         if isinstance(entry, int):
-            runs.append([objs[entry]])
+            runs.append([objs[entry] if entry in objs else entries[entry]])
             owners.append(entry)
         else:
             runs[-1].append(entry)
@@ -189,13 +202,13 @@ def _assemble(
     is_slot = set(slots)
     out: list[Any] = []
     where: dict[int, int] = {}
-    for index, line in enumerate(lines):
+    for index, entry in enumerate(entries):
         if index not in is_slot:
-            out.append(line)
+            out.append(entry)
         elif index in claimed:
             out.extend(head)
             head = []
             where[next(who)] = len(out)
             out.extend(next(rest))
     out.extend(head)
-    return out, where
+    return written(lines, out), where
