@@ -147,6 +147,10 @@ class HeldLines(_Lines):
         """The JSON text of line `index` (without its ending)."""
         return self._body[self._starts[index] : self._ends[index]]
 
+    def offsets(self) -> tuple[array[int], array[int]]:
+        """Where each line starts, and where each ends, in the body."""
+        return self._starts, self._ends
+
     def span(self, index: int) -> tuple[int, int]:
         """Where line `index` starts and ends in the body."""
         return self._starts[index], self._ends[index]
@@ -273,15 +277,15 @@ class _Owners(Mapping[int, int]):
 
 class HeldSpans(Sequence[tuple[int, int, None]]):
     """Where each line of `HeldLines` starts and ends, as `Document.lines` holds them (no
-    parsed value), worked out when asked for."""
+    parsed value), worked out when asked for; it holds the offsets, not the lines."""
 
-    __slots__ = ("lines",)
+    __slots__ = ("_ends", "_starts")
 
     def __init__(self, lines: HeldLines) -> None:
-        self.lines = lines
+        self._starts, self._ends = lines.offsets()
 
     def __len__(self) -> int:
-        return len(self.lines)
+        return len(self._starts)
 
     @overload
     def __getitem__(self, index: int) -> tuple[int, int, None]: ...
@@ -290,7 +294,7 @@ class HeldSpans(Sequence[tuple[int, int, None]]):
     def __getitem__(self, index: int | slice) -> Any:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
-        return (*self.lines.span(index), None)
+        return self._starts[index], self._ends[index], None
 
 
 def held_line(message: Any) -> tuple[HeldLines, int] | None:
