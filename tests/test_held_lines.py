@@ -13,8 +13,11 @@ import itertools
 
 import orjson
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from outline_helpers import generated
 from session_helpers import FIXTURES, session
+from strategies_codex import damaged_rollouts, rollouts
 
 import histnorm.document.streamed as streamed
 import histnorm.held_lines as held_lines
@@ -136,6 +139,23 @@ def test_held_lines_give_what_every_line_parsed_gives(options, made, monkeypatch
             patch.setattr(CodexCodec, "held_items", None)
             assert found == _checked(data, options), where
     assert held > len(ROLLOUTS) // 3, "too few rollouts were held to show anything"
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.one_of(rollouts(), damaged_rollouts()), st.sampled_from(SETTINGS))
+def test_any_rollout_held_gives_what_it_gives_parsed(made, monkeypatch, lines, options):
+    """The same, for rollouts Hypothesis draws (and damages: a value anywhere replaced),
+    with an output no call answers in the middle, so that a fix has work."""
+    if not isinstance(lines, list):
+        return  # no rollout: no lines to hold
+    lines = [*lines[: len(lines) // 2], _output("gone"), *lines[len(lines) // 2 :]]
+    data = _bytes(lines)
+    found = _checked(data, options)
+    with monkeypatch.context() as patch:
+        patch.setattr(CodexCodec, "held_items", None)
+        assert found == _checked(data, options)
 
 
 def _sparse(stretches: int) -> bytes:
