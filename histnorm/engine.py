@@ -302,11 +302,15 @@ def _tried_together(
         return True
     try:
         fixed = rule.fix(transcript, offered, settings)
-        return conserved(transcript, fixed, offered) is None and (
-            fixed == transcript or not written_as_before(transcript, fixed)
-        )
+        if fixed != transcript and written_as_before(transcript, fixed):
+            return False  # (and conserved: what is written as before loses nothing)
+        return conserved(transcript, fixed, offered) is None
     except HistnormError:
         return False
+
+
+AS_BEFORE = "would be written as the transcript was: the format keeps apart what it joins"
+"""Why a fix that changes the transcript but not what it is written as is withdrawn."""
 
 
 def _tried(rule: Rule, transcript: Transcript, settings: Settings, found: Diagnostic) -> Diagnostic:
@@ -316,9 +320,12 @@ def _tried(rule: Rule, transcript: Transcript, settings: Settings, found: Diagno
         return found
     try:
         fixed = rule.fix(transcript, [found], settings)
-        problem = conserved(transcript, fixed, [found])
-        if problem is None and fixed != transcript and written_as_before(transcript, fixed):
-            problem = "would be written as the transcript was: the format keeps apart what it joins"
+        if fixed != transcript and written_as_before(transcript, fixed):
+            # asked first: a fix written as the transcript was loses nothing, so the
+            # conservation check, which reads both writings whole, has nothing to say
+            problem: str | None = AS_BEFORE
+        else:
+            problem = conserved(transcript, fixed, [found])
     except HistnormError as error:
         problem = error.message
     if problem is None:

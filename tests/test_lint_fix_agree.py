@@ -40,3 +40,27 @@ def test_a_merge_a_session_cannot_hold_is_neither_offered_nor_counted(parent: st
     merges = [d for d in linted.diagnostics if d.code == "HN107"]
     assert merges and all(d.fix is None for d in merges)
     assert all("would be written as the transcript was" in d.message for d in merges)
+
+
+def test_a_merge_written_as_before_is_withdrawn_without_the_conservation_check(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A fix written as the transcript was loses nothing, so the conservation check,
+    which reads both writings whole, is not asked about it (one trial per merge costs a
+    writing of the session, not a comparison of every value of it)."""
+    import histnorm.engine as engine
+
+    asked: list[object] = []
+    real = engine.conserved
+
+    def spy(*args: object, **options: object) -> str | None:
+        asked.append(args)
+        return real(*args, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(engine, "conserved", spy)
+    lines = [_line("u0", None, "Hi."), _line("u1", "u0", "Rename it."), _line("u2", "u1", "All.")]
+    data = b"".join(orjson.dumps(x) + b"\n" for x in lines)
+    linted = lint_document(data, path_hint="s.jsonl", profile="portable")
+    merges = [d for d in linted.diagnostics if d.code == "HN107"]
+    assert merges and all("would be written as the transcript was" in d.message for d in merges)
+    assert asked == []
