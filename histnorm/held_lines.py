@@ -105,15 +105,14 @@ class HeldLines(_Lines):
     def __init__(
         self,
         body: bytes,
-        spans: Sequence[tuple[int, int]],
+        spans: tuple[array[int], array[int]],
         types: Sequence[str | None],
         item: tuple[str, str],
     ) -> None:
         self._body = body
-        self._starts = array("q", (start for start, _ in spans))
-        self._ends = array("q", (end for _, end in spans))
+        self._starts, self._ends = spans
         self.types = tuple(types)
-        self.sizes = tuple(end - start for start, end in spans)
+        self.sizes = tuple(end - start for start, end in zip(*spans, strict=True))
         self.item_type, self.item_key = item
         self._values: dict[int, Any] = {}
         self._pool: dict[str, str] = {}
@@ -165,10 +164,6 @@ class HeldLines(_Lines):
             if jsonio.read_inexactly(value, text):
                 value = jsonio.loads(text)
         return value
-
-    def parsed(self, index: int) -> bool:
-        """Whether line `index` has been parsed (something asked for it)."""
-        return index in self._values
 
     def parsed_lines(self) -> list[int]:
         """The indices of the lines parsed so far."""
@@ -389,16 +384,3 @@ def indices_of(lines: Sequence[Any], kind: str) -> list[int]:
     return [
         i for i, line in enumerate(lines) if isinstance(line, dict) and line.get("type") == kind
     ]
-
-
-def type_of(lines: Sequence[Any], index: int) -> Any:
-    """The `type` of line `index` of any lines, parsing none that is held as text."""
-    if isinstance(lines, _Lines):
-        entry = entry_of(lines, index)
-        if type(entry) is int:
-            source = source_of(lines)
-            assert source is not None
-            return source.types[entry]
-        return entry.get("type") if isinstance(entry, dict) else None
-    line = lines[index]
-    return line.get("type") if isinstance(line, dict) else None

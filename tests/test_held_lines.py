@@ -10,6 +10,7 @@ what it touches.
 from __future__ import annotations
 
 import itertools
+from array import array
 
 import orjson
 import pytest
@@ -183,11 +184,15 @@ def test_a_damaged_rollout_parses_only_the_lines_it_touches(mode, made):
         assert result.output == data.replace(_bytes([_call("orphan")]), b"", 1)
 
 
+def _arrays(spans: list[tuple[int, int]]) -> tuple[array[int], array[int]]:
+    return array("q", (a for a, _ in spans)), array("q", (b for _, b in spans))
+
+
 def test_a_line_is_one_object_however_often_it_is_asked_for():
     body = _bytes([_user("a"), _call("c1")]) + b'{"type":"x","n":1180591620717411303424}'
     spans = [(0, body.index(b"\n")), (body.index(b"\n") + 1, body.rindex(b"\n"))]
     spans.append((body.rindex(b"\n") + 1, len(body)))
-    lines = HeldLines(body, spans, ["response_item", "response_item", "x"], ITEMS)
+    lines = HeldLines(body, _arrays(spans), ["response_item", "response_item", "x"], ITEMS)
     assert lines.parsed_lines() == []
     peeked = lines.peek(1)
     assert lines.parsed_lines() == []  # a peek keeps nothing
@@ -201,12 +206,13 @@ def test_a_line_is_one_object_however_often_it_is_asked_for():
     edited = EditedLines(lines, [0, {"type": "new"}, 2])
     assert edited[0] is lines[0] and edited[1] == {"type": "new"}
     assert edited.where(2) == 2 and edited.where(1) is None
-    assert held_lines.type_of(edited, 1) == "new" and held_lines.type_of(lines, 2) == "x"
+    assert edited.kinds() == ["response_item", "new", "x"]
+    assert held_lines.indices_of(edited, "response_item") == [0]
 
 
 def test_a_message_built_from_a_held_line_reads_its_line_when_asked():
     body = _bytes([_call("c1")])
-    lines = HeldLines(body, [(0, len(body) - 1)], ["response_item"], ITEMS)
+    lines = HeldLines(body, _arrays([(0, len(body) - 1)]), ["response_item"], ITEMS)
     message = model.unread_held((decode_item, None, lines, True), 0)
     assert lines.parsed_lines() == []
     assert held_lines.held_line(message) == (lines, 0)

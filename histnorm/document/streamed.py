@@ -11,6 +11,7 @@ it a line at a time) is read whole after all, as before, and checked on its mode
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterator
 from itertools import chain
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -49,7 +50,8 @@ class _Lines:
     def __init__(self) -> None:
         self.sizes: list[int] = []
         self.marked = False
-        self.spans: list[tuple[int, int]] = []
+        self.starts = array("q")
+        self.ends = array("q")
         self.types: list[str | None] = []
         self._kinds: dict[str, str] = {}
 
@@ -65,7 +67,8 @@ class _Lines:
             except HistnormError:
                 raise _Broken from None
             self.sizes.append(end - start)
-            self.spans.append((start, end))
+            self.starts.append(start)
+            self.ends.append(end)
             kind = value.get("type") if type(value) is dict else None
             self.types.append(self._kinds.setdefault(kind, kind) if type(kind) is str else None)
             if not self.marked:
@@ -128,19 +131,20 @@ def streamed_read(data: bytes, format: str | None, settings: Settings) -> Stream
     if outline_clean(outline, settings, Unheld(tuple(lines.sizes), lines.marked), data):
         return _PROVEN
     items = codec.held_items
-    if items is None or len(lines.spans) != len(lines.sizes) or _inexact(body, lines.spans):
+    spans = lines.starts, lines.ends
+    if items is None or _inexact(body, spans):
         return _NOT_PROVEN
-    return Streamed(False, HeldLines(body, lines.spans, lines.types, items), chosen, outline)
+    return Streamed(False, HeldLines(body, spans, lines.types, items), chosen, outline)
 
 
 _PROVEN = Streamed(True)
 _NOT_PROVEN = Streamed(False)
 
 
-def _inexact(body: bytes, spans: list[tuple[int, int]]) -> bool:
+def _inexact(body: bytes, spans: tuple[array[int], array[int]]) -> bool:
     """Whether a line may hold an integer beyond 64 bits, read as a float
     (`jsonio.read_inexactly`); only a line with 19 digits in a row is parsed to tell."""
-    for start, end in spans:  # each line alone: a copy of the whole body would be one more
+    for start, end in zip(*spans, strict=True):  # a line at a time: no copy of the body
         line = body[start:end]
         if jsonio.has_long_number(line) and jsonio.read_inexactly(jsonio.loads_typed(line), line):
             return True
