@@ -33,6 +33,12 @@ codex-rs/core/src/context_manager/normalize.rs), so the repaired file is what Co
 sends anyway. A rollout without native lines (a converted transcript) is written as
 `response_item` lines only. A call id a fix renames (HN104) is renamed in the
 `event_msg` lines that cite it by `call_id` too.
+
+**Held lines.** A long rollout the document layer does not prove clean as it reads it
+comes as `HeldLines` (`held_items`): each line parsed when first asked for, each message
+built unread from its line. The writer then gives `EditedLines`: a line written as read
+is its index, a line it rewrites or adds is its new value, so an unchanged line is never
+parsed; everything above holds as for a list of lines.
 """
 
 from __future__ import annotations
